@@ -1,0 +1,3 @@
+from animre.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,246 @@
+"""Compile ``ksy/*.ksy`` into Python parsers with the official Kaitai Struct compiler.
+
+The compiler is the npm package ``kaitai-struct-compiler`` (pinned in
+``package-lock.json``), run by Node.js through ``animre/ksc.js`` in debug mode:
+every field records its ``_debug`` start/end and parsing is an explicit
+``_read()``, so a failed parse keeps what it read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import types
+from pathlib import Path
+
+from .errors import SpecError, ToolchainError
+
+__all__ = [
+    "PROJECT_ROOT",
+    "KSY_DIR",
+    "PARSERS_DIR",
+    "compile_all",
+    "compile_spec",
+    "load_parser",
+    "spec_hash",
+]
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+PROJECT_ROOT = PACKAGE_DIR.parent
+KSY_DIR = PROJECT_ROOT / "ksy"
+PARSERS_DIR = PACKAGE_DIR / "parsers"
+_BRIDGE = PACKAGE_DIR / "ksc.js"
+_GENERATED_MARK = "# This is a generated file!"
+_LOCK = threading.RLock()
+
+
+def _node_modules() -> Path:
+    env = os.environ.get("ANIMRE_NODE_MODULES")
+    candidates = [Path(env)] if env else []
+    candidates += [PROJECT_ROOT / "node_modules", Path.cwd() / "node_modules"]
+    for c in candidates:
+        if (c / "kaitai-struct-compiler").is_dir() and (c / "js-yaml").is_dir():
+            return c
+    raise ToolchainError(
+        "the Kaitai Struct compiler (npm kaitai-struct-compiler 0.11.0) is not installed "
+        f"(looked in {', '.join(str(c) for c in candidates)}); run `make setup` "
+        "(or `make node-env`) in the animre checkout to install it"
+    )
+
+
+def _node() -> str:
+    node = shutil.which(os.environ.get("ANIMRE_NODE", "node"))
+    if not node:
+        raise ToolchainError(
+            "Node.js (`node`) is not on PATH; it runs the Kaitai Struct compiler. Install Node.js "
+            ">= 18 (Debian: apt-get install nodejs npm), then run `make setup`"
+        )
+    return node
+
+
+def _run_compiler(specs: dict[str, str], mains: list[str], dirs: list[Path]) -> dict[str, dict]:
+    """Run the compiler bridge once for several specs; returns {main: {"files"|"error": ...}}."""
+    request = {"mains": mains, "specs": specs, "dirs": [str(d) for d in dirs]}
+    env = dict(os.environ, NODE_PATH=str(_node_modules()))
+    try:
+        proc = subprocess.run(
+            [_node(), str(_BRIDGE)],
+            input=json.dumps(request),
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+        )
+    except subprocess.TimeoutExpired as e:  # pragma: no cover - pathological
+        raise ToolchainError(f"the Kaitai compiler did not finish in {e.timeout} s") from e
+    if proc.returncode != 0 or not proc.stdout.strip():
+        raise ToolchainError(
+            f"the Kaitai compiler bridge failed (exit {proc.returncode}): {proc.stderr.strip()[-2000:]}; "
+            "run `make setup` to (re)install the toolchain"
+        )
+    out = json.loads(proc.stdout)
+    if "toolchain" in out:
+        raise ToolchainError(out["toolchain"] + "; run `make setup` to install it")
+    return out["results"]
+
+
+def _spec_id(text: str, fallback: str) -> str:
+    import yaml
+
+    try:
+        doc = yaml.safe_load(text)
+        return str(doc["meta"]["id"])
+    except Exception:  # noqa: BLE001 - a broken spec is reported by the compiler itself
+        return fallback
+
+
+def compile_all(check: bool = False, ksy_dir: Path = KSY_DIR, out_dir: Path = PARSERS_DIR) -> list[str]:
+    """Compile every ``ksy/*.ksy`` into ``animre/parsers/<id>.py``.
+
+    Parameters
+    ----------
+    check : bool
+        Do not write anything; return the parser files that differ from what
+        the specs compile to (changed, missing or stale).
+
+    Returns
+    -------
+    list of str
+        With ``check=True`` the differing file names, otherwise the files written.
+
+    Examples
+    --------
+    >>> compile_all(check=True)  # doctest: +SKIP
+    []
+    """
+    specs = {p.stem: p.read_text(encoding="utf-8") for p in sorted(Path(ksy_dir).glob("*.ksy"))}
+    for name, text in specs.items():
+        sid = _spec_id(text, name)
+        if sid != name:
+            raise SpecError(f"{name}.ksy", f"meta/id is {sid!r}; it must equal the file name {name!r}")
+    results = _run_compiler(specs, list(specs), [Path(ksy_dir)])
+    files: dict[str, str] = {}
+    for name, res in results.items():
+        if "error" in res:
+            raise SpecError(f"{name}.ksy", res["error"])
+        files.update(res["files"])
+    existing = {
+        p.name
+        for p in Path(out_dir).glob("*.py")
+        if p.read_text(encoding="utf-8", errors="replace").startswith(_GENERATED_MARK)
+    }
+    if check:
+        differ = sorted(
+            n for n, code in files.items()
+            if not (Path(out_dir) / n).exists() or (Path(out_dir) / n).read_text(encoding="utf-8") != code
+        )
+        differ += sorted(existing - set(files))
+        return differ
+    Path(out_dir).mkdir(parents=True, exist_ok=True)
+    for n in sorted(existing - set(files)):
+        (Path(out_dir) / n).unlink()
+    for n, code in sorted(files.items()):
+        p = Path(out_dir) / n
+        if not p.exists() or p.read_text(encoding="utf-8") != code:
+            p.write_text(code, encoding="utf-8")
+    return sorted(files)
+
+
+def _load_modules(directory: Path, main: str, tag: str) -> types.ModuleType:
+    """Import ``main`` (and the parsers it imports by bare name) from ``directory``.
+
+    Generated parsers import each other as top-level modules (``import
+    omf_common``). They are loaded with ``directory`` first on ``sys.path``
+    and then removed from ``sys.modules`` again, so that shipped parsers and
+    on-the-fly compiled ones never replace each other.
+    """
+    with _LOCK:
+        names = {p.stem for p in Path(directory).glob("*.py")}
+        saved = {n: sys.modules.pop(n) for n in list(names) if n in sys.modules}
+        sys.path.insert(0, str(directory))
+        try:
+            importlib.invalidate_caches()
+            mod = importlib.import_module(main)
+        finally:
+            sys.path.remove(str(directory))
+            for n in names:
+                m = sys.modules.pop(n, None)
+                if m is not None:
+                    m.__animre_tag__ = tag
+            sys.modules.update(saved)
+    return mod
+
+
+_LOADED: dict[str, types.ModuleType] = {}
+
+
+def load_parser(spec_id: str) -> types.ModuleType:
+    """The shipped parser module compiled from ``ksy/<spec_id>.ksy``.
+
+    Examples
+    --------
+    >>> load_parser("homm2_frm").Homm2Frm  # doctest: +SKIP
+    <class 'homm2_frm.Homm2Frm'>
+    """
+    with _LOCK:
+        if spec_id not in _LOADED:
+            if not (PARSERS_DIR / f"{spec_id}.py").exists():
+                raise ToolchainError(f"no compiled parser for {spec_id!r}; run `make compile`")
+            _LOADED[spec_id] = _load_modules(PARSERS_DIR, spec_id, "shipped")
+        return _LOADED[spec_id]
+
+
+def spec_hash(spec_id: str) -> str:
+    """sha256 of a shipped spec and the parser compiled from it (cache key part)."""
+    h = hashlib.sha256()
+    for p in (KSY_DIR / f"{spec_id}.ksy", PARSERS_DIR / f"{spec_id}.py"):
+        if p.exists():
+            h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+def compile_spec(text_or_path: str | os.PathLike, ksy_dir: Path = KSY_DIR) -> types.ModuleType:
+    """Compile a spec (YAML text or a path) into a freshly imported parser module.
+
+    Nothing under ``animre/parsers/`` is touched; imports of other specs are
+    resolved from the spec's own folder, then from ``ksy/``.
+
+    Raises
+    ------
+    SpecError
+        The spec does not compile; the message is the compiler's own.
+
+    Examples
+    --------
+    >>> mod = compile_spec("meta: {id: tiny, endian: le}\\nseq: [{id: a, type: u2}]")  # doctest: +SKIP
+    >>> mod.Tiny.from_bytes(b"\\x01\\x00")  # doctest: +SKIP
+    """
+    dirs = [Path(ksy_dir)]
+    if isinstance(text_or_path, os.PathLike) or (
+        isinstance(text_or_path, str) and "\n" not in text_or_path and text_or_path.endswith(".ksy")
+    ):
+        path = Path(text_or_path)
+        text = path.read_text(encoding="utf-8")
+        dirs.insert(0, path.parent)
+        fallback = path.stem
+    else:
+        text = str(text_or_path)
+        fallback = "spec"
+    main = _spec_id(text, fallback)
+    res = _run_compiler({main: text}, [main], dirs)[main]
+    if "error" in res:
+        raise SpecError(f"{main}.ksy", res["error"])
+    digest = hashlib.sha256(text.encode()).hexdigest()[:12]
+    tmp = Path(tempfile.mkdtemp(prefix=f"animre-{main}-{digest}-"))
+    for n, code in res["files"].items():
+        (tmp / n).write_text(code, encoding="utf-8")
+    mod = _load_modules(tmp, main, f"compiled:{digest}")
+    mod.__animre_spec_text__ = text
+    return mod

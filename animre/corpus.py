@@ -1,0 +1,427 @@
+"""Open a folder of game files: detect, parse, tabulate, keep errors, cache.
+
+``open_corpus(path)`` detects every file's format by content, parses it with
+the compiled Kaitai parser, turns it into curated tables (each cell traced to
+its byte range) and keeps one error row per file that failed instead of
+stopping. Results are cached per file as JSON keyed by the file's content
+hash + the spec's hash + the animre version, so re-opening an unchanged
+corpus does not parse again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import types
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from . import __version__
+from .compile import load_parser, spec_hash
+from .errors import AnimreError, ParseError, UsageError
+from .formats import Format, all_formats, detect_format, format_for_spec
+from .formats.base import resolve_rows
+from .parse import Bases, parse_bytes, walk
+
+__all__ = ["Corpus", "open_corpus", "parse_file", "FileResult", "default_cache_dir"]
+
+ERROR_COLUMNS = ["file", "format", "path", "offset", "message"]
+FILES_COLUMNS = ["file", "format", "size", "sha256", "ok"]
+IGNORED_SUFFIXES = {
+    ".json", ".md", ".txt", ".csv", ".parquet", ".xlsx", ".ipynb", ".py", ".png", ".jpg",
+    ".html", ".tmp", ".ksy", ".yaml", ".yml", ".log",
+}
+HEAD = 4096
+
+
+def default_cache_dir() -> Path:
+    """``$ANIMRE_CACHE_DIR``, else ``$XDG_CACHE_HOME/animre``, else ``~/.cache/animre``."""
+    env = os.environ.get("ANIMRE_CACHE_DIR")
+    if env:
+        return Path(env)
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "animre"
+
+
+@dataclass
+class FileResult:
+    """What one file yielded: its curated table rows with byte spans, or its error."""
+
+    file: str
+    path: str
+    format: str | None
+    size: int
+    sha256: str
+    ok: bool
+    tables: dict[str, list[dict]] = field(default_factory=dict)
+    starts: dict[str, list[dict]] = field(default_factory=dict)
+    ends: dict[str, list[dict]] = field(default_factory=dict)
+    error: dict | None = None
+    cached: bool = False
+
+
+# ------------------------------------------------------------------ JSON (no pickle)
+
+
+def _enc(v):
+    if isinstance(v, (bytes, bytearray)):
+        return {"__bytes__": bytes(v).hex()}
+    if isinstance(v, float) and v != v:
+        return {"__nan__": True}
+    if isinstance(v, float) and v in (float("inf"), float("-inf")):
+        return {"__inf__": 1 if v > 0 else -1}
+    if hasattr(v, "item") and not isinstance(v, (list, dict)):
+        return _enc(v.item())
+    return v
+
+
+def _dec(v):
+    if isinstance(v, dict):
+        if "__bytes__" in v:
+            return bytes.fromhex(v["__bytes__"])
+        if "__nan__" in v:
+            return float("nan")
+        if "__inf__" in v:
+            return float("inf") * v["__inf__"]
+    return v
+
+
+def _rows_to_json(tables: dict[str, list[dict]]) -> dict:
+    return {t: [{k: _enc(x) for k, x in r.items()} for r in rows] for t, rows in tables.items()}
+
+
+def _rows_from_json(tables: dict) -> dict[str, list[dict]]:
+    return {t: [{k: _dec(x) for k, x in r.items()} for r in rows] for t, rows in tables.items()}
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so that no reader ever sees a half-written file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+# ------------------------------------------------------------------ parsing one file
+
+
+def _module_for(fmt: Format, parsers: Mapping[str, types.ModuleType] | None) -> tuple[types.ModuleType, str]:
+    if parsers and fmt.spec in parsers:
+        mod = parsers[fmt.spec]
+        text = getattr(mod, "__animre_spec_text__", None) or Path(mod.__file__).read_text()
+        return mod, "custom:" + hashlib.sha256(text.encode()).hexdigest()
+    return load_parser(fmt.spec), spec_hash(fmt.spec)
+
+
+def parse_file(path: str | os.PathLike, fmt: str | Format | None = None,
+               parsers: Mapping[str, types.ModuleType] | None = None, name: str | None = None):
+    """Parse one file; returns ``(format, parsed_object, bases)``.
+
+    Raises :class:`~animre.errors.ParseError` (file, field path, offset) when
+    the file is not recognised or does not parse.
+
+    Examples
+    --------
+    >>> fmt, obj, bases = parse_file("data/samples/homm2/GOBLNFRM.BIN")  # doctest: +SKIP
+    >>> obj.walk_speed  # doctest: +SKIP
+    """
+    path = Path(path)
+    data = path.read_bytes()
+    return parse_data(data, name or str(path), fmt, parsers)
+
+
+def parse_data(data: bytes, name: str, fmt: str | Format | None = None,
+               parsers: Mapping[str, types.ModuleType] | None = None):
+    """Like :func:`parse_file` for bytes already in memory."""
+    if isinstance(fmt, str):
+        fmt = all_formats()[fmt]
+    if fmt is None:
+        fmt, _ = detect_format(data[:HEAD] if fmt is None else b"", len(data), name)
+        if fmt is None:
+            raise ParseError(name, "", 0, "not recognised as any animre format "
+                             f"({', '.join(all_formats())}); {len(data)} bytes")
+    mod, _ = _module_for(fmt, parsers)
+    offset = 0
+    if fmt.locate is not None:
+        offset = fmt.locate(data)
+        if offset is None or offset < 0:
+            raise ParseError(name, "", 0, f"no {fmt.title} block found")
+    try:
+        obj = parse_bytes(data[offset:] if offset else data, mod, name)
+    except ParseError as e:
+        if offset:
+            raise ParseError(name, e.path, e.offset + offset, e.reason, e.partial) from e.__cause__
+        raise
+    return fmt, obj, Bases(obj, offset)
+
+
+def _hash_file(path: Path) -> tuple[str, int, bytes]:
+    h = hashlib.sha256()
+    size = 0
+    head = b""
+    with open(path, "rb") as fh:
+        while True:
+            chunk = fh.read(1 << 20)
+            if not chunk:
+                break
+            if size == 0:
+                head = chunk[:HEAD]
+            h.update(chunk)
+            size += len(chunk)
+    return h.hexdigest(), size, head
+
+
+def _process(path: Path, name: str, parsers, cache_dir: Path | None) -> FileResult:
+    try:
+        sha, size, head = _hash_file(path)
+    except OSError as e:
+        return FileResult(name, str(path), None, 0, "", False,
+                          error={"file": name, "format": None, "path": "", "offset": 0,
+                                 "message": f"cannot read: {e}"})
+    fmt, _ = detect_format(head, size, name)
+    if fmt is None:
+        return FileResult(name, str(path), None, size, sha, False,
+                          error={"file": name, "format": None, "path": "", "offset": 0,
+                                 "message": f"not recognised as any animre format ({size} bytes)"})
+    mod, shash = _module_for(fmt, parsers)
+    key = hashlib.sha256(f"{sha}|{fmt.name}|{shash}|{__version__}".encode()).hexdigest()
+    centry = cache_dir / key[:2] / f"{key}.json" if cache_dir else None
+    if centry is not None and centry.exists():
+        try:
+            d = json.loads(centry.read_text())
+            return FileResult(name, str(path), fmt.name, size, sha, d["ok"],
+                              _rows_from_json(d["tables"]), d["starts"], d["ends"], d["error"] and
+                              dict(d["error"], file=name), cached=True)
+        except (ValueError, KeyError, OSError):
+            pass  # a damaged cache entry is simply recomputed
+    res = FileResult(name, str(path), fmt.name, size, sha, False)
+    try:
+        data = path.read_bytes()
+        _, obj, bases = parse_data(data, name, fmt, parsers)
+        list(walk(obj, bases, values=False))  # registers the base offset of every object
+        ctx = types.SimpleNamespace(file=name, data=data, size=size, offset=bases.offset)
+        for t, rows in fmt.tables(obj, ctx).items():
+            res.tables[t], res.starts[t], res.ends[t] = resolve_rows(rows, bases)
+        res.ok = True
+    except ParseError as e:
+        res.error = {"file": name, "format": fmt.name, "path": e.path, "offset": e.offset,
+                     "message": str(e)}
+    except (AnimreError, Exception) as e:  # noqa: BLE001 - a bad file never aborts a corpus
+        res.error = {"file": name, "format": fmt.name, "path": "", "offset": 0,
+                     "message": f"{name}: (tables) @ 0x0 (0): {type(e).__name__}: {e}"}
+        res.tables, res.starts, res.ends = {}, {}, {}
+    if centry is not None:
+        payload = {"ok": res.ok, "tables": _rows_to_json(res.tables), "starts": res.starts,
+                   "ends": res.ends, "error": res.error}
+        try:
+            write_atomic(centry, json.dumps(payload, allow_nan=True).encode())
+        except OSError:
+            pass  # a read-only cache never stops a scan
+    return res
+
+
+# ------------------------------------------------------------------ the corpus
+
+
+def _collect(path: str | os.PathLike | Iterable) -> tuple[Path | None, list[Path]]:
+    if isinstance(path, (str, os.PathLike)):
+        p = Path(path)
+        if p.is_dir():
+            files = sorted(
+                f for f in p.rglob("*")
+                if f.is_file()
+                and not any(part.startswith(".") for part in f.relative_to(p).parts)
+                and f.suffix.lower() not in IGNORED_SUFFIXES
+            )
+            return p, files
+        if p.is_file():
+            return p.parent, [p]
+        raise UsageError(f"{p}: no such file or folder")
+    files = [Path(f) for f in path]
+    missing = [str(f) for f in files if not f.is_file()]
+    if missing:
+        raise UsageError(f"no such file: {', '.join(missing[:5])}")
+    try:
+        root = Path(os.path.commonpath([str(f.resolve().parent) for f in files])) if files else None
+    except ValueError:
+        root = None
+    return root, files
+
+
+class Corpus:
+    """A parsed folder of files.
+
+    Attributes
+    ----------
+    tables : dict of str -> DataFrame
+        ``files`` plus each format's curated tables, with a ``file`` column first.
+    errors : DataFrame
+        One row per file that failed: file, format, path (field path), offset, message.
+    spans : dict of str -> (DataFrame, DataFrame)
+        For every curated table, the absolute start and end byte offset of
+        each cell that was read from the file (NaN for computed cells).
+    """
+
+    def __init__(self, root: Path | None, results: list[FileResult], parsers=None):
+        self.root = root
+        self.results = results
+        self.parsers = dict(parsers or {})
+        self._paths = {r.file: Path(r.path) for r in results}
+        self.tables: dict[str, pd.DataFrame] = {}
+        self.spans: dict[str, tuple[pd.DataFrame, pd.DataFrame]] = {}
+        self._build()
+
+    def _build(self) -> None:
+        self.tables["files"] = pd.DataFrame(
+            [{"file": r.file, "format": r.format, "size": r.size, "sha256": r.sha256, "ok": r.ok}
+             for r in self.results],
+            columns=FILES_COLUMNS,
+        )
+        errs = [r.error for r in self.results if r.error]
+        self.errors = pd.DataFrame(errs, columns=ERROR_COLUMNS)
+        if len(self.errors):
+            self.errors["offset"] = self.errors["offset"].astype("int64")
+        names: list[str] = []
+        for r in self.results:
+            for t in r.tables:
+                if t not in names:
+                    names.append(t)
+        for t in names:
+            rows, starts, ends = [], [], []
+            for r in self.results:
+                for row, s, e in zip(r.tables.get(t, []), r.starts.get(t, []), r.ends.get(t, [])):
+                    rows.append({"file": r.file, **row})
+                    starts.append(s)
+                    ends.append(e)
+            df = pd.DataFrame(rows)
+            self.tables[t] = df
+            self.spans[t] = (
+                pd.DataFrame(starts, index=df.index, columns=df.columns, dtype="float64"),
+                pd.DataFrame(ends, index=df.index, columns=df.columns, dtype="float64"),
+            )
+
+    # -- access --------------------------------------------------------------------
+
+    def __repr__(self) -> str:
+        n_ok = int(self.tables["files"]["ok"].sum())
+        return (f"<Corpus {self.root or ''}: {len(self.results)} files, {n_ok} parsed, "
+                f"{len(self.errors)} errors; tables: {', '.join(self.tables)}>")
+
+    @property
+    def files(self) -> pd.DataFrame:
+        """The ``files`` table (file, format, size, sha256, ok)."""
+        return self.tables["files"]
+
+    def path(self, file: str) -> Path:
+        """Absolute path of a file of the corpus (by its ``file`` name)."""
+        return self._paths[file]
+
+    def read_bytes(self, file: str) -> bytes:
+        """The bytes of a file of the corpus."""
+        return self._paths[file].read_bytes()
+
+    def format_of(self, file: str) -> str | None:
+        """The detected format name of a file."""
+        fmt = self.files.set_index("file")["format"].get(file)
+        return None if pd.isna(fmt) else fmt
+
+    def parse(self, file: str):
+        """Parse one file again and return the Kaitai object tree (with ``_debug`` offsets)."""
+        fmt = self.format_of(file)
+        _, obj, _ = parse_data(self.read_bytes(file), file, fmt, self.parsers)
+        return obj
+
+    def span(self, table: str, row: int, column: str) -> tuple[int, int]:
+        """Absolute ``[start, end)`` byte range of one curated table cell.
+
+        Examples
+        --------
+        >>> c.span("frm", 0, "walk_speed")  # doctest: +SKIP
+        (162, 166)
+        """
+        s, e = self.spans[table]
+        start, end = s.at[row, column], e.at[row, column]
+        if pd.isna(start) or pd.isna(end):
+            raise KeyError(f"{table}.{column} row {row} is computed, not read from bytes")
+        return int(start), int(end)
+
+    def fields(self, files: str | Iterable[str] | None = None, values: bool = True) -> pd.DataFrame:
+        """The long ``fields`` table: every value read, with its byte range.
+
+        Columns: file, path, parent, index, name, type, value, start, end.
+        ``type`` is the Python type of the value (``struct`` for records and
+        ``array`` for arrays); value instances computed from other fields have
+        no start/end.
+        """
+        from .tables import fields_table
+
+        if files is None:
+            files = [r.file for r in self.results if r.ok]
+        elif isinstance(files, str):
+            files = [files]
+        frames = []
+        for f in files:
+            fmt, obj, bases = parse_data(self.read_bytes(f), f, self.format_of(f), self.parsers)
+            frames.append(fields_table(obj, f, bases, values=values))
+        if not frames:
+            return fields_table(None, "", None)
+        return pd.concat(frames, ignore_index=True)
+
+
+def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache: bool | str | os.PathLike = True,
+                parsers: Mapping[str, types.ModuleType] | None = None, progress: bool | None = None) -> Corpus:
+    """Open a folder (or a list of files): detect, parse and tabulate every file.
+
+    Parameters
+    ----------
+    path : folder, file, or list of files
+    cache : bool or path
+        ``True`` uses :func:`default_cache_dir`; a path uses that folder;
+        ``False`` parses everything again.
+    parsers : dict spec id -> module, optional
+        Parser modules to use instead of the shipped ones, e.g. from
+        :func:`animre.compile_spec` after editing a spec.
+    progress : bool, optional
+        Show a progress bar; by default only for 20+ files on a terminal.
+
+    Examples
+    --------
+    >>> c = open_corpus("data/samples")  # doctest: +SKIP
+    >>> c.tables["frm"][["file", "walk_speed"]].head()  # doctest: +SKIP
+    """
+    root, files = _collect(path)
+    if parsers:
+        for spec_id in parsers:
+            if format_for_spec(spec_id) is None:
+                raise UsageError(f"no format is read by spec {spec_id!r}")
+    cache_dir = None
+    if cache is True:
+        cache_dir = default_cache_dir()
+    elif cache:
+        cache_dir = Path(cache)
+    results = []
+    it = files
+    if progress is not False and len(files) >= 20:
+        from tqdm.auto import tqdm
+
+        it = tqdm(files, desc="animre: parsing", unit="file", disable=None if progress is None else False)
+    for f in it:
+        name = f.relative_to(root).as_posix() if root and f.is_relative_to(root) else str(f)
+        results.append(_process(f, name, parsers, cache_dir))
+    return Corpus(root, results, parsers)
+
+

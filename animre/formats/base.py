@@ -1,0 +1,120 @@
+"""What a format module provides, and how curated table rows point at bytes."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from kaitaistruct import KaitaiStruct
+
+from ..parse import Bases
+
+__all__ = ["Format", "F", "Ref", "resolve_rows"]
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A value in a parsed object, to be resolved to (value, start, end)."""
+
+    obj: Any
+    name: str
+    index: int | None = None
+    transform: Callable[[Any], Any] | None = None
+
+
+def F(obj: Any, name: str, index: int | None = None, transform: Callable[[Any], Any] | None = None) -> Ref:
+    """Refer to ``obj.name`` (or ``obj.name[index]``) in a curated table row.
+
+    The corpus resolves the reference to the plain value (enums become their
+    integer) and records the field's absolute byte range, so every cell of a
+    curated table can be traced back to its bytes.
+
+    Examples
+    --------
+    >>> rows.append({"slot": 3, "frame_id": F(seq, "frame_ids", 2)})  # doctest: +SKIP
+    """
+    return Ref(obj, name, index, transform)
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, enum.Enum):
+        return v.value
+    if isinstance(v, bytes):
+        return bytes(v)
+    return v
+
+
+def _span(ref: Ref, bases: Bases) -> tuple[int | None, int | None]:
+    obj = ref.obj
+    debug = getattr(obj, "_debug", None)
+    if not debug:
+        return None, None
+    d = debug.get(ref.name) or debug.get(f"_m_{ref.name}")
+    if not d:
+        return None, None
+    if ref.index is not None:
+        arr = d.get("arr") or []
+        d = arr[ref.index] if ref.index < len(arr) else {}
+    base = bases.base(obj)
+    s, e = d.get("start"), d.get("end")
+    return (None if s is None else base + s), (None if e is None else base + e)
+
+
+def resolve_rows(rows: list[dict], bases: Bases) -> tuple[list[dict], list[dict], list[dict]]:
+    """Resolve :class:`Ref` cells: (plain rows, start offsets, end offsets)."""
+    out, starts, ends = [], [], []
+    for row in rows:
+        r, s, e = {}, {}, {}
+        for k, v in row.items():
+            if isinstance(v, Ref):
+                val = getattr(v.obj, v.name)
+                if v.index is not None:
+                    val = val[v.index]
+                val = _plain(val)
+                if v.transform is not None:
+                    val = v.transform(val)
+                r[k] = val
+                s[k], e[k] = _span(v, bases)
+            else:
+                r[k] = _plain(v)
+        out.append(r)
+        starts.append(s)
+        ends.append(e)
+    return out, starts, ends
+
+
+@dataclass(frozen=True)
+class Format:
+    """A file format animre knows.
+
+    Attributes
+    ----------
+    name : str
+        Short name used in tables (``frm``, ``af``, ``bk``, ``mot``, ``pas4``, ``flc``).
+    spec : str
+        The ksy id whose compiled parser reads it.
+    title : str
+        Human name.
+    extensions : tuple of str
+        Lower-case file name suffixes (``.bin``) that suggest the format.
+    detect : callable(head: bytes, size: int, name: str) -> float
+        Confidence 0..1 that a file is of this format, from its first 4 KiB,
+        size and name. Content decides; the name only breaks ties.
+    tables : callable(parsed, ctx) -> dict[str, list[dict]]
+        Curated table rows (cells may be :func:`F` references).
+    table_keys : dict
+        Key columns of each curated table (after ``file``).
+    locate : callable(data: bytes) -> int, optional
+        Offset of the parsed block inside a container (PAS4 inside ANCS).
+    """
+
+    name: str
+    spec: str
+    title: str
+    extensions: tuple[str, ...]
+    detect: Callable[[bytes, int, str], float]
+    tables: Callable[[KaitaiStruct, Any], dict[str, list[dict]]]
+    table_keys: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    locate: Callable[[bytes], int] | None = None

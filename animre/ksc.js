@@ -1,0 +1,68 @@
+// animre's bridge to the official Kaitai Struct compiler (npm kaitai-struct-compiler).
+// Reads a JSON request on stdin: {"mains": ["<id>", ...], "specs": {"<id>": "<yaml text>"}, "dirs": ["<ksy dir>"]}
+// and writes {"results": {"<id>": {"files": {"<name>.py": "<code>"}} | {"error": "<compiler message>"}}} on stdout.
+// Debug mode is always on: every field records _debug start/end and parsing is an explicit _read().
+"use strict";
+const fs = require("fs");
+const path = require("path");
+
+let ksc, yaml;
+try {
+  ksc = require("kaitai-struct-compiler");
+  yaml = require("js-yaml");
+} catch (e) {
+  process.stdout.write(JSON.stringify({ toolchain: "kaitai-struct-compiler / js-yaml not installed: " + e.message }));
+  process.exit(0);
+}
+
+function errText(e) {
+  if (e === null || e === undefined) return String(e);
+  if (typeof e === "string") return e;
+  const parts = [];
+  if (e.getMessage) { try { parts.push(String(e.getMessage())); } catch (_) { /* ignore */ } }
+  if (e.message && !parts.includes(e.message)) parts.push(String(e.message));
+  const s = String(e);
+  if (!parts.length || (s && !parts.some((p) => s.includes(p)))) parts.push(s);
+  return parts.join(": ");
+}
+
+let input = "";
+process.stdin.on("data", (d) => (input += d));
+process.stdin.on("end", () => {
+  const req = JSON.parse(input);
+  const load = (name, text) => {
+    try {
+      return yaml.load(text, { filename: name + ".ksy" });
+    } catch (e) {
+      throw new Error(name + ".ksy: YAML error: " + e.message);
+    }
+  };
+  const importer = {
+    importYaml: (name, mode) => {
+      const base = path.basename(name);
+      if (req.specs[base] !== undefined) return Promise.resolve(load(base, req.specs[base]));
+      for (const dir of req.dirs || []) {
+        const p = path.join(dir, name.endsWith(".ksy") ? name : name + ".ksy");
+        if (fs.existsSync(p)) return Promise.resolve(load(base, fs.readFileSync(p, "utf8")));
+      }
+      return Promise.reject(new Error("imported spec not found: " + name));
+    },
+  };
+  const one = (main) => {
+    let spec;
+    try {
+      spec = load(main, req.specs[main]);
+    } catch (e) {
+      return Promise.resolve({ error: errText(e) });
+    }
+    return ksc
+      .compile("python", spec, importer, true)
+      .then((files) => ({ files: files }))
+      .catch((e) => ({ error: errText(e) }));
+  };
+  Promise.all(req.mains.map(one)).then((res) => {
+    const results = {};
+    req.mains.forEach((m, i) => (results[m] = res[i]));
+    process.stdout.write(JSON.stringify({ results: results }));
+  });
+});

@@ -1,0 +1,255 @@
+"""Parse bytes with a compiled Kaitai parser and walk the result.
+
+The parsers are compiled in debug mode, so every object has a ``_debug``
+map of field -> {start, end[, arr]} relative to its own stream. This module
+turns those into absolute byte ranges (:func:`walk`), and, when a parse fails,
+finds the field that was being read (:func:`parse_bytes` raises
+:class:`~animre.errors.ParseError` with file, field path and offset).
+"""
+
+from __future__ import annotations
+
+import enum
+import types
+from collections.abc import Iterator
+from dataclasses import dataclass
+from io import BytesIO
+from typing import Any
+
+from kaitaistruct import KaitaiStream, KaitaiStruct
+
+from .errors import ParseError
+
+__all__ = ["parse_bytes", "main_class", "walk", "FieldSpan", "Bases", "camel"]
+
+
+def camel(spec_id: str) -> str:
+    """The class name the Kaitai compiler gives a type id (``homm2_frm`` -> ``Homm2Frm``)."""
+    return "".join(p[:1].upper() + p[1:] for p in spec_id.split("_"))
+
+
+def main_class(module: types.ModuleType) -> type:
+    """The top-level parser class of a compiled module."""
+    name = camel(module.__name__.rsplit(".", 1)[-1])
+    cls = getattr(module, name, None)
+    if cls is None:
+        cands = [
+            v for v in vars(module).values()
+            if isinstance(v, type) and issubclass(v, KaitaiStruct) and v.__module__ == module.__name__
+        ]
+        if len(cands) != 1:
+            raise ValueError(f"cannot tell the top-level class of parser module {module.__name__}")
+        cls = cands[0]
+    return cls
+
+
+def _reason(exc: BaseException) -> str:
+    name = type(exc).__name__
+    msg = str(exc) or repr(exc)
+    if isinstance(exc, RecursionError):
+        msg = "structure nests too deeply (self-referencing offsets?)"
+    return f"{name}: {msg}"
+
+
+def parse_bytes(data: bytes, module: types.ModuleType, file: str = "<bytes>", cls: type | None = None,
+                fetch_instances: bool = True) -> KaitaiStruct:
+    """Parse ``data`` with a compiled parser module; every failure becomes a ParseError.
+
+    Parameters
+    ----------
+    data : bytes
+        The whole file.
+    module : module
+        A parser module from :func:`animre.compile.load_parser` or :func:`animre.compile_spec`.
+    file : str
+        Name used in error messages.
+    fetch_instances : bool
+        Also read every instance (positional fields), so errors surface now.
+
+    Examples
+    --------
+    >>> from animre.compile import load_parser
+    >>> parse_bytes(b"\\x01", load_parser("homm2_frm"), "x.bin")  # doctest: +SKIP
+    Traceback (most recent call last):
+    animre.errors.ParseError: x.bin: eye_x @ 0x1 (1): EndOfStreamError: ...
+    """
+    cls = cls or main_class(module)
+    root = cls(KaitaiStream(BytesIO(data)))
+    try:
+        root._read()
+        if fetch_instances:
+            root._fetch_instances()
+    except Exception as exc:  # noqa: BLE001 - every failure is reported with its location
+        path, offset = locate_failure(root, exc)
+        raise ParseError(file, path, offset, _reason(exc), partial=root) from exc
+    return root
+
+
+# --------------------------------------------------------------------------- walking
+
+
+class Bases:
+    """Absolute start offset of every object's stream (by object id)."""
+
+    def __init__(self, root: KaitaiStruct, offset: int = 0):
+        self.root = root
+        self.offset = offset
+        self._io_base: dict[int, int] = {id(root._io): offset}
+        self._obj_base: dict[int, int] = {id(root): offset}
+
+    def enter(self, child: KaitaiStruct, parent_base: int, rel_start: int | None) -> int:
+        io = getattr(child, "_io", None)
+        key = id(io)
+        if key not in self._io_base:
+            self._io_base[key] = parent_base + (rel_start or 0)
+        base = self._io_base[key]
+        self._obj_base[id(child)] = base
+        return base
+
+    def base(self, obj: KaitaiStruct) -> int:
+        return self._obj_base.get(id(obj), self._io_base.get(id(getattr(obj, "_io", None)), 0))
+
+
+@dataclass
+class FieldSpan:
+    """One value read from a file (or computed from values read)."""
+
+    path: str
+    parent: str
+    name: str
+    index: int | None
+    value: Any
+    start: int | None
+    end: int | None
+    obj: Any
+    kind: str  # 'struct', 'array' or 'value'
+
+
+def _debug_name(key: str) -> str:
+    return key[3:] if key.startswith("_m_") else key
+
+
+def _value_instances(cls: type) -> list[str]:
+    out = []
+    for klass in cls.__mro__:
+        if klass in (KaitaiStruct, object):
+            continue
+        for n, v in vars(klass).items():
+            if isinstance(v, property) and not n.startswith("_"):
+                out.append(n)
+    return out
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, enum.Enum):
+        return v.value
+    return v
+
+
+def walk(root: KaitaiStruct, bases: Bases | None = None, values: bool = True) -> Iterator[FieldSpan]:
+    """Yield every field of a parsed object tree with its absolute byte range.
+
+    Paths look like ``moves[12].footer.unknown_4``. Arrays yield one entry for
+    the whole array and one per element. Value instances (computed, no bytes)
+    are yielded with ``start = end = None`` when ``values`` is true; lazily
+    read positional instances appear once they have been read.
+
+    Examples
+    --------
+    >>> [f.path for f in walk(obj)][:3]  # doctest: +SKIP
+    ['unknown_magic', 'eye_x', 'eye_y']
+    """
+    bases = bases or Bases(root)
+    seen: set[int] = set()
+    yield from _walk(root, "", bases.offset, bases, values, seen)
+
+
+def _walk(obj, prefix, base, bases, values, seen):
+    if id(obj) in seen:
+        return
+    seen.add(id(obj))
+    debug = getattr(obj, "_debug", {}) or {}
+    done = set()
+    for key, d in list(debug.items()):
+        name = _debug_name(key)
+        done.add(name)
+        if not hasattr(obj, key if key.startswith("_m_") else name):
+            continue
+        val = getattr(obj, key if key.startswith("_m_") else name)
+        path = f"{prefix}{name}"
+        start = d.get("start")
+        end = d.get("end")
+        is_list = isinstance(val, list)
+        is_struct = isinstance(val, KaitaiStruct)
+        yield FieldSpan(path, prefix.rstrip("."), name, None, None if (is_list or is_struct) else _plain(val),
+                        None if start is None else base + start, None if end is None else base + end,
+                        obj, "array" if is_list else "struct" if is_struct else "value")
+        if is_list:
+            arr = d.get("arr", [])
+            for i, el in enumerate(val):
+                ed = arr[i] if i < len(arr) else {}
+                es, ee = ed.get("start"), ed.get("end")
+                epath = f"{path}[{i}]"
+                if isinstance(el, KaitaiStruct):
+                    cb = bases.enter(el, base, es)
+                    yield FieldSpan(epath, path, name, i, None, None if es is None else base + es,
+                                    None if ee is None else base + ee, obj, "struct")
+                    yield from _walk(el, epath + ".", cb, bases, values, seen)
+                else:
+                    yield FieldSpan(epath, path, name, i, _plain(el), None if es is None else base + es,
+                                    None if ee is None else base + ee, obj, "value")
+        elif is_struct:
+            cb = bases.enter(val, base, start)
+            yield from _walk(val, path + ".", cb, bases, values, seen)
+    if values:
+        for name in _value_instances(type(obj)):
+            if name in done or f"_m_{name}" in debug:
+                continue
+            if not hasattr(obj, f"_m_{name}"):
+                try:
+                    getattr(obj, name)
+                except Exception:  # noqa: BLE001 - a value that cannot be computed is skipped
+                    continue
+            val = getattr(obj, f"_m_{name}", None)
+            if isinstance(val, (KaitaiStruct, list)):
+                continue
+            yield FieldSpan(f"{prefix}{name}", prefix.rstrip("."), name, None, _plain(val), None, None, obj, "value")
+
+
+def locate_failure(root: KaitaiStruct, exc: BaseException) -> tuple[str, int]:
+    """Field path and absolute offset of the field being read when ``exc`` was raised."""
+    bases = Bases(root)
+    obj, prefix, base = root, "", 0
+    path, offset = "", 0
+    for _ in range(10_000):
+        debug = getattr(obj, "_debug", {}) or {}
+        open_items = [(k, d) for k, d in debug.items() if "start" in d and "end" not in d]
+        if not open_items:
+            if debug:  # validation failures happen after `end` is recorded: blame the last field
+                k, d = list(debug.items())[-1]
+                if not path or path == prefix.rstrip("."):
+                    path, offset = prefix + _debug_name(k), base + d.get("start", 0)
+            break
+        k, d = open_items[-1]
+        name = _debug_name(k)
+        path, offset = prefix + name, base + d["start"]
+        val = getattr(obj, k if k.startswith("_m_") else name, None)
+        if isinstance(val, list):
+            arr = d.get("arr", [])
+            if not arr:
+                break
+            i = len(arr) - 1
+            path = f"{path}[{i}]"
+            offset = base + arr[i].get("start", d["start"])
+            if i < len(val) and isinstance(val[i], KaitaiStruct) and "end" not in arr[i]:
+                child = val[i]
+                base = bases.enter(child, base, arr[i].get("start"))
+                obj, prefix = child, path + "."
+                continue
+            break
+        if isinstance(val, KaitaiStruct):
+            base = bases.enter(val, base, d["start"])
+            obj, prefix = val, path + "."
+            continue
+        break
+    return path, offset
