@@ -38,6 +38,7 @@ KSY_DIR = PROJECT_ROOT / "ksy"
 PARSERS_DIR = PACKAGE_DIR / "parsers"
 _BRIDGE = PACKAGE_DIR / "ksc.js"
 _GENERATED_MARK = "# This is a generated file!"
+_STAMP = "SPECS.json"  # sha256 of every spec the parsers were compiled from: catches any spec edit
 _LOCK = threading.RLock()
 
 
@@ -131,11 +132,15 @@ def compile_all(check: bool = False, ksy_dir: Path = KSY_DIR, out_dir: Path = PA
         if "error" in res:
             raise SpecError(f"{name}.ksy", res["error"])
         files.update(res["files"])
+    stamp = json.dumps(
+        {f"{n}.ksy": hashlib.sha256(t.encode()).hexdigest() for n, t in specs.items()}, indent=1, sort_keys=True
+    ) + "\n"
+    files[_STAMP] = stamp
     existing = {
         p.name
         for p in Path(out_dir).glob("*.py")
         if p.read_text(encoding="utf-8", errors="replace").startswith(_GENERATED_MARK)
-    }
+    } | ({_STAMP} if (Path(out_dir) / _STAMP).exists() else set())
     if check:
         differ = sorted(
             n for n, code in files.items()
@@ -198,11 +203,24 @@ def load_parser(spec_id: str) -> types.ModuleType:
 
 
 def spec_hash(spec_id: str) -> str:
-    """sha256 of a shipped spec and the parser compiled from it (cache key part)."""
+    """sha256 of a shipped spec, its compiled parser and the parsers it imports (cache key part)."""
+    import re
+
     h = hashlib.sha256()
-    for p in (KSY_DIR / f"{spec_id}.ksy", PARSERS_DIR / f"{spec_id}.py"):
-        if p.exists():
-            h.update(p.read_bytes())
+    todo, seen = [spec_id], set()
+    while todo:
+        sid = todo.pop()
+        if sid in seen:
+            continue
+        seen.add(sid)
+        for p in (KSY_DIR / f"{sid}.ksy", PARSERS_DIR / f"{sid}.py"):
+            if p.exists():
+                data = p.read_bytes()
+                h.update(data)
+                if p.suffix == ".py":
+                    for m in re.findall(rb"^import (\w+)$", data, re.M):
+                        if (PARSERS_DIR / f"{m.decode()}.py").exists():
+                            todo.append(m.decode())
     return h.hexdigest()
 
 

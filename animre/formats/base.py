@@ -11,7 +11,7 @@ from kaitaistruct import KaitaiStruct
 
 from ..parse import Bases
 
-__all__ = ["Format", "F", "Ref", "resolve_rows"]
+__all__ = ["Format", "F", "Ref", "Claim", "column_claim", "resolve_rows"]
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,11 @@ def resolve_rows(rows: list[dict], bases: Bases) -> tuple[list[dict], list[dict]
         r, s, e = {}, {}, {}
         for k, v in row.items():
             if isinstance(v, Ref):
+                if not hasattr(v.obj, v.name):
+                    # an edited spec (animre.compile_spec) may rename or drop a field:
+                    # the cell becomes missing instead of failing the file
+                    r[k], s[k], e[k] = None, None, None
+                    continue
                 val = getattr(v.obj, v.name)
                 if v.index is not None:
                     val = val[v.index]
@@ -118,3 +123,52 @@ class Format:
     tables: Callable[[KaitaiStruct, Any], dict[str, list[dict]]]
     table_keys: dict[str, tuple[str, ...]] = field(default_factory=dict)
     locate: Callable[[bytes], int] | None = None
+    claims: tuple[Claim, ...] = ()
+
+
+CLAIM_COLUMNS = ["file", "holds", "offset", "value", "detail"]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A statement from a format note, as an executable check over a corpus.
+
+    ``check(corpus)`` returns one row per tested item (a file or a record)
+    with columns ``file, holds, offset, value, detail``; ``offset`` is the
+    absolute byte offset of the tested value (or NA), ``value`` what was found.
+    """
+
+    text: str
+    source: str
+    check: Callable[[Any], Any]
+    format: str = ""
+
+
+def column_claim(text: str, source: str, table: str, column: str,
+                 predicate: Callable[[Any], bool], detail: str = "") -> Claim:
+    """A claim that every value of ``table.column`` satisfies ``predicate``.
+
+    Offsets come from the corpus spans, so a counterexample points at its bytes.
+
+    Examples
+    --------
+    >>> column_claim("exec window is always 10", "seeds/000_6ee84fe160122c13.txt",
+    ...              "af_fighters", "exec_window", lambda v: v == 10)  # doctest: +SKIP
+    """
+    import pandas as pd
+
+    def check(corpus):
+        df = corpus.tables.get(table)
+        if df is None or column not in df:
+            return pd.DataFrame(columns=CLAIM_COLUMNS)
+        starts = corpus.spans[table][0][column] if table in corpus.spans else pd.Series(pd.NA, index=df.index)
+        out = pd.DataFrame({
+            "file": df["file"],
+            "holds": [bool(predicate(v)) for v in df[column]],
+            "offset": starts.astype("Int64"),
+            "value": df[column],
+            "detail": detail,
+        })
+        return out
+
+    return Claim(text, source, check)

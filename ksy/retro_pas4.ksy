@@ -1,0 +1,185 @@
+meta:
+  id: retro_pas4
+  title: Retro Studios parameterized animation state database (PAS4)
+  application:
+    - Metroid Prime
+    - Metroid Prime 2 Echoes
+    - Metroid Prime 3 Corruption
+    - Donkey Kong Country Returns
+    - "Donkey Kong Country: Tropical Freeze"
+  file-extension: pas4
+  license: MIT
+  ks-version: "0.11"
+  endian: be
+doc: |
+  The parameterized animation state database ("PAS4") that a character uses
+  to pick an animation from gameplay parameters: a list of anim states (fall,
+  locomotion, melee attack ...), each with typed parameter descriptions
+  (type, weighting function, weight, min, max) and a table of animations
+  giving one value per parameter.
+
+  There is no length field: the block ends after its last anim state. It is
+  embedded in ANCS (Metroid Prime 1/2) and CHAR (Prime 3, DKC) files and is
+  found there by its magic; this spec reads a bare block (bytes after the
+  block are not part of it and are not read).
+
+  Value widths follow the engine readers (NOTES.md section 4): Bool values
+  (min, max, per-animation values) are 1 byte, Int32 / UInt32 / Enum / Real
+  are 4 bytes (Real is f4). An unknown parm type takes 0 bytes in every
+  engine reader; here its values are absent and `is_known_type` is false, so
+  the reading is flagged instead of guessed.
+
+  Every count is checked against the bytes left before looping: an anim
+  state takes at least 12 bytes, a parm info at least 12 (13 or more for a
+  known type), an anim info at least 4.
+doc-ref:
+  - seeds/003_5577d22ffc5200a7.txt (Parameterized Animation State Database)
+  - formats/NOTES.md section 4
+seq:
+  - id: magic
+    contents: PAS4
+    doc: Always "PAS4" (note, FourCC).
+  - id: num_anim_states
+    type: u4
+    valid:
+      expr: _ * 12 <= _io.size - _io.pos - 4
+    doc: Number of anim states (each at least 12 bytes; checked against the bytes left after the default state field).
+  - id: default_anim_state
+    type: s4
+    doc: Anim state used by default, an anim state type id; -1 when there are no anim states.
+  - id: anim_states
+    type: anim_state(_index)
+    repeat: expr
+    repeat-expr: num_anim_states
+    doc: The anim states in file order (the engine sorts them by state type; file order does not matter to it).
+types:
+  anim_state:
+    doc: One anim state (note, "Anim State").
+    params:
+      - id: state_index
+        type: u4
+        doc: Position of this state in the file (0-based).
+    seq:
+      - id: state_type
+        type: u4
+        enum: anim_state_type
+        doc: Anim state type id (0-20 in the note; 21-24 additive states in later games).
+      - id: num_parm_infos
+        type: u4
+        valid:
+          expr: _ * 12 <= _io.size - _io.pos - 4
+        doc: Number of parameters (the engine allows at most 8; each parm info is at least 12 bytes).
+      - id: num_anim_infos
+        type: u4
+        valid:
+          expr: _ * 4 + num_parm_infos * 12 <= _io.size - _io.pos
+        doc: Number of animations (each anim info is at least 4 bytes, after the parm infos).
+      - id: parm_infos
+        type: parm_info
+        repeat: expr
+        repeat-expr: num_parm_infos
+        doc: Parameter descriptions; their types decide the widths of all values below.
+      - id: anim_infos
+        type: anim_info
+        repeat: expr
+        repeat-expr: num_anim_infos
+        doc: Animations selectable in this state, one value per parm info each.
+  parm_info:
+    doc: One parameter description (note, "Parm Info").
+    seq:
+      - id: parm_type
+        type: u4
+        enum: parm_type
+        doc: Parameter type; controls the width and type of min, max and every anim value of this parameter.
+      - id: weight_function
+        type: u4
+        enum: weight_function
+        doc: Weighting algorithm used for this parameter during selection.
+      - id: weight
+        type: f4
+        doc: Influence of this parameter during selection.
+      - id: min_value
+        type: parm_value(parm_type)
+        doc: Minimum value this parameter can represent (typed by parm_type).
+      - id: max_value
+        type: parm_value(parm_type)
+        doc: Maximum value this parameter can represent (typed by parm_type).
+    instances:
+      is_known_type:
+        value: min_value.is_known_type
+        doc: False when parm_type is not 0-4; then min, max and anim values take 0 bytes (engine behaviour), not a guess.
+  anim_info:
+    doc: One selectable animation (note, "Anim Info").
+    seq:
+      - id: anim_id
+        type: u4
+        doc: Character-relative anim index (Prime 1/2 index it into the character's anim list).
+      - id: values
+        type: parm_value(_parent.parm_infos[_index].parm_type)
+        repeat: expr
+        repeat-expr: _parent.num_parm_infos
+        doc: One value per parm info of the state; value i is typed by parm_infos[i].parm_type.
+  parm_value:
+    doc: A value whose width and type come from a parm type (min, max, or an anim's value).
+    params:
+      - id: parm_type
+        type: u4
+        enum: parm_type
+        doc: The parm type of the parameter this value belongs to.
+    seq:
+      - id: value
+        type:
+          switch-on: parm_type
+          cases:
+            parm_type::int32: s4
+            parm_type::uint32: u4
+            parm_type::real: f4
+            parm_type::bool: u1
+            parm_type::enum: s4
+        if: is_known_type
+        doc: The value; Bool is 1 byte (0/1), Enum is read as a signed 32-bit index; absent for an unknown parm type.
+    instances:
+      is_known_type:
+        value: >-
+          parm_type == parm_type::int32 or parm_type == parm_type::uint32
+          or parm_type == parm_type::real or parm_type == parm_type::bool
+          or parm_type == parm_type::enum
+        doc: False for a parm type outside 0-4; such a value takes 0 bytes and is not read.
+enums:
+  anim_state_type:
+    0: fall
+    1: get_up
+    2: lie_on_ground
+    3: step
+    4: death
+    5: locomotion
+    6: knock_back
+    7: melee_attack
+    8: turn
+    9: loop_attack
+    10: loop_reaction
+    11: ground_hit
+    12: generate
+    13: jump
+    14: hurled
+    15: slide
+    16: taunt
+    17: scripted
+    18: projectile_attack
+    19: cover
+    20: wall_hang
+    21: additive_idle
+    22: additive_aim
+    23: additive_flinch
+    24: additive_reaction
+  parm_type:
+    0: int32
+    1: uint32
+    2: real
+    3: bool
+    4: enum
+  weight_function:
+    0: exact_match
+    1: percent_error
+    2: angular_percent
+    3: no_weight

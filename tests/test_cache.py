@@ -1,0 +1,81 @@
+"""The per-file JSON cache: warm opens read it, changed files are re-parsed."""
+
+from __future__ import annotations
+
+import shutil
+
+import pandas as pd
+
+import animre
+
+
+def _copy_frm(samples_dir, tmp_path, n=8):
+    d = tmp_path / "corpus"
+    d.mkdir()
+    for f in sorted((samples_dir / "homm2").glob("*FRM.BIN"))[:n]:
+        shutil.copy(f, d / f.name)
+    return d
+
+
+def test_warm_open_reads_cache_and_equals_cold(samples_dir, tmp_path):
+    d = _copy_frm(samples_dir, tmp_path)
+    cache = tmp_path / "cache"
+    cold = animre.open_corpus(d, cache=cache)
+    assert not any(r.cached for r in cold.results)
+    warm = animre.open_corpus(d, cache=cache)
+    assert all(r.cached for r in warm.results)
+    for t in cold.tables:
+        pd.testing.assert_frame_equal(cold.tables[t], warm.tables[t], check_dtype=False)
+        if t in cold.spans:
+            pd.testing.assert_frame_equal(cold.spans[t][0], warm.spans[t][0])
+    assert not list(cache.rglob("*.tmp")), "no half-written cache entries"
+    assert not list(cache.rglob("*.pkl")) and not list(cache.rglob("*.pickle"))
+
+
+def test_modified_file_is_reparsed(samples_dir, tmp_path):
+    d = _copy_frm(samples_dir, tmp_path)
+    cache = tmp_path / "cache"
+    animre.open_corpus(d, cache=cache)
+    victim = sorted(d.iterdir())[2]
+    data = bytearray(victim.read_bytes())
+    data[162:166] = (12345).to_bytes(4, "little")  # walk_speed (NOTES.md section 2)
+    victim.write_bytes(bytes(data))
+    again = animre.open_corpus(d, cache=cache)
+    cached = {r.file: r.cached for r in again.results}
+    assert cached[victim.name] is False
+    assert sum(cached.values()) == len(cached) - 1
+    frm = again.tables["frm"].set_index("file")
+    assert frm.loc[victim.name, "walk_speed"] == 12345
+
+
+def test_cache_false_bypasses(samples_dir, tmp_path, monkeypatch):
+    d = _copy_frm(samples_dir, tmp_path, n=3)
+    monkeypatch.setenv("ANIMRE_CACHE_DIR", str(tmp_path / "envcache"))
+    animre.open_corpus(d)  # default cache location from the environment
+    assert list((tmp_path / "envcache").rglob("*.json"))
+    c = animre.open_corpus(d, cache=False)
+    assert not any(r.cached for r in c.results)
+
+
+def test_edited_spec_reparses_only_its_format(samples_dir, tmp_path):
+    from animre.compile import KSY_DIR
+
+    d = _copy_frm(samples_dir, tmp_path, n=3)
+    cache = tmp_path / "cache"
+    animre.open_corpus(d, cache=cache)
+    text = (KSY_DIR / "homm2_frm.ksy").read_text().replace("- id: walk_speed", "- id: unknown_walk")
+    mod = animre.compile_spec(text)
+    c = animre.open_corpus(d, cache=cache, parsers={"homm2_frm": mod})
+    assert not any(r.cached for r in c.results)
+    c2 = animre.open_corpus(d, cache=cache, parsers={"homm2_frm": mod})
+    assert all(r.cached for r in c2.results)
+
+
+def test_damaged_cache_entry_is_recomputed(samples_dir, tmp_path):
+    d = _copy_frm(samples_dir, tmp_path, n=2)
+    cache = tmp_path / "cache"
+    animre.open_corpus(d, cache=cache)
+    for p in cache.rglob("*.json"):
+        p.write_text("{not json")
+    c = animre.open_corpus(d, cache=cache)
+    assert c.files["ok"].all() and not any(r.cached for r in c.results)
