@@ -40,6 +40,96 @@ def _cmd_samples(args) -> int:
     return 0
 
 
+def _open(args):
+    from .corpus import open_corpus
+
+    progress = None if not args.quiet else False
+    cache = False if args.no_cache else True
+    return open_corpus(args.dir, cache=cache, progress=progress)
+
+
+def _print_df(df, limit: int | None = None) -> None:
+    import pandas as pd
+
+    with pd.option_context("display.max_rows", limit or 200, "display.max_columns", 50,
+                           "display.width", 200, "display.max_colwidth", 60):
+        print(df.to_string(index=False) if limit is None or len(df) <= limit else df.head(limit).to_string(index=False))
+
+
+def _status(corpus) -> int:
+    return 1 if len(corpus.errors) else 0
+
+
+def _cmd_scan(args) -> int:
+    c = _open(args)
+    f = c.files
+    print(f"{len(f)} files, {int(f.ok.sum())} parsed, {len(c.errors)} failed")
+    summary = f.assign(format=f.format.fillna("(unknown)")).groupby("format").agg(
+        files=("file", "size"), parsed=("ok", "sum"), bytes=("size", "sum")).reset_index()
+    _print_df(summary)
+    tables = [(t, len(df)) for t, df in c.tables.items() if t != "files"]
+    if tables:
+        print("tables: " + ", ".join(f"{t} ({n} rows)" for t, n in tables))
+    if len(c.errors):
+        print("errors:")
+        _print_df(c.errors[["file", "path", "offset", "message"]], limit=args.limit)
+    return _status(c)
+
+
+def _cmd_profile(args) -> int:
+    from .research import profile
+
+    c = _open(args)
+    if args.table not in c.tables:
+        raise UsageError(f"no table {args.table!r}; tables: {', '.join(c.tables)}")
+    p = profile(c.tables[args.table], corpus=c)
+    cols = [k for k in ("column", "dtype", "n_distinct", "is_constant", "min", "max", "alerts") if k in p]
+    _print_df(p[cols])
+    return _status(c)
+
+
+def _cmd_claims(args) -> int:
+    from .research import claims
+
+    c = _open(args)
+    r = claims(c)
+    cols = [k for k in ("format", "claim", "holds", "tested", "source") if k in r]
+    _print_df(r[cols])
+    return _status(c)
+
+
+def _cmd_coverage(args) -> int:
+    from .research import coverage
+
+    c = _open(args)
+    per_file, gaps = coverage(c)
+    _print_df(per_file)
+    if len(gaps):
+        print(f"{len(gaps)} unclaimed byte ranges:")
+        _print_df(gaps, limit=args.limit)
+    return _status(c)
+
+
+def _cmd_export(args) -> int:
+    from .export import export
+
+    c = _open(args)
+    formats = tuple(x.strip() for x in args.format.split(",") if x.strip())
+    tables = {t: df for t, df in c.tables.items() if not args.table or t in args.table}
+    tables["errors"] = c.errors
+    written = export(tables, args.out, formats=formats)
+    print(f"wrote {len(written)} files to {args.out}")
+    return _status(c)
+
+
+def _cmd_demo(args) -> int:
+    from .demo import run_demo
+
+    written = run_demo(args.out)
+    print(f"executed the notebooks; wrote {len(written)} files to {args.out}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="animre",
@@ -61,6 +151,36 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=2097, help="random seed (default 2097)")
     s.add_argument("--only", nargs="*", help="only these generators (homm2, omf, gnt4, pas4, civ3)")
     s.set_defaults(func=_cmd_samples)
+
+    def corpus_cmd(name, help, func, desc):
+        q = sub.add_parser(name, help=help, description=desc)
+        q.add_argument("dir", type=Path, help="folder of game files (sub-folders are scanned)")
+        q.add_argument("--no-cache", action="store_true", help="parse everything again, ignore the cache")
+        q.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+        q.add_argument("--limit", type=int, default=50, help="rows of long listings to print (default 50)")
+        q.set_defaults(func=func)
+        return q
+
+    corpus_cmd("scan", "files per format and the errors", _cmd_scan,
+               "Open DIR, detect and parse every file; print files per format, tables and errors. "
+               "Exit 1 when some files failed.")
+    q = corpus_cmd("profile", "profile every column of one table", _cmd_profile,
+                   "Profile every column of table T (constant, distinct values, bits, alerts).")
+    q.add_argument("--table", "-t", required=True, help="table name, e.g. frm, af_moves, mot_tracks")
+    corpus_cmd("claims", "check the format notes' claims on every file", _cmd_claims,
+               "Run every format note's claim as a check: holds in n of m, with counterexamples.")
+    corpus_cmd("coverage", "bytes no field describes", _cmd_coverage,
+               "Per file the share of bytes that some field describes, and every unclaimed byte range.")
+    q = corpus_cmd("export", "write the tables as csv, md, parquet, xlsx, json", _cmd_export,
+                   "Export the corpus tables (and errors) to OUT, written atomically.")
+    q.add_argument("--out", "-o", type=Path, required=True, help="output folder")
+    q.add_argument("--format", "-f", default="csv,md", help="comma list of csv,md,parquet,xlsx,json (default csv,md)")
+    q.add_argument("--table", nargs="*", help="only these tables")
+    d = sub.add_parser("demo", help="run every notebook headless, write findings to OUT",
+                       description="Execute every notebook on the sample corpus; write executed "
+                                   "notebooks and exported findings to OUT.")
+    d.add_argument("--out", type=Path, default=Path("out"), help="output folder (default out/)")
+    d.set_defaults(func=_cmd_demo)
     return p
 
 

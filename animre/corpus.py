@@ -185,20 +185,43 @@ def _hash_file(path: Path) -> tuple[str, int, bytes]:
     return h.hexdigest(), size, head
 
 
-def _process(path: Path, name: str, parsers, cache_dir: Path | None) -> FileResult:
+@dataclass
+class _Ident:
+    path: Path
+    name: str
+    sha256: str
+    size: int
+    fmt: Format | None
+    key: str | None
+    error: str | None = None
+
+
+def _identify(path: Path, name: str, parsers) -> _Ident:
+    """Hash and detect one file; the cache key ties content, spec and animre version."""
     try:
         sha, size, head = _hash_file(path)
     except OSError as e:
-        return FileResult(name, str(path), None, 0, "", False,
-                          error={"file": name, "format": None, "path": "", "offset": 0,
-                                 "message": f"cannot read: {e}"})
+        return _Ident(path, name, "", 0, None, None, f"cannot read: {e}")
     fmt, _ = detect_format(head, size, name)
+    if fmt is None:
+        return _Ident(path, name, sha, size, None, None)
+    _, shash = _module_for(fmt, parsers)
+    key = hashlib.sha256(f"{sha}|{fmt.name}|{shash}|{__version__}".encode()).hexdigest()
+    return _Ident(path, name, sha, size, fmt, key)
+
+
+def _process(ident: _Ident, parsers, cache_dir: Path | None) -> FileResult:
+    path, name, sha, size, fmt = ident.path, ident.name, ident.sha256, ident.size, ident.fmt
+    if ident.error:
+        return FileResult(name, str(path), None, size, sha, False,
+                          error={"file": name, "format": None, "path": "", "offset": 0,
+                                 "message": f"{name}: (file) @ 0x0 (0): {ident.error}"})
     if fmt is None:
         return FileResult(name, str(path), None, size, sha, False,
                           error={"file": name, "format": None, "path": "", "offset": 0,
-                                 "message": f"not recognised as any animre format ({size} bytes)"})
-    mod, shash = _module_for(fmt, parsers)
-    key = hashlib.sha256(f"{sha}|{fmt.name}|{shash}|{__version__}".encode()).hexdigest()
+                                 "message": f"{name}: (file) @ 0x0 (0): not recognised as any animre "
+                                            f"format ({size} bytes)"})
+    key = ident.key
     centry = cache_dir / key[:2] / f"{key}.json" if cache_dir else None
     if centry is not None and centry.exists():
         try:
@@ -212,7 +235,6 @@ def _process(path: Path, name: str, parsers, cache_dir: Path | None) -> FileResu
     try:
         data = path.read_bytes()
         _, obj, bases = parse_data(data, name, fmt, parsers)
-        list(walk(obj, bases, values=False))  # registers the base offset of every object
         ctx = types.SimpleNamespace(file=name, data=data, size=size, offset=bases.offset)
         for t, rows in fmt.tables(obj, ctx).items():
             res.tables[t], res.starts[t], res.ends[t] = resolve_rows(rows, bases)
@@ -276,43 +298,83 @@ class Corpus:
         each cell that was read from the file (NaN for computed cells).
     """
 
-    def __init__(self, root: Path | None, results: list[FileResult], parsers=None):
+    def __init__(self, root: Path | None, results: list[FileResult], parsers=None,
+                 snapshot: dict | None = None, order: list[str] | None = None):
         self.root = root
         self.results = results
         self.parsers = dict(parsers or {})
         self._paths = {r.file: Path(r.path) for r in results}
         self.tables: dict[str, pd.DataFrame] = {}
         self.spans: dict[str, tuple[pd.DataFrame, pd.DataFrame]] = {}
-        self._build()
+        self._build(snapshot or {}, order or [r.file for r in results])
 
-    def _build(self) -> None:
-        self.tables["files"] = pd.DataFrame(
+    def _build(self, snapshot: dict, order: list[str]) -> None:
+        """Assemble tables from fresh results plus rows kept from a snapshot (cached opens)."""
+        rank = {f: i for i, f in enumerate(order)}
+        fresh = [r for r in self.results if not r.cached or r.tables or r.error]
+        fresh_files = {r.file for r in fresh}
+        snap_tables = snapshot.get("tables", {})
+        snap_files = snapshot.get("files")
+
+        def merge(old: pd.DataFrame | None, new: pd.DataFrame) -> pd.DataFrame:
+            if not fresh and old is not None:  # everything from the snapshot: already in order
+                return old
+            if old is None or not len(old):
+                df = new
+            else:
+                old = old[old["file"].isin(set(rank) - fresh_files)]
+                df = pd.concat([old, new], ignore_index=True) if len(new) else old
+            if len(df):
+                df = df.iloc[df["file"].map(rank).argsort(kind="stable")].reset_index(drop=True)
+            return df
+
+        new_files = pd.DataFrame(
             [{"file": r.file, "format": r.format, "size": r.size, "sha256": r.sha256, "ok": r.ok}
-             for r in self.results],
-            columns=FILES_COLUMNS,
-        )
-        errs = [r.error for r in self.results if r.error]
-        self.errors = pd.DataFrame(errs, columns=ERROR_COLUMNS)
+             for r in fresh], columns=FILES_COLUMNS)
+        self.tables["files"] = merge(snap_files, new_files).reset_index(drop=True)
+        new_errs = pd.DataFrame([r.error for r in fresh if r.error], columns=ERROR_COLUMNS)
+        self.errors = merge(snapshot.get("errors"), new_errs)
         if len(self.errors):
             self.errors["offset"] = self.errors["offset"].astype("int64")
-        names: list[str] = []
-        for r in self.results:
+        names: list[str] = list(snap_tables)
+        for r in fresh:
             for t in r.tables:
                 if t not in names:
                     names.append(t)
         for t in names:
             rows, starts, ends = [], [], []
-            for r in self.results:
-                for row, s, e in zip(r.tables.get(t, []), r.starts.get(t, []), r.ends.get(t, [])):
+            for r in fresh:
+                for row, st_, en in zip(r.tables.get(t, []), r.starts.get(t, []), r.ends.get(t, [])):
                     rows.append({"file": r.file, **row})
-                    starts.append(s)
-                    ends.append(e)
-            df = pd.DataFrame(rows)
+                    starts.append(st_)
+                    ends.append(en)
+            new = pd.DataFrame(rows)
+            new_s = pd.DataFrame(starts, index=new.index, columns=new.columns, dtype="float64")
+            new_e = pd.DataFrame(ends, index=new.index, columns=new.columns, dtype="float64")
+            if t in snap_tables:
+                old, old_s, old_e = snap_tables[t]
+                if len(new):
+                    new_s["file"] = new["file"]
+                    new_e["file"] = new["file"]
+                old_s = old_s.assign(file=old["file"].values)
+                old_e = old_e.assign(file=old["file"].values)
+                df = merge(old, new)
+                ss = merge(old_s, new_s)
+                ee = merge(old_e, new_e)
+                ss["file"] = float("nan")
+                ee["file"] = float("nan")
+            else:
+                df, ss, ee = new, new_s, new_e
+            if not len(df):
+                continue
+            cols = list(df.columns)
             self.tables[t] = df
-            self.spans[t] = (
-                pd.DataFrame(starts, index=df.index, columns=df.columns, dtype="float64"),
-                pd.DataFrame(ends, index=df.index, columns=df.columns, dtype="float64"),
-            )
+            self.spans[t] = (ss.reindex(columns=cols).astype("float64"),
+                             ee.reindex(columns=cols).astype("float64"))
+
+    def _snapshot_payload(self) -> dict:
+        return {"files": self.tables["files"], "errors": self.errors,
+                "tables": {t: (df, *self.spans[t]) for t, df in self.tables.items() if t in self.spans}}
 
     # -- access --------------------------------------------------------------------
 
@@ -382,6 +444,51 @@ class Corpus:
         return pd.concat(frames, ignore_index=True)
 
 
+def _snapshot_dir(cache_dir: Path, root: Path | None, files: list[Path], parsers) -> Path:
+    ident = json.dumps([str(root.resolve()) if root else "", sorted((parsers or {}).keys()), __version__])
+    if root is None:
+        ident += json.dumps(sorted(str(f.resolve()) for f in files))
+    return cache_dir / "corpora" / hashlib.sha256(ident.encode()).hexdigest()[:24]
+
+
+def _read_snapshot(sdir: Path) -> tuple[dict, dict] | None:
+    """The corpus-level Parquet snapshot: (index {file: key}, tables) or None."""
+    try:
+        index = json.loads((sdir / "index.json").read_text())
+        snap = {"files": pd.read_parquet(sdir / "files.parquet"),
+                "errors": pd.read_parquet(sdir / "errors.parquet"), "tables": {}}
+        for t in index["tables"]:
+            snap["tables"][t] = tuple(pd.read_parquet(sdir / f"{t}.{part}.parquet")
+                                      for part in ("rows", "start", "end"))
+        return index["keys"], snap
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def _write_snapshot(sdir: Path, keys: dict, corpus: Corpus) -> None:
+    """Write the snapshot into a fresh folder, then swap it in (never half-written)."""
+    import shutil
+
+    sdir.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=sdir.parent, prefix=f".{sdir.name}."))
+    try:
+        payload = corpus._snapshot_payload()
+        payload["files"].to_parquet(tmp / "files.parquet")
+        payload["errors"].to_parquet(tmp / "errors.parquet")
+        for t, (df, st_, en) in payload["tables"].items():
+            df.to_parquet(tmp / f"{t}.rows.parquet")
+            st_.to_parquet(tmp / f"{t}.start.parquet")
+            en.to_parquet(tmp / f"{t}.end.parquet")
+        (tmp / "index.json").write_text(json.dumps({"keys": keys, "tables": list(payload["tables"])}))
+        old = sdir.with_name(sdir.name + ".old")
+        if sdir.exists():
+            os.replace(sdir, old)
+        os.replace(tmp, sdir)
+        shutil.rmtree(old, ignore_errors=True)
+    except Exception:  # noqa: BLE001 - e.g. a column pyarrow cannot store: per-file cache still works
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache: bool | str | os.PathLike = True,
                 parsers: Mapping[str, types.ModuleType] | None = None, progress: bool | None = None) -> Corpus:
     """Open a folder (or a list of files): detect, parse and tabulate every file.
@@ -413,15 +520,35 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache:
         cache_dir = default_cache_dir()
     elif cache:
         cache_dir = Path(cache)
-    results = []
-    it = files
-    if progress is not False and len(files) >= 20:
+    names = [f.relative_to(root).as_posix() if root and f.is_relative_to(root) else str(f) for f in files]
+    idents = [_identify(f, n, parsers) for f, n in zip(files, names)]
+    keys = {i.name: i.key for i in idents}
+    snapshot, sdir = None, None
+    if cache_dir is not None:
+        sdir = _snapshot_dir(cache_dir, root, files, parsers)
+        got = _read_snapshot(sdir)
+        if got is not None:
+            old_keys, snapshot = got
+            # keep only files whose content, format and spec are unchanged
+            reuse = {n for n, k in keys.items() if k is not None and old_keys.get(n) == k}
+            if reuse != set(old_keys) or len(reuse) != len(keys):
+                snapshot["files"] = snapshot["files"][snapshot["files"]["file"].isin(reuse)]
+    reused = set()
+    if snapshot is not None:
+        reused = set(snapshot["files"]["file"])
+    todo = [i for i in idents if i.name not in reused]
+    results = [FileResult(i.name, str(i.path), i.fmt.name if i.fmt else None, i.size, i.sha256, True,
+                          cached=True) for i in idents if i.name in reused]
+    it = todo
+    if progress is not False and len(todo) >= 20:
         from tqdm.auto import tqdm
 
-        it = tqdm(files, desc="animre: parsing", unit="file", disable=None if progress is None else False)
-    for f in it:
-        name = f.relative_to(root).as_posix() if root and f.is_relative_to(root) else str(f)
-        results.append(_process(f, name, parsers, cache_dir))
-    return Corpus(root, results, parsers)
+        it = tqdm(todo, desc="animre: parsing", unit="file", disable=None if progress is None else False)
+    for ident in it:
+        results.append(_process(ident, parsers, cache_dir))
+    corpus = Corpus(root, results, parsers, snapshot=snapshot, order=names)
+    if sdir is not None and (todo or snapshot is None):
+        _write_snapshot(sdir, keys, corpus)
+    return corpus
 
 

@@ -107,7 +107,29 @@ class Bases:
         return base
 
     def base(self, obj: KaitaiStruct) -> int:
-        return self._obj_base.get(id(obj), self._io_base.get(id(getattr(obj, "_io", None)), 0))
+        """Absolute offset of ``obj``'s stream, found lazily through its ``_parent`` chain."""
+        b = self._obj_base.get(id(obj))
+        if b is not None:
+            return b
+        io = getattr(obj, "_io", None)
+        if id(io) in self._io_base:
+            return self._io_base[id(io)]
+        parent = getattr(obj, "_parent", None)
+        if parent is None or parent is obj or not isinstance(parent, KaitaiStruct):
+            return self.offset
+        pb = self.base(parent)
+        # register every child stream of this parent in one pass (arrays of sized records)
+        for k, d in (getattr(parent, "_debug", None) or {}).items():
+            v = parent.__dict__.get(k)
+            if isinstance(v, KaitaiStruct):
+                if id(v._io) not in self._io_base and "start" in d:
+                    self._io_base[id(v._io)] = pb + d["start"]
+            elif isinstance(v, list):
+                arr = d.get("arr") or []
+                for i, el in enumerate(v):
+                    if isinstance(el, KaitaiStruct) and i < len(arr) and id(el._io) not in self._io_base:
+                        self._io_base[id(el._io)] = pb + arr[i].get("start", 0)
+        return self._io_base.setdefault(id(io), pb)
 
 
 @dataclass

@@ -79,3 +79,27 @@ def test_damaged_cache_entry_is_recomputed(samples_dir, tmp_path):
         p.write_text("{not json")
     c = animre.open_corpus(d, cache=cache)
     assert c.files["ok"].all() and not any(r.cached for r in c.results)
+
+
+def test_interrupted_cache_write_leaves_nothing_half_written(samples_dir, tmp_path, monkeypatch):
+    import os
+
+    import pytest
+
+    import animre.corpus as corpus_mod
+
+    d = _copy_frm(samples_dir, tmp_path, n=2)
+    cache = tmp_path / "cache"
+    real_replace = os.replace
+
+    def interrupted(src, dst):
+        raise KeyboardInterrupt("simulated Ctrl-C while the cache is written")
+
+    monkeypatch.setattr(corpus_mod.os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        animre.open_corpus(d, cache=cache)
+    monkeypatch.setattr(corpus_mod.os, "replace", real_replace)
+    leftovers = [p for p in cache.rglob("*") if p.is_file()]
+    assert leftovers == [], leftovers
+    c = animre.open_corpus(d, cache=cache)  # and the next open works normally
+    assert c.files["ok"].all()

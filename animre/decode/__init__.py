@@ -1,0 +1,1 @@
+"""Format-specific decoders that a Kaitai spec cannot express (pixels, packed floats)."""

@@ -1,0 +1,114 @@
+"""GNT4 MOT/GNTA key coordinates: 16-bit floats and rotation tracks.
+
+A GNTA track with flags 0x0202 stores every coordinate component as the
+upper 16 bits of a big-endian IEEE 754 single (NOTES.md section 3):
+``value = float32 from bits << 16``, so ``0x4048`` is 3.125. This is neither
+an IEEE half float (``numpy.float16`` would read 0x4048 as 2.140625) nor a
+fixed-point number, so no library decodes it; it is a shift and a
+reinterpretation, written here by hand with a numpy view. Flags 0x0204 store
+plain f32 components, which the spec already reads as floats.
+
+ROTATE tracks hold a direction (x, y, z) and a twist (w, degrees); keys are
+interpolated linearly by the game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["half_to_float", "float_to_half", "rotation_direction_twist", "track_coords"]
+
+
+def half_to_float(raw: Any) -> np.ndarray | np.float32:
+    """Decode GNT4 16-bit components (upper half of an f32) to float32.
+
+    Parameters
+    ----------
+    raw : int or array_like of int
+        Raw u2 values as read from the file (0..0xFFFF).
+
+    Returns
+    -------
+    numpy.float32 or numpy.ndarray of float32
+        Same shape as ``raw`` (a scalar for a scalar).
+
+    Examples
+    --------
+    >>> float(half_to_float(0x4048))
+    3.125
+    >>> half_to_float([0x3F80, 0xBF80, 0x0000]).tolist()
+    [1.0, -1.0, 0.0]
+    """
+    a = np.asarray(raw)
+    if a.size and (a.min() < 0 or a.max() > 0xFFFF):
+        raise ValueError("16-bit components must lie in 0..0xFFFF")
+    out = (a.astype(np.uint32) << np.uint32(16)).view(np.float32)
+    return out[()] if out.ndim == 0 else out
+
+
+def float_to_half(values: Any) -> np.ndarray | np.uint16:
+    """The 16-bit GNT4 encoding of float32 values (truncates the low mantissa bits).
+
+    Examples
+    --------
+    >>> int(float_to_half(3.125))
+    16456
+    >>> hex(int(float_to_half(-1.0)))
+    '0xbf80'
+    """
+    a = np.asarray(values, dtype=np.float32)
+    out = (a.view(np.uint32) >> np.uint32(16)).astype(np.uint16)
+    return out[()] if out.ndim == 0 else out
+
+
+def rotation_direction_twist(coords: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Split ROTATE keys into a unit direction and a twist angle.
+
+    Parameters
+    ----------
+    coords : array_like, shape (n, 4)
+        Decoded x, y, z, w per key (floats).
+
+    Returns
+    -------
+    direction : ndarray, shape (n, 3)
+        ``(x, y, z)`` normalised to length 1 (a zero vector stays zero).
+    twist : ndarray, shape (n,)
+        ``w``, the twist about the direction in degrees.
+
+    Examples
+    --------
+    >>> d, t = rotation_direction_twist([[0.0, 3.0, 4.0, 90.0]])
+    >>> d.round(3).tolist(), t.tolist()
+    ([[0.0, 0.6, 0.8]], [90.0])
+    """
+    c = np.asarray(coords, dtype=np.float64).reshape(-1, 4)
+    xyz = c[:, :3]
+    norm = np.linalg.norm(xyz, axis=1, keepdims=True)
+    direction = np.divide(xyz, norm, out=np.zeros_like(xyz), where=norm > 0)
+    return direction, c[:, 3].copy()
+
+
+def track_coords(track: Any) -> np.ndarray:
+    """Decoded ``(num_keys, 4)`` float32 coordinates of a parsed GNTA track.
+
+    ``track`` is a ``Gnt4Mot.Track`` from the compiled parser; 16-bit
+    components are decoded with :func:`half_to_float`, f32 ones are taken as
+    read. A track without coordinates gives an empty ``(0, 4)`` array.
+
+    Examples
+    --------
+    >>> from animre import parse_file  # doctest: +SKIP
+    >>> _, mot, _ = parse_file("data/samples/gnt4/nar/0001.mot")  # doctest: +SKIP
+    >>> track_coords(mot.anims[0].gnta.tracks[0]).shape  # doctest: +SKIP
+    (4, 4)
+    """
+    coords = track.coords if track.has_coords else None
+    if not coords:
+        return np.zeros((0, 4), np.float32)
+    vals = np.array([[c.x, c.y, c.z, c.w] for c in coords])
+    if track.len_component == 2:
+        return half_to_float(vals.astype(np.uint16))
+    return vals.astype(np.float32)

@@ -1,0 +1,585 @@
+"""Matplotlib figures of research output.
+
+Every function here takes tables or arrays that the parser, the decoders or
+:mod:`animre.research` already produced and only draws them: no statistic,
+decoding or conversion is computed here. Each returns a
+:class:`matplotlib.figure.Figure` (made without :mod:`matplotlib.pyplot`, so
+no global state and no GUI backend is needed); in a notebook with
+``%matplotlib inline`` the figure displays when it is the cell's last value.
+Pass ``ax=`` to draw into an existing axes instead.
+
+Examples
+--------
+>>> from animre import open_corpus, plots
+>>> c = open_corpus("data/samples")  # doctest: +SKIP
+>>> fig = plots.idle_weights(c.tables["frm"])  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.colors import ListedColormap
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch, Rectangle
+
+__all__ = [
+    "idle_weights",
+    "bar_values",
+    "sequence_timeline",
+    "bit_matrix",
+    "key_curves",
+    "contact_sheet",
+    "palette_swatch",
+    "byte_variation",
+    "sprite_collisions",
+    "claims_board",
+    "histogram_by_file",
+    "bit_rates",
+    "reinterpretation",
+]
+
+HOLDS_COLOUR = "#3a9d5d"
+FAILS_COLOUR = "#d1495b"
+UNTESTED_COLOUR = "#bbbbbb"
+
+
+def _axes(ax: Axes | None, figsize: tuple[float, float]) -> tuple[Figure, Axes]:
+    if ax is not None:
+        return ax.figure, ax
+    fig = Figure(figsize=figsize, layout="constrained")
+    return fig, fig.add_subplot()
+
+
+def _short(name: str) -> str:
+    """A file's short label: its base name without the extension."""
+    base = str(name).rsplit("/", 1)[-1]
+    return base.rsplit(".", 1)[0] if "." in base else base
+
+
+def _require(df: pd.DataFrame, columns: Sequence[str], what: str) -> None:
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        from .errors import UsageError
+
+        raise UsageError(f"{what}: the table lacks column(s) {', '.join(missing)}; "
+                         f"it has {', '.join(map(str, df.columns))}")
+
+
+# --------------------------------------------------------------------------- FRM
+
+
+def idle_weights(frm: pd.DataFrame, *, label: str = "file", n_idles: int = 5,
+                 ax: Axes | None = None) -> Figure:
+    """Stacked bars of the idle weights of every monster (HoMM2 ``frm`` table).
+
+    One bar per row; segment ``i`` has the height ``idle_weight_i`` as read
+    from the file (unused idles are drawn too, so a non-zero weight beyond
+    ``num_idles`` stays visible). A dashed line marks 1.0, so monsters whose
+    weights are not normalised stand out.
+
+    Parameters
+    ----------
+    frm : DataFrame
+        The ``frm`` table (columns ``idle_weight_0`` .. ``idle_weight_4``).
+    label : str
+        Column naming each bar (file names are shortened to their stem).
+
+    Examples
+    --------
+    >>> fig = idle_weights(corpus.tables["frm"])  # doctest: +SKIP
+    >>> [p.get_height() for p in fig.axes[0].containers[0]][:3]  # doctest: +SKIP
+    """
+    cols = [f"idle_weight_{i}" for i in range(n_idles)]
+    _require(frm, cols + [label], "idle_weights")
+    fig, ax = _axes(ax, (max(6.0, 0.28 * len(frm) + 2), 4.0))
+    names = [_short(v) for v in frm[label]]
+    x = np.arange(len(frm))
+    bottom = np.zeros(len(frm))
+    for i, c in enumerate(cols):
+        h = frm[c].to_numpy(dtype=float)
+        ax.bar(x, h, bottom=bottom, label=f"idle {i + 1}", width=0.8)
+        bottom = bottom + h
+    ax.axhline(1.0, color="k", linestyle="--", linewidth=0.8)
+    ax.set_xticks(x, names, rotation=90, fontsize=7)
+    ax.set_ylabel("idle weight (stacked)")
+    ax.set_title("HoMM2 idle weights per monster")
+    ax.legend(fontsize=7, ncols=n_idles, loc="upper left")
+    return fig
+
+
+def bar_values(df: pd.DataFrame, columns: Sequence[str], *, label: str = "file",
+               title: str = "", ylabel: str = "", ax: Axes | None = None) -> Figure:
+    """Grouped bars of several columns per row (e.g. FRM walk/shoot/fly speeds).
+
+    Examples
+    --------
+    >>> fig = bar_values(frm, ["walk_speed", "shoot_speed", "fly_speed"])  # doctest: +SKIP
+    """
+    _require(df, list(columns) + [label], "bar_values")
+    fig, ax = _axes(ax, (max(6.0, 0.28 * len(df) + 2), 4.0))
+    x = np.arange(len(df))
+    w = 0.8 / max(1, len(columns))
+    for i, c in enumerate(columns):
+        ax.bar(x + (i - (len(columns) - 1) / 2) * w, df[c].to_numpy(dtype=float), width=w, label=c)
+    ax.set_xticks(x, [_short(v) for v in df[label]], rotation=90, fontsize=7)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=7)
+    return fig
+
+
+def sequence_timeline(sequences: pd.DataFrame, *, slot_label: str = "slot_name",
+                      title: str = "", ax: Axes | None = None) -> Figure:
+    """Frame sequences of one file as timelines: one row per slot, one cell per frame.
+
+    ``sequences`` is a slice of ``frm_sequences`` for one file (columns slot,
+    position, frame_id, in_sequence). Cells inside the sequence show the frame
+    id; positions past the count byte are hatched when they still hold a frame
+    id (count/fill disagreement) and left blank when 0xFF.
+
+    Examples
+    --------
+    >>> seq = c.tables["frm_sequences"].query("file == 'homm2/GOBLNFRM.BIN'")  # doctest: +SKIP
+    >>> fig = sequence_timeline(seq)  # doctest: +SKIP
+    """
+    _require(sequences, ["slot", "position", "frame_id", "in_sequence"], "sequence_timeline")
+    slots = sorted(sequences["slot"].unique())
+    npos = int(sequences["position"].max()) + 1 if len(sequences) else 16
+    fig, ax = _axes(ax, (8.0, max(3.0, 0.22 * len(slots) + 1)))
+    row_of = {s: i for i, s in enumerate(slots)}
+    for _, r in sequences.iterrows():
+        y, x, fid = row_of[r["slot"]], int(r["position"]), r["frame_id"]
+        if bool(r["in_sequence"]):
+            ax.add_patch(Rectangle((x, y), 1, 1, facecolor="#6fa8dc", edgecolor="white"))
+            ax.text(x + 0.5, y + 0.5, str(int(fid)), ha="center", va="center", fontsize=6)
+        elif fid is not None and not pd.isna(fid) and int(fid) != 0xFF:
+            ax.add_patch(Rectangle((x, y), 1, 1, facecolor="none", edgecolor=FAILS_COLOUR, hatch="///"))
+            ax.text(x + 0.5, y + 0.5, str(int(fid)), ha="center", va="center", fontsize=6,
+                    color=FAILS_COLOUR)
+    labels = slots
+    if slot_label in sequences.columns:
+        first = sequences.drop_duplicates("slot").set_index("slot")[slot_label]
+        labels = [f"{s} {first.get(s, '')}" for s in slots]
+    ax.set_xlim(0, npos)
+    ax.set_ylim(len(slots), 0)
+    ax.set_yticks(np.arange(len(slots)) + 0.5, labels, fontsize=6)
+    ax.set_xticks(np.arange(npos) + 0.5, [str(i) for i in range(npos)], fontsize=6)
+    ax.set_xlabel("position in sequence")
+    ax.set_title(title or "frame sequences (hatched: frame id after the count byte)")
+    return fig
+
+
+# --------------------------------------------------------------------------- bits
+
+
+def bit_matrix(values: pd.Series | Sequence[int], *, bits: int | None = None,
+               labels: Sequence[Any] | None = None, bit_names: Mapping[int, str] | None = None,
+               title: str = "", ax: Axes | None = None) -> Figure:
+    """Records x bits of an integer column as a black/white matrix.
+
+    Row ``i`` is record ``i``; column ``b`` is bit ``b`` (value ``1 << b``),
+    least significant bit on the left. The image array is exactly
+    ``(values >> b) & 1``.
+
+    Parameters
+    ----------
+    values : Series or sequence of int
+        e.g. ``af_moves["ai_flags"]``.
+    bits : int, optional
+        Number of bit columns (default: enough for the largest value, at least 8).
+    labels : sequence, optional
+        Row labels (e.g. move ids); default the Series index.
+    bit_names : dict bit -> name, optional
+        Names for known bits (e.g. ``{0: "TRANSLATE", 1: "SCALE"}``).
+
+    Examples
+    --------
+    >>> fig = bit_matrix(pd.Series([1, 2, 3]), bits=4)
+    >>> fig.axes[0].images[0].get_array().tolist()
+    [[1, 0, 0, 0], [0, 1, 0, 0], [1, 1, 0, 0]]
+    """
+    s = pd.Series(values)
+    v = np.asarray(pd.to_numeric(s, errors="coerce").fillna(0), dtype=np.int64)
+    if bits is None:
+        top = int(v.max()) if len(v) else 0
+        bits = max(8, int(top).bit_length())
+        bits = ((bits + 7) // 8) * 8
+    m = ((v[:, None] >> np.arange(bits)[None, :]) & 1).astype(np.int64)
+    fig, ax = _axes(ax, (max(4.0, 0.3 * bits + 2), max(2.5, min(12.0, 0.16 * len(v) + 1.5))))
+    ax.imshow(m, cmap=ListedColormap(["#f4f4f4", "#222222"]), vmin=0, vmax=1,
+              aspect="auto", interpolation="nearest")
+    names = [bit_names.get(b, f"0x{1 << b:X}") if bit_names else f"0x{1 << b:X}" for b in range(bits)]
+    ax.set_xticks(np.arange(bits), names, rotation=90, fontsize=6)
+    rl = list(labels) if labels is not None else list(s.index)
+    if len(rl) <= 60:
+        ax.set_yticks(np.arange(len(v)), [str(x) for x in rl], fontsize=6)
+    ax.set_xlabel("bit")
+    ax.set_ylabel("record")
+    ax.set_title(title or (f"bits of {s.name}" if s.name else "bit matrix"))
+    return fig
+
+
+def bit_rates(rates: pd.DataFrame | pd.Series, *, title: str = "", ax: Axes | None = None) -> Figure:
+    """Bar chart of how often each bit is set (from :func:`animre.research.profile`).
+
+    ``rates`` is a Series indexed by bit number, or a DataFrame with columns
+    ``bit`` and ``set_rate``.
+
+    Examples
+    --------
+    >>> fig = bit_rates(pd.Series([0.5, 0.0, 1.0]))
+    >>> [float(p.get_height()) for p in fig.axes[0].patches]
+    [0.5, 0.0, 1.0]
+    """
+    if isinstance(rates, pd.DataFrame):
+        _require(rates, ["bit", "set_rate"], "bit_rates")
+        bits, r = rates["bit"].to_numpy(), rates["set_rate"].to_numpy(dtype=float)
+    else:
+        bits, r = np.asarray(rates.index), rates.to_numpy(dtype=float)
+    fig, ax = _axes(ax, (max(4.0, 0.25 * len(bits) + 2), 3.0))
+    colours = [UNTESTED_COLOUR if x in (0.0, 1.0) else "#6fa8dc" for x in r]
+    ax.bar(np.arange(len(bits)), r, color=colours)
+    ax.set_xticks(np.arange(len(bits)), [str(b) for b in bits], fontsize=7)
+    ax.set_ylim(0, 1.05)
+    ax.set_xlabel("bit")
+    ax.set_ylabel("set rate")
+    ax.set_title(title or "bit set rates (grey: never or always set)")
+    return fig
+
+
+# --------------------------------------------------------------------------- GNT4
+
+
+def key_curves(keys: pd.DataFrame, *, time: str = "time",
+               components: Sequence[str] = ("x", "y", "z", "w"), group: str | None = "track_type",
+               title: str = "", ax: Axes | None = None) -> Figure:
+    """Key values over time for one animation + bone (GNT4 ``mot_keys`` rows).
+
+    ``keys`` holds the already selected and decoded keys: one row per key
+    with a time column and one column per component. With ``group`` (e.g.
+    the track type: translate / rotate / scale) each group gets its own
+    subplot. Lines join the keys linearly, as the game interpolates them.
+
+    Examples
+    --------
+    >>> k = pd.DataFrame({"time": [0, .5, 1], "x": [0, 1, 0], "y": [1, 1, 1]})
+    >>> fig = key_curves(k, components=["x", "y"], group=None)
+    >>> fig.axes[0].lines[0].get_ydata().tolist()
+    [0.0, 1.0, 0.0]
+    """
+    comps = [c for c in components if c in keys.columns]
+    _require(keys, [time], "key_curves")
+    if not comps:
+        _require(keys, list(components), "key_curves")
+    groups: list[tuple[Any, pd.DataFrame]]
+    if group and group in keys.columns:
+        groups = list(keys.groupby(group, sort=True))
+    else:
+        groups = [(None, keys)]
+    if ax is not None:
+        fig, axes = ax.figure, [ax] * len(groups)
+    else:
+        fig = Figure(figsize=(7.0, 2.4 * max(1, len(groups))), layout="constrained")
+        axes = fig.subplots(max(1, len(groups)), 1, sharex=True, squeeze=False)[:, 0].tolist()
+    for a, (g, df) in zip(axes, groups, strict=True):
+        df = df.sort_values(time)
+        t = df[time].to_numpy(dtype=float)
+        for c in comps:
+            a.plot(t, df[c].to_numpy(dtype=float), marker="o", markersize=3, label=c)
+        a.set_ylabel("value" if g is None else str(g))
+        a.legend(fontsize=7, loc="upper right")
+        a.grid(alpha=0.3)
+    axes[-1].set_xlabel(f"{time} (s)")
+    fig.suptitle(title or "key curves")
+    return fig
+
+
+# --------------------------------------------------------------------------- FLC
+
+
+def _rgb(image: np.ndarray, palette: np.ndarray | None) -> np.ndarray:
+    """Indexed image + (256, 3) palette -> RGB array for display (a lookup, no decoding)."""
+    img = np.asarray(image)
+    if img.ndim == 3 or palette is None:
+        return img
+    pal = np.asarray(palette)
+    if pal.dtype != np.uint8:
+        pal = pal.astype(float)
+        pal = pal / pal.max() if pal.max() > 1 else pal
+    return pal[img]
+
+
+def contact_sheet(frames: Sequence[np.ndarray], grid: Mapping[str, Sequence[int]] | Sequence[Sequence[int]],
+                  *, palette: np.ndarray | None = None, bbox: tuple[int, int, int, int] | None = None,
+                  title: str = "", thumb: float = 1.1) -> Figure:
+    """A direction x frame grid of decoded frames (Civ3 FlicAnim).
+
+    Parameters
+    ----------
+    frames : sequence of 2-D (indexed) or 3-D (RGB) arrays
+        Decoded frames in file order (e.g. from ``animre.decode.flic.decode_frames``).
+    grid : dict direction -> frame indices, or list of index lists
+        Which frame goes where (e.g. from ``civ3_directions``); row = direction.
+    palette : (256, 3) array, optional
+        Palette for indexed frames.
+    bbox : (x, y, width, height), optional
+        A rectangle drawn on every cell (the FlicAnim bounding box on the canvas).
+
+    Examples
+    --------
+    >>> fs = [np.full((4, 4), i, np.uint8) for i in range(6)]
+    >>> fig = contact_sheet(fs, {"SW": [0, 1, 2], "S": [3, 4, 5]})
+    >>> len(fig.axes)
+    6
+    """
+    rows = list(grid.items()) if isinstance(grid, Mapping) else [(str(i), r) for i, r in enumerate(grid)]
+    ncols = max((len(r) for _, r in rows), default=1)
+    fig = Figure(figsize=(max(3.0, thumb * ncols), max(2.0, thumb * len(rows))), layout="constrained")
+    axes = fig.subplots(max(1, len(rows)), max(1, ncols), squeeze=False)
+    for i, (name, idxs) in enumerate(rows):
+        for j in range(ncols):
+            a = axes[i, j]
+            a.set_xticks([])
+            a.set_yticks([])
+            if j >= len(idxs):
+                a.set_axis_off()
+                continue
+            k = idxs[j]
+            a.imshow(_rgb(frames[k], palette), interpolation="nearest")
+            if bbox is not None:
+                x, y, w, h = bbox
+                a.add_patch(Rectangle((x - 0.5, y - 0.5), w, h, fill=False, edgecolor="red", linewidth=0.6))
+            if i == 0:
+                a.set_title(str(j), fontsize=7)
+            if j == 0:
+                a.set_ylabel(str(name), fontsize=8)
+    fig.suptitle(title or "directions x frames")
+    return fig
+
+
+def palette_swatch(palette: np.ndarray, *, title: str = "palette", ax: Axes | None = None) -> Figure:
+    """A 16 x 16 grid of the 256 palette colours (index = row * 16 + column).
+
+    Examples
+    --------
+    >>> fig = palette_swatch(np.zeros((256, 3), np.uint8))
+    >>> fig.axes[0].images[0].get_array().shape[:2]
+    (16, 16)
+    """
+    pal = np.asarray(palette)
+    fig, ax = _axes(ax, (3.5, 3.5))
+    n = len(pal)
+    padded = np.zeros((256, pal.shape[1]), dtype=pal.dtype)
+    padded[:n] = pal[:256]
+    ax.imshow(_rgb(np.arange(256).reshape(16, 16), padded), interpolation="nearest")
+    ax.set_xticks(range(16), [f"{i:X}" for i in range(16)], fontsize=6)
+    ax.set_yticks(range(16), [f"{i:X}0" for i in range(16)], fontsize=6)
+    ax.set_title(title)
+    return fig
+
+
+# --------------------------------------------------------------------------- bytes
+
+
+def byte_variation(matrix: pd.DataFrame, *, title: str = "", max_labels: int = 40,
+                   ax: Axes | None = None) -> Figure:
+    """Files x byte offsets: constant bytes in grey, varying bytes coloured by value.
+
+    ``matrix`` has one row per file (index = file) and one column per byte
+    offset, holding byte values 0..255 (NaN where a file is shorter). The
+    varying/constant split is read from the matrix columns (a column with
+    more than one distinct value varies).
+
+    Examples
+    --------
+    >>> m = pd.DataFrame([[1, 5], [1, 7]], index=["a", "b"], columns=[0, 1])
+    >>> fig = byte_variation(m)
+    >>> len(fig.axes[0].images)
+    2
+    """
+    vals = matrix.to_numpy(dtype=float)
+    varies = np.asarray(matrix.nunique(dropna=True) > 1)
+    fig, ax = _axes(ax, (max(6.0, min(18.0, 0.05 * matrix.shape[1] + 3)),
+                         max(2.5, min(12.0, 0.18 * matrix.shape[0] + 1.5))))
+    const = np.where(varies[None, :], np.nan, vals)
+    vary = np.where(varies[None, :], vals, np.nan)
+    ax.imshow(const, cmap="Greys", vmin=-64, vmax=320, aspect="auto", interpolation="nearest")
+    im = ax.imshow(vary, cmap="viridis", vmin=0, vmax=255, aspect="auto", interpolation="nearest")
+    fig.colorbar(im, ax=ax, label="byte value (varying bytes)", shrink=0.8)
+    if matrix.shape[0] <= max_labels:
+        ax.set_yticks(np.arange(matrix.shape[0]), [_short(i) for i in matrix.index], fontsize=6)
+    cols = list(matrix.columns)
+    step = max(1, len(cols) // 32)
+    ax.set_xticks(np.arange(0, len(cols), step), [str(c) for c in cols[::step]], rotation=90, fontsize=6)
+    ax.set_xlabel("byte offset")
+    ax.set_title(title or f"byte variation across files ({int(varies.sum())} of {len(varies)} bytes vary)")
+    return fig
+
+
+def histogram_by_file(values: pd.DataFrame, *, column: str = "value", by: str = "file",
+                      bins: int | Sequence[float] = 30, max_files: int = 12, title: str = "",
+                      ax: Axes | None = None) -> Figure:
+    """Stacked histogram of a column's values, one colour per file.
+
+    Files beyond ``max_files`` are pooled as "other files".
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"file": ["a", "a", "b"], "value": [1, 2, 2]})
+    >>> fig = histogram_by_file(df, bins=[0.5, 1.5, 2.5])
+    >>> len(fig.axes[0].containers)
+    2
+    """
+    _require(values, [column, by], "histogram_by_file")
+    fig, ax = _axes(ax, (6.0, 3.2))
+    data = values[[by, column]].dropna()
+    num = pd.to_numeric(data[column], errors="coerce")
+    data = data[num.notna()].assign(**{column: num[num.notna()].astype(float)})
+    files = list(dict.fromkeys(data[by]))
+    series, labels = [], []
+    for f in files[:max_files]:
+        series.append(data.loc[data[by] == f, column].to_numpy())
+        labels.append(_short(f))
+    if len(files) > max_files:
+        series.append(data.loc[data[by].isin(files[max_files:]), column].to_numpy())
+        labels.append(f"{len(files) - max_files} other files")
+    if series:
+        ax.hist(series, bins=bins, stacked=True, label=labels)
+        ax.legend(fontsize=6, ncols=2)
+    ax.set_xlabel(column)
+    ax.set_ylabel("count")
+    ax.set_title(title or f"{column} by file")
+    return fig
+
+
+def reinterpretation(table: pd.DataFrame, *, types: Sequence[str] | None = None, label: str = "file",
+                     title: str = "", ax: Axes | None = None) -> Figure:
+    """Values of one byte range read as several types, one line/subplot per type.
+
+    ``table`` is the output of :func:`animre.research.reinterpret`: one row
+    per occurrence (file/record) and one column per candidate type.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"file": ["a", "b"], "u1": [1, 2], "s1": [1, 2]})
+    >>> fig = reinterpretation(t, types=["u1", "s1"])
+    >>> len(fig.axes)
+    2
+    """
+    types = [t for t in (types or []) if t in table.columns]
+    if not types:
+        from .errors import UsageError
+
+        raise UsageError("reinterpretation: none of the candidate types is a column of the table")
+    if ax is not None:
+        fig, axes = ax.figure, [ax] * len(types)
+    else:
+        fig = Figure(figsize=(7.0, 1.9 * len(types) + 0.6), layout="constrained")
+        axes = fig.subplots(len(types), 1, sharex=True, squeeze=False)[:, 0].tolist()
+    x = np.arange(len(table))
+    for a, t in zip(axes, types, strict=True):
+        y = pd.to_numeric(table[t], errors="coerce").to_numpy(dtype=float)
+        a.plot(x, y, marker=".", linestyle="-", linewidth=0.6, label=t)
+        a.set_ylabel(t)
+        a.grid(alpha=0.3)
+    if label in table.columns and len(table) <= 40:
+        axes[-1].set_xticks(x, [_short(v) for v in table[label]], rotation=90, fontsize=6)
+    axes[-1].set_xlabel("occurrence")
+    fig.suptitle(title or "one byte range, several readings")
+    return fig
+
+
+# --------------------------------------------------------------------------- OMF
+
+
+def sprite_collisions(image: np.ndarray, points: pd.DataFrame, *, origin: tuple[float, float] = (0, 0),
+                      palette: np.ndarray | None = None, x: str = "x", y: str = "y",
+                      title: str = "", ax: Axes | None = None) -> Figure:
+    """An OMF sprite drawn at its position with the collision points of its frame.
+
+    Parameters
+    ----------
+    image : 2-D indexed or 3-D RGB(A) array
+        The decoded sprite (``animre.decode.omf_sprites``); transparent
+        pixels may be masked or NaN.
+    points : DataFrame
+        Collision coordinates of that frame (``af_coords`` rows) with
+        columns ``x`` and ``y`` in the animation's coordinate space.
+    origin : (x, y)
+        Where the sprite's top-left corner sits in that space (the sprite
+        record's x and y).
+
+    Examples
+    --------
+    >>> fig = sprite_collisions(np.zeros((4, 4)), pd.DataFrame({"x": [1], "y": [2]}))
+    >>> fig.axes[0].collections[0].get_offsets().tolist()
+    [[1.0, 2.0]]
+    """
+    _require(points, [x, y], "sprite_collisions")
+    img = np.asarray(image)
+    h, w = img.shape[:2]
+    fig, ax = _axes(ax, (4.5, 4.5))
+    ox, oy = origin
+    shown = _rgb(img, palette) if img.ndim == 2 and palette is not None else img
+    ax.imshow(shown, extent=(ox - 0.5, ox + w - 0.5, oy + h - 0.5, oy - 0.5),
+              cmap=None if shown.ndim == 3 else "gray", interpolation="nearest")
+    ax.scatter(points[x].to_numpy(dtype=float), points[y].to_numpy(dtype=float), s=14,
+               color="#ff3355", edgecolor="white", linewidth=0.5, zorder=3, label="collision points")
+    ax.add_patch(Rectangle((ox - 0.5, oy - 0.5), w, h, fill=False, edgecolor="#888888", linewidth=0.6))
+    ax.set_aspect("equal")
+    if not ax.yaxis_inverted():
+        ax.invert_yaxis()
+    ax.legend(fontsize=7, loc="lower right")
+    ax.set_title(title or f"sprite {w}x{h} at ({ox}, {oy}), {len(points)} collision points")
+    return fig
+
+
+# --------------------------------------------------------------------------- claims
+
+
+def claims_board(summary: pd.DataFrame, *, text: str = "claim", holds: str = "n_holds",
+                 fails: str = "n_fails", group: str | None = "format", wrap: int = 70,
+                 title: str = "", ax: Axes | None = None) -> Figure:
+    """Claims board: one horizontal bar per claim, green = items that hold, red = that do not.
+
+    ``summary`` is the per-claim summary from :func:`animre.research.claims`
+    (one row per claim with counts of holding and failing items).
+
+    Examples
+    --------
+    >>> s = pd.DataFrame({"claim": ["a", "b"], "n_holds": [3, 1], "n_fails": [0, 2]})
+    >>> fig = claims_board(s, group=None)
+    >>> [float(p.get_width()) for p in fig.axes[0].patches]
+    [3.0, 1.0, 0.0, 2.0]
+    """
+    import textwrap
+
+    _require(summary, [text, holds, fails], "claims_board")
+    df = summary.reset_index(drop=True)
+    fig, ax = _axes(ax, (9.0, max(2.5, 0.42 * len(df) + 1.2)))
+    yy = np.arange(len(df))
+    h = df[holds].to_numpy(dtype=float)
+    f = df[fails].to_numpy(dtype=float)
+    ax.barh(yy, h, color=HOLDS_COLOUR, label="holds")
+    ax.barh(yy, f, left=h, color=FAILS_COLOUR, label="fails")
+    names = []
+    for _, r in df.iterrows():
+        s = str(r[text])
+        if group and group in df.columns and not pd.isna(r[group]):
+            s = f"[{r[group]}] {s}"
+        names.append(textwrap.shorten(s, wrap, placeholder="..."))
+    ax.set_yticks(yy, names, fontsize=7)
+    ax.invert_yaxis()
+    for i in range(len(df)):
+        if h[i] + f[i] == 0:
+            ax.text(0, i, " not tested (no data)", va="center", fontsize=7, color="#666666")
+    ax.set_xlabel("tested items")
+    ax.legend(handles=[Patch(color=HOLDS_COLOUR, label="holds"), Patch(color=FAILS_COLOUR, label="fails")],
+              fontsize=7, loc="lower right")
+    ax.set_title(title or "claims from the notes, checked on the corpus")
+    return fig

@@ -1,0 +1,172 @@
+"""Hostile input: mutated samples end in a result or an animre ParseError, never anything else.
+
+Fixed seed in CI; ``ANIMRE_FUZZ_EXAMPLES=5000 make fuzz`` runs a longer campaign.
+"""
+
+from __future__ import annotations
+
+import os
+import tracemalloc
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, seed, settings
+from hypothesis import strategies as st
+
+import animre
+from animre.corpus import parse_data
+from animre.errors import ParseError
+from animre.formats import all_formats
+
+EXAMPLES = int(os.environ.get("ANIMRE_FUZZ_EXAMPLES", "60"))
+FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
+                suppress_health_check=list(HealthCheck))
+
+
+@pytest.fixture(scope="module")
+def originals(sample_corpus, samples_dir):
+    """Per format, the smallest and the largest good sample (bytes)."""
+    files = sample_corpus.files[sample_corpus.files.ok]
+    out = {}
+    for fmt, g in files.groupby("format"):
+        g = g.sort_values("size")
+        picks = [g.iloc[0].file, g.iloc[len(g) // 2].file]
+        out[fmt] = [(f, (samples_dir / f).read_bytes()) for f in dict.fromkeys(picks)]
+    return out
+
+
+def _parse_ok_or_parse_error(data: bytes, name: str, fmt: str | None):
+    """Parse and tabulate; only ParseError may escape. Peak memory stays proportional."""
+    tracemalloc.start()
+    try:
+        try:
+            f, obj, bases = parse_data(data, name, fmt)
+            f.tables(obj, type("Ctx", (), {"file": name, "data": data, "size": len(data),
+                                           "offset": bases.offset})())
+        except ParseError as e:
+            assert e.file == name
+            assert str(e).startswith(f"{name}: ")
+            assert isinstance(e.offset, int) and e.offset >= 0
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    # work is bounded by the input: no allocation out of proportion to the file size
+    assert peak < 200 * len(data) + 16_000_000, (name, peak, len(data))
+
+
+def test_every_format_has_samples(originals):
+    assert set(originals) == set(all_formats()), "every format must take part in the fuzzing"
+
+
+@pytest.mark.parametrize("fmt", sorted(all_formats()))
+def test_truncation_at_every_field_boundary(fmt, originals):
+    for name, data in originals.get(fmt, []):
+        _, obj, bases = parse_data(data, name, fmt)
+        fields = animre.fields_table(obj, name, bases, values=False)
+        cuts = sorted(set(fields.start.dropna().astype(int)) | set(fields.end.dropna().astype(int)))
+        if len(cuts) > 400:  # large files: an even spread over the whole file
+            cuts = [cuts[i] for i in np.linspace(0, len(cuts) - 1, 400).astype(int)]
+        for cut in cuts:
+            if cut < len(data):
+                _parse_ok_or_parse_error(data[:cut], f"{name}@{cut}", fmt)
+
+
+COUNT_WORDS = ("num_", "len_", "ofs_", "size", "count", "offset", "_ofs", "_len", "_size")
+
+
+@pytest.mark.parametrize("fmt", sorted(all_formats()))
+def test_counts_and_offsets_set_to_hostile_values(fmt, originals):
+    for name, data in originals.get(fmt, []):
+        _, obj, bases = parse_data(data, name, fmt)
+        f = animre.fields_table(obj, name, bases, values=False)
+        f = f[(f["type"] == "int") & f.start.notna()]
+        f = f[f["name"].str.contains("|".join(COUNT_WORDS))]
+        if len(f) > 150:
+            f = f.iloc[np.linspace(0, len(f) - 1, 150).astype(int)]
+        for r in f.itertuples():
+            s, e = int(r.start), int(r.end)
+            width = e - s
+            for value in (2**32 - 1, 2**31 - 1, 2**31, 2**16 - 1, 0, s, len(data) + 1):
+                v = value % (1 << (8 * width))
+                for order in ("little", "big"):
+                    m = bytearray(data)
+                    m[s:e] = v.to_bytes(width, order)
+                    _parse_ok_or_parse_error(bytes(m), f"{name}:{r.path}={value}", fmt)
+
+
+@pytest.mark.parametrize("fmt", sorted(all_formats()))
+@seed(2097)
+@FUZZ
+@given(data=st.data())
+def test_random_mutations(fmt, originals, data):
+    name, orig = data.draw(st.sampled_from(originals[fmt]))
+    buf = bytearray(orig)
+    for _ in range(data.draw(st.integers(1, 8))):
+        kind = data.draw(st.sampled_from(["flip", "byte", "word", "cut", "insert", "delete"]))
+        if not buf:
+            break
+        i = data.draw(st.integers(0, len(buf) - 1))
+        if kind == "flip":
+            buf[i] ^= 1 << data.draw(st.integers(0, 7))
+        elif kind == "byte":
+            buf[i] = data.draw(st.integers(0, 255))
+        elif kind == "word":
+            buf[i:i + 4] = data.draw(st.sampled_from([b"\xff\xff\xff\xff", b"\x7f\xff\xff\xff",
+                                                      b"\x00\x00\x00\x00", b"\xff\xff\xff\x7f"]))
+        elif kind == "cut":
+            del buf[i:]
+        elif kind == "insert":
+            buf[i:i] = data.draw(st.binary(min_size=1, max_size=16))
+        else:
+            del buf[i:i + data.draw(st.integers(1, 64))]
+    _parse_ok_or_parse_error(bytes(buf), name, fmt)
+
+
+@seed(2097)
+@FUZZ
+@given(blob=st.binary(min_size=0, max_size=4096))
+def test_random_bytes_with_detection(blob):
+    try:
+        _parse_ok_or_parse_error(blob, "random.bin", None)
+    except ParseError:
+        pass
+
+
+def test_corpus_with_corrupted_files_loads_good_ones_identically(samples_dir, sample_corpus, tmp_path):
+    import shutil
+
+    import pandas as pd
+
+    rng = np.random.default_rng(7)
+    good = sample_corpus.files[sample_corpus.files.ok].file.tolist()
+    bad = set(rng.choice(good, size=max(1, len(good) // 10), replace=False))
+    clean_dir, dirty_dir = tmp_path / "clean", tmp_path / "dirty"
+    for f in good:
+        for d in (clean_dir, dirty_dir):
+            (d / f).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(samples_dir / f, clean_dir / f)
+        data = (samples_dir / f).read_bytes()
+        if f in bad:  # corrupt: truncate to a third and flip a byte
+            data = bytearray(data[: max(1, len(data) // 3)])
+            data[len(data) // 2] ^= 0xFF
+            (dirty_dir / f).write_bytes(bytes(data))
+        else:
+            shutil.copy(samples_dir / f, dirty_dir / f)
+    clean = animre.open_corpus(clean_dir, cache=False)
+    dirty = animre.open_corpus(dirty_dir, cache=False)
+    assert sorted(dirty.errors.file) == sorted(bad)
+    assert dirty.errors.file.is_unique
+    for t, df in clean.tables.items():
+        if t == "files":
+            continue
+        keep = df[~df.file.isin(bad)].reset_index(drop=True)
+        got = dirty.tables.get(t, pd.DataFrame(columns=df.columns))
+        got = got[~got.file.isin(bad)].reset_index(drop=True)
+        pd.testing.assert_frame_equal(keep, got, check_dtype=False)
+
+
+def test_real_malformed_fli_gives_error(realdata):
+    c = animre.open_corpus(realdata / "flic" / "malformed", cache=False)
+    assert len(c.errors) == 1
+    e = c.errors.iloc[0]
+    assert e.file == "fli_overflow.fli" and e.format == "flc" and e.offset >= 0 and e.path
