@@ -3,9 +3,10 @@
 ``open_corpus(path)`` detects every file's format by content, parses it with
 the compiled Kaitai parser, turns it into curated tables (each cell traced to
 its byte range) and keeps one error row per file that failed instead of
-stopping. Results are cached per file as JSON keyed by the file's content
-hash + the spec's hash + the animre version, so re-opening an unchanged
-corpus does not parse again.
+stopping. Results are cached as a Parquet snapshot of the corpus tables plus
+a JSON index of every file's key (content hash + spec hash + animre version):
+re-opening reads the snapshot and re-parses only files whose key changed.
+Nothing is ever pickled (a cache may come from anyone).
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import types
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
@@ -27,7 +27,7 @@ from .compile import load_parser, spec_hash
 from .errors import AnimreError, ParseError, UsageError
 from .formats import Format, all_formats, detect_format, format_for_spec
 from .formats.base import resolve_rows
-from .parse import Bases, parse_bytes, walk
+from .parse import Bases, parse_bytes
 
 __all__ = ["Corpus", "open_corpus", "parse_file", "FileResult", "default_cache_dir"]
 
@@ -65,38 +65,7 @@ class FileResult:
     cached: bool = False
 
 
-# ------------------------------------------------------------------ JSON (no pickle)
-
-
-def _enc(v):
-    if isinstance(v, (bytes, bytearray)):
-        return {"__bytes__": bytes(v).hex()}
-    if isinstance(v, float) and v != v:
-        return {"__nan__": True}
-    if isinstance(v, float) and v in (float("inf"), float("-inf")):
-        return {"__inf__": 1 if v > 0 else -1}
-    if hasattr(v, "item") and not isinstance(v, (list, dict)):
-        return _enc(v.item())
-    return v
-
-
-def _dec(v):
-    if isinstance(v, dict):
-        if "__bytes__" in v:
-            return bytes.fromhex(v["__bytes__"])
-        if "__nan__" in v:
-            return float("nan")
-        if "__inf__" in v:
-            return float("inf") * v["__inf__"]
-    return v
-
-
-def _rows_to_json(tables: dict[str, list[dict]]) -> dict:
-    return {t: [{k: _enc(x) for k, x in r.items()} for r in rows] for t, rows in tables.items()}
-
-
-def _rows_from_json(tables: dict) -> dict[str, list[dict]]:
-    return {t: [{k: _dec(x) for k, x in r.items()} for r in rows] for t, rows in tables.items()}
+# ------------------------------------------------------------------ atomic writes
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -210,7 +179,7 @@ def _identify(path: Path, name: str, parsers) -> _Ident:
     return _Ident(path, name, sha, size, fmt, key)
 
 
-def _process(ident: _Ident, parsers, cache_dir: Path | None) -> FileResult:
+def _process(ident: _Ident, parsers) -> FileResult:
     path, name, sha, size, fmt = ident.path, ident.name, ident.sha256, ident.size, ident.fmt
     if ident.error:
         return FileResult(name, str(path), None, size, sha, False,
@@ -221,16 +190,6 @@ def _process(ident: _Ident, parsers, cache_dir: Path | None) -> FileResult:
                           error={"file": name, "format": None, "path": "", "offset": 0,
                                  "message": f"{name}: (file) @ 0x0 (0): not recognised as any animre "
                                             f"format ({size} bytes)"})
-    key = ident.key
-    centry = cache_dir / key[:2] / f"{key}.json" if cache_dir else None
-    if centry is not None and centry.exists():
-        try:
-            d = json.loads(centry.read_text())
-            return FileResult(name, str(path), fmt.name, size, sha, d["ok"],
-                              _rows_from_json(d["tables"]), d["starts"], d["ends"], d["error"] and
-                              dict(d["error"], file=name), cached=True)
-        except (ValueError, KeyError, OSError):
-            pass  # a damaged cache entry is simply recomputed
     res = FileResult(name, str(path), fmt.name, size, sha, False)
     try:
         data = path.read_bytes()
@@ -246,13 +205,6 @@ def _process(ident: _Ident, parsers, cache_dir: Path | None) -> FileResult:
         res.error = {"file": name, "format": fmt.name, "path": "", "offset": 0,
                      "message": f"{name}: (tables) @ 0x0 (0): {type(e).__name__}: {e}"}
         res.tables, res.starts, res.ends = {}, {}, {}
-    if centry is not None:
-        payload = {"ok": res.ok, "tables": _rows_to_json(res.tables), "starts": res.starts,
-                   "ends": res.ends, "error": res.error}
-        try:
-            write_atomic(centry, json.dumps(payload, allow_nan=True).encode())
-        except OSError:
-            pass  # a read-only cache never stops a scan
     return res
 
 
@@ -485,8 +437,11 @@ def _write_snapshot(sdir: Path, keys: dict, corpus: Corpus) -> None:
             os.replace(sdir, old)
         os.replace(tmp, sdir)
         shutil.rmtree(old, ignore_errors=True)
-    except Exception:  # noqa: BLE001 - e.g. a column pyarrow cannot store: per-file cache still works
+    except BaseException as e:  # nothing half-written survives an error or an interrupt
         shutil.rmtree(tmp, ignore_errors=True)
+        if not isinstance(e, Exception):
+            raise
+        # otherwise (e.g. a column pyarrow cannot store) the corpus simply stays uncached
 
 
 def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache: bool | str | os.PathLike = True,
@@ -545,7 +500,7 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache:
 
         it = tqdm(todo, desc="animre: parsing", unit="file", disable=None if progress is None else False)
     for ident in it:
-        results.append(_process(ident, parsers, cache_dir))
+        results.append(_process(ident, parsers))
     corpus = Corpus(root, results, parsers, snapshot=snapshot, order=names)
     if sdir is not None and (todo or snapshot is None):
         _write_snapshot(sdir, keys, corpus)

@@ -190,7 +190,7 @@ def af_tables(r, ctx) -> dict[str, list[dict]]:
     for m in r.moves[:-1]:
         a, f = m.animation, m.footer
         num = m.move_number
-        row = {"move": num, **_anim_cells(a)}
+        row = {"move": F(m, "move_number"), **_anim_cells(a)}
         row.update({
             "ai_flags": F(f, "ai_flags"),
             "pos_constraint": F(f, "pos_constraint"),
@@ -236,7 +236,7 @@ def bk_tables(r, ctx) -> dict[str, list[dict]]:
         h, a = rec.header, rec.animation
         num = rec.anim_number
         row = {
-            "animation": num,
+            "animation": F(rec, "anim_number"),
             "ofs_next": F(rec, "ofs_next"),
             "unknown_0": F(h, "unknown_0"),
             "chain_if_hit": F(h, "chain_if_hit"),

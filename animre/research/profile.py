@@ -376,8 +376,8 @@ def _fixed_note(ints: np.ndarray, width: int) -> str | None:
         if np.abs(nz).max() < div:
             continue
         x = nz / div
-        round_ = np.mean(((nz % (div // 16)) == 0) & (np.abs(x) <= 1e5))
-        if round_ >= 0.9:
+        round_ = np.mean(((nz % (div // 4)) == 0) & (np.abs(x) <= 1e5))
+        if round_ >= 0.9 and len(set(x.tolist())) >= 2:
             ex = ", ".join(f"{v:g}" for v in sorted(set(x.tolist()))[:5])
             return f"/{div} ({label}) gives round numbers: {ex}"
     return None
@@ -393,8 +393,8 @@ def _float_note(u: np.ndarray, width: int) -> str | None:
     bits = bits[bits != 0]
     if len(bits) < 3:
         return None
-    x = f32_from_u32(bits).astype(np.float64)
     with np.errstate(invalid="ignore", over="ignore"):
+        x = f32_from_u32(bits).astype(np.float64)
         ok = np.isfinite(x) & (np.abs(x) >= 1e-6) & (np.abs(x) <= 1e7)
     if ok.mean() >= 0.9:
         ex = ", ".join(f"{v:g}" for v in sorted(set(x[ok].tolist()))[:5])

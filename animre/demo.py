@@ -1,0 +1,222 @@
+"""``make demo``: run every notebook headless and collect what it found.
+
+Each notebook in ``notebooks/`` is executed with :mod:`nbclient` in an
+IPython kernel (ipykernel, started with the Python running animre) with
+``ANIMRE_DATA`` pointing at the corpus and ``ANIMRE_OUT`` at
+``<out>/<notebook name>/``. The executed notebook is written to
+``<out>/<notebook name>.ipynb``; the notebook's own last cell exports its
+findings (CSV + Markdown) into its folder.
+
+Examples
+--------
+>>> from animre.demo import run_demo
+>>> written = run_demo("out")  # doctest: +SKIP
+>>> [p.name for p in written if p.suffix == ".ipynb"][:2]  # doctest: +SKIP
+['00_quickstart.ipynb', '01_omf_af.ipynb']
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from .compile import PROJECT_ROOT
+from .errors import AnimreError, UsageError
+
+__all__ = ["run_demo", "run_notebook", "notebook_paths", "NotebookError", "NOTEBOOK_DIR",
+           "DEFAULT_DATA"]
+
+NOTEBOOK_DIR = PROJECT_ROOT / "notebooks"
+DEFAULT_DATA = PROJECT_ROOT / "data" / "samples"
+CELL_TIMEOUT = 600
+
+
+class NotebookError(AnimreError, RuntimeError):
+    """A notebook failed while running headless.
+
+    Attributes
+    ----------
+    notebook : str
+        The notebook's file name.
+    cell : int
+        Index of the failing cell (0-based, counting markdown cells too).
+    reason : str
+        The error the cell raised (exception name and message).
+    """
+
+    def __init__(self, notebook: str, cell: int, reason: str):
+        self.notebook = notebook
+        self.cell = cell
+        self.reason = reason
+        super().__init__(f"{notebook}: cell {cell}: {reason}")
+
+
+def notebook_paths(folder: str | os.PathLike | None = None) -> list[Path]:
+    """The notebooks that :func:`run_demo` runs, in name order.
+
+    Examples
+    --------
+    >>> [p.name for p in notebook_paths()][0]  # doctest: +SKIP
+    '00_quickstart.ipynb'
+    """
+    d = Path(folder) if folder is not None else NOTEBOOK_DIR
+    return sorted(p for p in d.glob("*.ipynb") if not p.name.startswith("."))
+
+
+def _kernel_manager(socket_dir: Path):
+    """A kernel manager that starts ipykernel with *this* interpreter (never a stray kernelspec).
+
+    The kernel talks over local IPC sockets in ``socket_dir`` (no TCP port).
+    """
+    from jupyter_client.kernelspec import KernelSpecManager
+    from jupyter_client.manager import KernelManager
+
+    try:
+        import ipykernel  # noqa: F401
+    except ImportError as e:  # pragma: no cover - the `lab` extra installs it
+        raise UsageError("ipykernel is needed to run notebooks: pip install 'animre[lab]'") from e
+    # With no kernel directories, "python3" resolves to ipykernel's own spec, whose
+    # command is [sys.executable, "-m", "ipykernel_launcher", ...].
+    ksm = KernelSpecManager(kernel_dirs=[])
+    return KernelManager(kernel_name="python3", kernel_spec_manager=ksm, transport="ipc",
+                         ip=str(socket_dir / "kernel"))
+
+
+def _error_text(cell) -> str:
+    for o in cell.get("outputs", []):
+        if o.get("output_type") == "error":
+            return f"{o.get('ename', 'Error')}: {o.get('evalue', '')}"
+    return "cell failed"
+
+
+def run_notebook(path: str | os.PathLike, out_dir: str | os.PathLike, data: str | os.PathLike,
+                 *, env: Mapping[str, str] | None = None, timeout: int = CELL_TIMEOUT) -> Path:
+    """Execute one notebook headless; write the executed copy to ``out_dir/<name>.ipynb``.
+
+    The notebook sees ``ANIMRE_DATA=data`` and ``ANIMRE_OUT=out_dir/<name>``
+    and runs with the notebook's folder as working directory. Raises
+    :class:`NotebookError` naming the notebook and the failing cell (the
+    executed copy, with the error output, is written first).
+
+    Examples
+    --------
+    >>> run_notebook("notebooks/02_homm2_frm.ipynb", "out", "data/samples")  # doctest: +SKIP
+    PosixPath('out/02_homm2_frm.ipynb')
+    """
+    import nbformat
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
+
+    from .corpus import write_atomic
+
+    path = Path(path)
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    nb = nbformat.read(path, as_version=4)
+    kenv = dict(os.environ)
+    kenv.update(env or {})
+    kenv["ANIMRE_DATA"] = str(Path(data).resolve())
+    kenv["ANIMRE_OUT"] = str((out_dir / path.stem).resolve())
+    kenv.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")
+    # the kernel must import this animre, whatever the notebook's folder
+    kenv["PYTHONPATH"] = os.pathsep.join(
+        [str(PROJECT_ROOT)] + ([kenv["PYTHONPATH"]] if kenv.get("PYTHONPATH") else []))
+    failed: dict[str, int] = {}
+
+    def on_error(cell, cell_index, execute_reply):
+        failed.setdefault("cell", cell_index)
+
+    target = out_dir / path.name
+    sockets = tempfile.TemporaryDirectory(prefix="animre-kernel-")
+    client = NotebookClient(nb, km=_kernel_manager(Path(sockets.name)), timeout=timeout,
+                            allow_errors=False, on_cell_error=on_error,
+                            resources={"metadata": {"path": str(path.parent.resolve())}})
+    try:
+        client.execute(env=kenv)
+    except (CellExecutionError, CellTimeoutError, DeadKernelError) as e:
+        idx = failed.get("cell")
+        if idx is None:
+            idx = next((i for i, c in enumerate(nb.cells)
+                        if c.get("cell_type") == "code" and any(o.get("output_type") == "error"
+                                                                for o in c.get("outputs", []))), -1)
+        reason = _error_text(nb.cells[idx]) if idx >= 0 else f"{type(e).__name__}: {e}"
+        if isinstance(e, (CellTimeoutError, DeadKernelError)):
+            reason = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+        write_atomic(target, nbformat.writes(nb).encode())
+        raise NotebookError(path.name, idx, reason) from None
+    finally:
+        sockets.cleanup()
+    write_atomic(target, nbformat.writes(nb).encode())
+    return target
+
+
+def run_demo(out_dir: str | os.PathLike = "out", data: str | os.PathLike | None = None,
+             notebooks: Iterable[str | os.PathLike] | None = None) -> list[Path]:
+    """Run every notebook headless; return the files written (notebooks + exports).
+
+    Parameters
+    ----------
+    out_dir : path
+        Where the executed notebooks (``<name>.ipynb``) and each notebook's
+        exports (``<name>/*.csv``, ``<name>/*.md``) go.
+    data : path, optional
+        The corpus the notebooks open (``ANIMRE_DATA``); default the project's
+        ``data/samples``, generated first if it is missing.
+    notebooks : paths, optional
+        Run only these notebooks (default: all of ``notebooks/``).
+
+    Raises
+    ------
+    NotebookError
+        When a notebook fails; the message names the notebook and the cell.
+
+    Examples
+    --------
+    >>> files = run_demo("out")  # doctest: +SKIP
+    """
+    out = Path(out_dir)
+    if data is None:
+        data = DEFAULT_DATA
+        if not (Path(data) / "manifest.json").exists():
+            from .samples import generate_all
+
+            generate_all(data)
+    if not Path(data).exists():
+        raise UsageError(f"{data}: no such corpus folder")
+    paths = [Path(p) for p in notebooks] if notebooks is not None else notebook_paths()
+    if not paths:
+        raise UsageError(f"no notebooks found in {NOTEBOOK_DIR}")
+    written: list[Path] = []
+    for p in paths:
+        before = _listing(out / p.stem)
+        target = run_notebook(p, out, data)
+        written.append(target)
+        written.extend(sorted(f for f, m in _listing(out / p.stem).items() if before.get(f) != m))
+    return written
+
+
+def _listing(folder: Path) -> dict[Path, int]:
+    if not folder.is_dir():
+        return {}
+    return {f: f.stat().st_mtime_ns for f in folder.rglob("*") if f.is_file()}
+
+
+def main(argv: list[str] | None = None) -> int:  # pragma: no cover - thin wrapper for the CLI
+    """``python -m animre.demo [OUT]``: run :func:`run_demo` and list what it wrote."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    out = args[0] if args else "out"
+    try:
+        files = run_demo(out)
+    except AnimreError as e:
+        print(f"animre: {e}", file=sys.stderr)
+        return 1
+    for f in files:
+        print(f)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

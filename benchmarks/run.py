@@ -1,0 +1,266 @@
+"""animre benchmarks: every figure is a ratio against a baseline measured in the same run.
+
+    .venv/bin/python benchmarks/run.py            # all sections (make bench)
+    .venv/bin/python benchmarks/run.py --quick    # skip the 10,000 FRM + 1,000 FLC corpus
+
+Sections
+--------
+1. cold vs warm (cached) open of the full generated sample corpus;
+2. FLC decode: frames per second on the Civ3 samples, and time per pixel
+   relative to Pillow decoding ../shared/realdata/flic/standard/a.fli;
+3. parse + tables per MB for each format, relative to reading the same bytes;
+4. a generated corpus of 10,000 FRM and 1,000 FLC files: cold scan, warm scan,
+   profile of every table, peak memory — against reading the bytes and (FRM)
+   a plain ``struct`` reader.
+
+Machines are shared and noisy: each timing is the best of ``--repeat`` runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+REALDATA = ROOT.parent / "shared" / "realdata"
+
+
+def best(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def read_all(files) -> int:
+    n = 0
+    for f in files:
+        n += len(Path(f).read_bytes())
+    return n
+
+
+def section_open(samples: Path, repeat: int) -> dict:
+    import animre
+
+    out = {}
+    files = [f for f in samples.rglob("*") if f.is_file() and f.suffix != ".json"]
+    t_read = best(lambda: read_all(files), repeat)
+
+    def cold():
+        d = tempfile.mkdtemp(prefix="animre-bench-cache-")
+        try:
+            animre.open_corpus(samples, cache=d, progress=False)
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+
+    t_cold = best(cold, repeat)
+    cache = tempfile.mkdtemp(prefix="animre-bench-cache-")
+    animre.open_corpus(samples, cache=cache, progress=False)
+    t_warm = best(lambda: animre.open_corpus(samples, cache=cache, progress=False), repeat)
+    shutil.rmtree(cache, ignore_errors=True)
+    out.update(files=len(files), cold_s=t_cold, warm_s=t_warm, cold_over_warm=t_cold / t_warm,
+               warm_over_read=t_warm / t_read)
+    print(f"[open] sample corpus: {len(files)} files; cold open {t_cold:.2f} s, warm open {t_warm:.3f} s "
+          f"-> warm is {t_cold / t_warm:.1f}x faster than cold; warm = {t_warm / t_read:.1f}x reading the bytes")
+    return out
+
+
+def section_flc(samples: Path, repeat: int) -> dict:
+    import numpy as np
+    from PIL import Image
+
+    from animre.decode.flic import decode_frames
+
+    civ = sorted((samples / "civ3").rglob("*.flc"))
+    n_frames = n_pix = 0
+
+    def ours():
+        nonlocal n_frames, n_pix
+        n_frames = n_pix = 0
+        for f in civ:
+            frames, _ = decode_frames(f)
+            n_frames += frames.shape[0]
+            n_pix += int(np.prod(frames.shape))
+
+    t_ours = best(ours, repeat)
+    afli = REALDATA / "flic" / "standard" / "a.fli"
+
+    def pillow():
+        im = Image.open(afli)
+        n = 0
+        for i in range(im.n_frames):
+            im.seek(i)
+            im.load()
+            n += im.width * im.height
+        return n
+
+    pil_pix = pillow()
+    t_pil = best(pillow, repeat)
+    a_pix = 0
+
+    def ours_afli():
+        nonlocal a_pix
+        frames, _ = decode_frames(afli)
+        a_pix = int(np.prod(frames.shape))
+
+    t_ours_a = best(ours_afli, repeat)
+    per_pix_civ = t_ours / n_pix
+    per_pix_pil = t_pil / pil_pix
+    per_pix_a = t_ours_a / a_pix
+    print(f"[flc] Civ3 samples: {n_frames} frames in {t_ours:.2f} s = {n_frames / t_ours:.0f} frames/s; "
+          f"time per pixel {per_pix_civ * 1e9:.1f} ns = {per_pix_civ / per_pix_pil:.1f}x Pillow's on a.fli "
+          f"({per_pix_pil * 1e9:.1f} ns); animre on a.fli: {per_pix_a / per_pix_pil:.1f}x Pillow")
+    return {"civ3_frames": n_frames, "civ3_fps": n_frames / t_ours, "ns_per_pixel_civ3": per_pix_civ * 1e9,
+            "ns_per_pixel_pillow_afli": per_pix_pil * 1e9, "civ3_over_pillow": per_pix_civ / per_pix_pil,
+            "afli_over_pillow": per_pix_a / per_pix_pil}
+
+
+def section_formats(samples: Path, repeat: int) -> dict:
+    import animre
+
+    c = animre.open_corpus(samples, cache=False, progress=False)
+    out = {}
+    for fmt, g in c.files[c.files.ok].groupby("format"):
+        files = [samples / f for f in g.file]
+        mb = g["size"].sum() / 1e6
+        t_read = best(lambda files=files: read_all(files), repeat)
+        t_parse = best(lambda files=files: animre.open_corpus(files, cache=False, progress=False), repeat)
+        out[fmt] = {"files": len(files), "MB": mb, "s_per_MB": t_parse / mb, "read_s_per_MB": t_read / mb,
+                    "ratio": t_parse / t_read}
+        print(f"[format {fmt}] {len(files)} files, {mb:.2f} MB: parse + tables {t_parse / mb:.2f} s/MB "
+              f"= {t_parse / t_read:.0f}x reading the same bytes ({t_read / mb * 1000:.2f} ms/MB)")
+    return out
+
+
+# ---------------------------------------------------------------- the big corpus
+
+
+def make_big(dst: Path, samples: Path, n_frm: int, n_flc: int) -> None:
+    import numpy as np
+
+    from animre.samples.homm2 import encode_frm
+
+    manifest = json.loads((samples / "manifest.json").read_text())
+    frm_values = list(manifest["formats"]["homm2"]["files"].values())
+    rng = np.random.default_rng(7)
+    (dst / "frm").mkdir(parents=True)
+    for i in range(n_frm):
+        v = dict(frm_values[i % len(frm_values)])
+        v["walk_speed"] = int(rng.integers(100, 2000))  # distinct content, realistic values
+        v["eye_x"] = int(rng.integers(-100, 100))
+        (dst / "frm" / f"M{i:05d}FRM.BIN").write_bytes(encode_frm(v))
+    civ = sorted((samples / "civ3").rglob("*.flc"))
+    (dst / "flc").mkdir()
+    for i in range(n_flc):
+        data = bytearray(civ[i % len(civ)].read_bytes())
+        data[0x1E:0x22] = struct.pack("<I", i)  # FLC header "updated" stamp: unique content
+        (dst / "flc" / f"unit{i:04d}.flc").write_bytes(bytes(data))
+
+
+def struct_frm_reader(files) -> int:
+    """Baseline: a plain struct reader for the 821-byte FRM layout (NOTES.md section 2)."""
+    head = struct.Struct("<Bhh112bB5f5I4I6hB12fii34B544B")
+    n = 0
+    for f in files:
+        vals = head.unpack(Path(f).read_bytes())
+        n += len(vals)
+    return n
+
+
+PHASES = {
+    "read": "from pathlib import Path\nfiles=[f for f in Path(D).rglob('*') if f.is_file()]\n"
+            "blobs=[f.read_bytes() for f in files]",
+    "cold": "import animre\nc=animre.open_corpus(D, cache=C, progress=False)",
+    "warm": "import animre\nc=animre.open_corpus(D, cache=C, progress=False)",
+    "profile": "import animre\nfrom animre.research import profile\n"
+               "c=animre.open_corpus(D, cache=C, progress=False)\n"
+               "[profile(df) for t, df in c.tables.items()]",
+}
+
+
+def run_phase(name: str, data: Path, cache: Path) -> tuple[float, float]:
+    """Run one phase in a fresh process: (seconds, peak RSS in MB)."""
+    code = (f"import time,resource\nD={str(data)!r}\nC={str(cache)!r}\nt=time.perf_counter()\n"
+            f"{PHASES[name]}\nprint(time.perf_counter()-t, "
+            f"resource.getrusage(resource.RUSAGE_SELF).ru_maxrss/1024)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    if r.returncode:
+        raise SystemExit(f"phase {name} failed:\n{r.stderr[-3000:]}")
+    t, rss = r.stdout.split()[-2:]
+    return float(t), float(rss)
+
+
+def section_big(samples: Path, n_frm: int, n_flc: int) -> dict:
+    work = Path(tempfile.mkdtemp(prefix="animre-bench-big-"))
+    try:
+        data, cache = work / "corpus", work / "cache"
+        make_big(data, samples, n_frm, n_flc)
+        frm_files = sorted((data / "frm").iterdir())
+        t_struct = best(lambda: struct_frm_reader(frm_files), 3)
+        t_read_frm = best(lambda: read_all(frm_files), 3)
+        t_read, rss_read = run_phase("read", data, cache)
+        t_cold, rss_cold = run_phase("cold", data, cache)
+        t_warm, rss_warm = run_phase("warm", data, cache)
+        t_prof, rss_prof = run_phase("profile", data, cache)
+        frm_only = work / "frm_only_cache"
+        t_cold_frm, _ = run_phase("cold", data / "frm", frm_only)
+        res = {
+            "files": n_frm + n_flc, "read_s": t_read, "cold_s": t_cold, "warm_s": t_warm,
+            "profile_s": t_prof, "cold_over_read": t_cold / t_read, "warm_over_read": t_warm / t_read,
+            "cold_over_warm": t_cold / t_warm, "profile_over_read": t_prof / t_read,
+            "frm_cold_over_struct": t_cold_frm / t_struct, "frm_struct_over_read": t_struct / t_read_frm,
+            "peak_rss_read_MB": rss_read, "peak_rss_cold_MB": rss_cold, "peak_rss_warm_MB": rss_warm,
+            "peak_rss_profile_MB": rss_prof, "cold_rss_over_read": rss_cold / rss_read,
+        }
+        print(f"[big] {n_frm} FRM + {n_flc} FLC files ({sum(f.stat().st_size for f in data.rglob('*') if f.is_file()) / 1e6:.1f} MB)")
+        print(f"  baseline: reading the bytes {t_read:.2f} s (peak {rss_read:.0f} MB RSS); "
+              f"struct reader on the FRM files {t_struct:.2f} s")
+        print(f"  cold scan {t_cold:.1f} s = {t_cold / t_read:.0f}x reading; warm scan {t_warm:.2f} s = "
+              f"{t_warm / t_read:.1f}x reading; cold/warm = {t_cold / t_warm:.0f}x")
+        print(f"  FRM only: cold scan {t_cold_frm:.1f} s = {t_cold_frm / t_struct:.0f}x the plain struct reader")
+        print(f"  profile of every table (warm open included) {t_prof:.1f} s = {t_prof / t_read:.0f}x reading")
+        print(f"  peak memory: cold {rss_cold:.0f} MB = {rss_cold / rss_read:.1f}x the reading baseline; "
+              f"warm {rss_warm:.0f} MB = {rss_warm / rss_read:.1f}x; profile {rss_prof:.0f} MB = "
+              f"{rss_prof / rss_read:.1f}x")
+        return res
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="skip the 10,000 FRM + 1,000 FLC corpus")
+    ap.add_argument("--repeat", type=int, default=3, help="timing repeats; the best is kept (default 3)")
+    ap.add_argument("--frm", type=int, default=10_000, help="FRM files in the big corpus")
+    ap.add_argument("--flc", type=int, default=1_000, help="FLC files in the big corpus")
+    ap.add_argument("--json", type=Path, help="also write the figures as JSON here")
+    args = ap.parse_args(argv)
+    from animre.samples import generate_all
+
+    tmp = Path(tempfile.mkdtemp(prefix="animre-bench-samples-"))
+    try:
+        generate_all(tmp, seed=2097)
+        res = {"open": section_open(tmp, args.repeat), "flc": section_flc(tmp, args.repeat),
+               "formats": section_formats(tmp, args.repeat)}
+        if not args.quick:
+            res["big"] = section_big(tmp, args.frm, args.flc)
+        res["peak_rss_MB_this_process"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if args.json:
+        args.json.write_text(json.dumps(res, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
