@@ -376,7 +376,7 @@ class Corpus:
     def fields(self, files: str | Iterable[str] | None = None, values: bool = True) -> pd.DataFrame:
         """The long ``fields`` table: every value read, with its byte range.
 
-        Columns: file, path, parent, index, name, type, value, start, end.
+        Columns: file, path, parent, index, name, kind, type, value, start, end.
         ``type`` is the Python type of the value (``struct`` for records and
         ``array`` for arrays); value instances computed from other fields have
         no start/end.

@@ -2,16 +2,108 @@
 
 from __future__ import annotations
 
+import functools
+
 import pandas as pd
 
-from .parse import Bases, walk
+from .parse import Bases, camel, walk
 
-__all__ = ["fields_table", "FIELDS_COLUMNS"]
+__all__ = ["fields_table", "spec_types", "FIELDS_COLUMNS"]
 
-FIELDS_COLUMNS = ["file", "path", "parent", "index", "name", "type", "value", "start", "end"]
+FIELDS_COLUMNS = ["file", "path", "parent", "index", "name", "kind", "type", "value", "start", "end"]
 
 
-def _type_name(f) -> str:
+def _ksy_type(attrs: dict) -> str:
+    if "contents" in attrs:
+        return "contents"
+    if "value" in attrs:
+        return "value"
+    t = attrs.get("type")
+    if isinstance(t, dict):
+        t = "switch-on " + str(t.get("switch-on"))
+    if t is None:
+        t = "bytes" if any(k in attrs for k in ("size", "size-eos", "terminator")) else "bytes"
+    t = str(t)
+    if "enum" in attrs:
+        t += f" enum {attrs['enum']}"
+    if "repeat" in attrs:
+        t += "[]"
+    return t
+
+
+def _collect_types(doc: dict, out: dict, endian: str | None) -> None:
+    for tid, tdoc in (doc.get("types") or {}).items():
+        _collect_type(camel(tid), tdoc or {}, out, endian)
+        _collect_types(tdoc or {}, out, endian)
+
+
+def _collect_type(cls: str, tdoc: dict, out: dict, endian: str | None) -> None:
+    m = out.setdefault(cls, {})
+    for a in tdoc.get("seq") or []:
+        if isinstance(a, dict) and "id" in a:
+            m[a["id"]] = _ksy_type(a)
+    for iid, a in (tdoc.get("instances") or {}).items():
+        if isinstance(a, dict):
+            m[iid] = _ksy_type(a)
+
+
+@functools.lru_cache(maxsize=64)
+def spec_types(spec_text: str) -> dict[str, dict[str, str]]:
+    """Map class name -> field id -> the ksy type (``u2``, ``s4``, ``str``, ``bytes``, user type ...).
+
+    Imported specs under ``ksy/`` are included.
+
+    Examples
+    --------
+    >>> spec_types(open("ksy/homm2_frm.ksy").read())["Homm2Frm"]["eye_x"]  # doctest: +SKIP
+    's2'
+    """
+    import yaml
+
+    from .compile import KSY_DIR
+
+    out: dict[str, dict[str, str]] = {}
+    todo, seen = [spec_text], set()
+    while todo:
+        text = todo.pop()
+        doc = yaml.safe_load(text) or {}
+        meta = doc.get("meta") or {}
+        sid = str(meta.get("id", ""))
+        if sid in seen:
+            continue
+        seen.add(sid)
+        _collect_type(camel(sid), doc, out, meta.get("endian"))
+        _collect_types(doc, out, meta.get("endian"))
+        for imp in meta.get("imports") or []:
+            p = KSY_DIR / f"{imp}.ksy"
+            if p.exists():
+                todo.append(p.read_text(encoding="utf-8"))
+    return out
+
+
+def _types_for(obj) -> dict[str, dict[str, str]]:
+    """The ksy types of the spec a parsed object was compiled from (shipped or compile_spec)."""
+    from .compile import KSY_DIR
+
+    g = getattr(type(obj)._read, "__globals__", {})
+    text = g.get("__animre_spec_text__")
+    if text is None:
+        p = KSY_DIR / f"{type(obj).__module__.rsplit('.', 1)[-1]}.ksy"
+        if not p.exists():
+            return {}
+        text = p.read_text(encoding="utf-8")
+    try:
+        return spec_types(text)
+    except Exception:  # noqa: BLE001 - types are a convenience; never fail a fields table
+        return {}
+
+
+def _type_name(f, types: dict) -> str:
+    t = types.get(type(f.obj).__name__, {}).get(f.name)
+    if t is not None:
+        if f.index is not None and t.endswith("[]"):
+            return t[:-2]
+        return t
     if f.kind != "value":
         return f.kind
     v = f.value
@@ -32,8 +124,11 @@ def fields_table(obj, file: str, bases: Bases | None = None, values: bool = True
     """Long table of every field of a parsed object: one row per value or record.
 
     Columns: file, path (``moves[12].footer.unknown_4``), parent, index (array
-    position or NA), name, type, value, start, end (absolute byte offsets,
-    ``end`` exclusive; NA for computed values).
+    position or NA), name, kind (``value`` for a leaf value, ``struct`` for a
+    record, ``array`` for a whole array), type (the ksy type: ``u2``, ``s4``, ``f4``, ``str``,
+    ``bytes``, a user type name, ``value`` for computed instances; ``[]`` marks
+    a whole array), value, start, end (absolute byte offsets, ``end`` exclusive;
+    NA for computed values). Records and arrays have ``value`` NA.
 
     Examples
     --------
@@ -41,8 +136,9 @@ def fields_table(obj, file: str, bases: Bases | None = None, values: bool = True
     """
     if obj is None:
         return pd.DataFrame(columns=FIELDS_COLUMNS)
+    types = _types_for(obj)
     rows = [
-        (file, f.path, f.parent, f.index, f.name, _type_name(f), f.value, f.start, f.end)
+        (file, f.path, f.parent, f.index, f.name, f.kind, _type_name(f, types), f.value, f.start, f.end)
         for f in walk(obj, bases, values=values)
     ]
     df = pd.DataFrame(rows, columns=FIELDS_COLUMNS)

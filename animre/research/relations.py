@@ -1,0 +1,475 @@
+"""Relations between the columns of a table, guarded against chance findings.
+
+For every ordered pair (target, source) :func:`relations` tests whether the
+target equals the source, is a constant multiple of it (``k * source``, also
+halves), the source floor-divided (``source // d``), the source plus a
+constant, the source under a bit mask, or is functionally determined by it;
+and, for categorical sources, partial rules (``source == v -> target == c``,
+``target bit set -> source == v``). Derived quantities (record index within
+its file, records per file, file size) and the single bits of flag-like
+columns take part too.
+
+A finding is kept only when it holds in at least ``min_support`` of the rows
+and far more often than on shuffled data (permutation test), or, for the
+partial rules, when its binomial tail probability is tiny; columns of random
+values therefore produce no high-support findings.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._util import integral_values, numeric_column, plain, resolve_table
+
+__all__ = ["relations", "RELATION_KINDS", "RELATION_COLUMNS"]
+
+RELATION_KINDS = ("equal", "offset", "multiple", "divide", "mask", "functional", "only_when", "when")
+_SPECIFICITY = {k: i for i, k in enumerate(RELATION_KINDS)}
+RELATION_COLUMNS = ["target", "source", "relation", "parameter", "support", "n_agree", "n_rows",
+                    "baseline", "p_value", "counterexamples"]
+KEY_NAMES = ("move", "sprite", "track", "key", "state", "parm", "anim", "frame", "chunk", "slot",
+             "position", "animation", "index", "id")
+DERIVED = ("row_in_file", "rows_in_file", "file_size")
+
+
+@dataclass
+class _Col:
+    name: str
+    num: np.ndarray | None  # float64 with NaN for missing
+    ints: np.ndarray | None  # int64 where present (garbage elsewhere) when integral
+    codes: np.ndarray  # factorized codes, -1 missing
+    n_distinct: int
+    present: np.ndarray
+    source_only: bool = False
+    parent: str | None = None
+    label_values: list | None = None
+
+
+def relations(table: pd.DataFrame | str, columns: Iterable[str] | None = None, *, derived: bool = True,
+              min_support: float = 0.9, corpus: Any = None, bits: bool | str = "flags",
+              n_permutations: int = 20, seed: int = 0, max_counterexamples: int = 20) -> pd.DataFrame:
+    """Find relations between columns of a table.
+
+    Parameters
+    ----------
+    table : DataFrame or str
+        A table (or its name in ``corpus.tables``).
+    columns : iterable of str, optional
+        Only these columns (default: all but ``file``).
+    derived : bool
+        Also test against ``row_in_file``, ``rows_in_file`` and ``file_size``
+        (file size needs ``corpus``).
+    min_support : float
+        Share of rows that must agree for a finding to be reported.
+    corpus : Corpus, optional
+        Source of file sizes and of table key columns for counterexamples.
+    bits : bool or "flags"
+        Test single bits of integer columns as targets (``"flags"``: only
+        columns whose values look like bit flags).
+    n_permutations : int
+        Shuffles of the source per candidate for the chance baseline.
+    seed : int
+        Random seed of the shuffles (results are deterministic).
+
+    Returns
+    -------
+    DataFrame
+        ``target, source, relation`` (one of :data:`RELATION_KINDS`),
+        ``parameter`` (k, d, c, mask, rule), ``support`` (share of rows that
+        agree), ``n_agree``, ``n_rows``, ``baseline`` (mean support on
+        shuffled data, or the rate expected by chance), ``p_value``, and
+        ``counterexamples`` (file, row, key columns and both values of rows
+        that disagree). Best findings first.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"damage": [10, 20, 31, 40, 50, 64, 70, 82, 90, 100],
+    ...                    "unknown_6": [5, 10, 15, 20, 25, 32, 35, 41, 45, 99]})
+    >>> r = relations(df)
+    >>> r.loc[0, ["target", "source", "relation", "parameter", "n_agree"]].tolist()
+    ['unknown_6', 'damage', 'divide', 2, 9]
+    """
+    df, name = resolve_table(table, corpus)
+    cols_wanted = [c for c in (columns if columns is not None else df.columns) if c != "file"]
+    n = len(df)
+    cols: list[_Col] = []
+    for c in cols_wanted:
+        col = _make_col(df[c], str(c))
+        if col is not None:
+            cols.append(col)
+    if derived and "file" in df.columns and n:
+        g = df.groupby("file", sort=False)
+        cols.append(_make_col(pd.Series(g.cumcount().to_numpy(), index=df.index), "row_in_file",
+                              source_only=True))
+        cols.append(_make_col(pd.Series(g["file"].transform("size").to_numpy(), index=df.index),
+                              "rows_in_file", source_only=True))
+        if corpus is not None:
+            sizes = corpus.files.set_index("file")["size"]
+            fs = df["file"].map(sizes)
+            col = _make_col(pd.Series(fs.to_numpy(dtype="float64"), index=df.index), "file_size",
+                            source_only=True)
+            if col is not None:
+                cols.append(col)
+    cols = [c for c in cols if c is not None]
+    if bits:
+        cols += _bit_cols([c for c in cols if not c.source_only], only_flags=(bits == "flags"))
+    keys = _key_columns(df, name, corpus)
+    rng = np.random.default_rng(seed)
+    found: list[dict] = []
+    for t in cols:
+        if t.source_only or t.n_distinct < 2:
+            continue
+        for s in cols:
+            if s is t or s.n_distinct < 2 or s.name == t.parent or t.name == s.parent:
+                continue
+            if s.parent is not None and s.parent == t.parent:
+                continue
+            both = t.present & s.present
+            nb = int(both.sum())
+            if nb < 5:
+                continue
+            found += _test_pair(t, s, both, nb, min_support, n_permutations, rng)
+    found = _dedupe(found)
+    out = []
+    for f in found:
+        agree = f.pop("_agree")
+        rows_mask = f.pop("_rows")
+        t, s = f.pop("_t"), f.pop("_s")
+        bad = np.flatnonzero(rows_mask & ~agree)
+        f["counterexamples"] = [_counter(df, keys, i, t, s) for i in bad[:max_counterexamples]]
+        out.append(f)
+    res = pd.DataFrame(out, columns=RELATION_COLUMNS)
+    if len(res):
+        res["_spec"] = res["relation"].map(_SPECIFICITY)
+        res = res.sort_values(["support", "_spec", "n_rows"], ascending=[False, True, False],
+                              kind="stable").drop(columns="_spec").reset_index(drop=True)
+    return res
+
+
+# ----------------------------------------------------------------------------- columns
+
+
+def _make_col(s: pd.Series, name: str, source_only: bool = False) -> _Col | None:
+    num_s = numeric_column(s)
+    num = None if num_s is None else num_s.to_numpy(dtype=np.float64)
+    ints = None
+    if num is not None and (pd.api.types.is_bool_dtype(s.dtype) or integral_values(s) is not None):
+        ints = np.where(np.isnan(num), 0, num).astype(np.int64)
+    try:
+        codes, uniq = pd.factorize(s if num is None else pd.Series(num), use_na_sentinel=True)
+    except TypeError:
+        codes, uniq = pd.factorize(s.map(repr), use_na_sentinel=True)
+    codes = np.asarray(codes, dtype=np.int64)
+    present = codes >= 0
+    return _Col(name, num, ints, codes, len(uniq), present, source_only,
+                label_values=[plain(u) for u in uniq])
+
+
+def _bit_cols(cols: list[_Col], only_flags: bool) -> list[_Col]:
+    from .profile import _flags_note
+
+    out = []
+    for c in cols:
+        if c.ints is None or c.n_distinct < 3 or c.parent is not None:
+            continue
+        v = c.ints[c.present]
+        if not len(v) or v.min() < 0 or v.max() >= 1 << 32:
+            continue
+        u = v.astype(np.uint64)
+        width = 8 if v.max() < 256 else 16 if v.max() < 65536 else 32
+        rates = [float(((u >> np.uint64(b)) & np.uint64(1)).mean()) for b in range(width)]
+        if only_flags and not _flags_note(v, u, rates, c.n_distinct, len(v)):
+            continue
+        for b, r in enumerate(rates):
+            if 0 < r < 1:
+                m = 1 << b
+                bit = np.where(c.present, (c.ints & m) != 0, False).astype(np.float64)
+                bit[~c.present] = np.nan
+                col = _make_col(pd.Series(bit), f"{c.name} & 0x{m:x}")
+                col.parent = c.name
+                out.append(col)
+    return out
+
+
+def _key_columns(df: pd.DataFrame, name: str | None, corpus: Any) -> list[str]:
+    keys: list[str] = []
+    if corpus is not None and name is not None:
+        from ..formats import all_formats
+
+        for fmt in all_formats().values():
+            if name in fmt.table_keys:
+                keys = [k for k in fmt.table_keys[name] if k in df.columns]
+                break
+    if not keys:
+        keys = [c for c in df.columns if str(c) in KEY_NAMES][:3]
+    return keys
+
+
+def _counter(df: pd.DataFrame, keys: list[str], i: int, t: _Col, s: _Col) -> dict:
+    d: dict[str, Any] = {}
+    if "file" in df.columns:
+        d["file"] = df["file"].iat[i]
+    d["row"] = plain(df.index[i])
+    for k in keys:
+        d[k] = plain(df[k].iat[i])
+    d["target_value"] = _val(t, i)
+    d["source_value"] = _val(s, i)
+    return d
+
+
+def _val(c: _Col, i: int) -> Any:
+    if c.codes[i] < 0:
+        return None
+    v = c.label_values[c.codes[i]] if c.label_values is not None else None
+    if c.parent is not None:
+        return bool(v)
+    if isinstance(v, float) and c.ints is not None and v == int(v):
+        return int(v)
+    return v
+
+
+# ----------------------------------------------------------------------------- testing
+
+
+def _mode(x: np.ndarray):
+    if not len(x):
+        return None, 0
+    vals, counts = np.unique(x, return_counts=True)
+    j = int(np.argmax(counts))
+    return vals[j], int(counts[j])
+
+
+def _arith(kind: str, t: np.ndarray, s: np.ndarray, ti: np.ndarray | None, si: np.ndarray | None):
+    """(parameter, agree mask) of the best relation of one kind, or (None, None)."""
+    with np.errstate(all="ignore"):
+        if kind == "equal":
+            return None, t == s
+        if kind == "offset":
+            c, _ = _mode(t - s)
+            if c is None or c == 0:
+                return None, None
+            return plain(c), (t - s) == c
+        if kind == "multiple":
+            nz = s != 0
+            if nz.sum() < 3:
+                return None, None
+            k, _ = _mode(np.round(t[nz] / s[nz], 9))
+            if k is None or k in (0.0, 1.0) or not np.isfinite(k):
+                return None, None
+            return (int(k) if k == int(k) else float(k)), np.isclose(t, k * s, rtol=1e-9, atol=1e-12)
+        if kind == "divide":
+            if ti is None or si is None:
+                return None, None
+            nz = ti != 0
+            if nz.sum() < 3:
+                return None, None
+            d, _ = _mode(np.round(si[nz] / ti[nz]))
+            if d is None or d < 2 or not np.isfinite(d):
+                return None, None
+            d = int(d)
+            return d, ti == np.floor_divide(si, d)
+        if kind == "mask":
+            if ti is None or si is None or ti.min() < 0 or si.min() < 0 or si.max() >= 1 << 62:
+                return None, None
+            m = 0
+            top = int(max(ti.max(), si.max())).bit_length()
+            for b in range(top):
+                sb = ((si >> b) & 1) == 1
+                if not sb.any():
+                    continue
+                tb = ((ti >> b) & 1) == 1
+                if (tb & sb).sum() * 2 > sb.sum():
+                    m |= 1 << b
+            full = (1 << top) - 1
+            if m == 0 or (m & int(np.bitwise_or.reduce(si))) == int(np.bitwise_or.reduce(si)) or m == full:
+                return None, None
+            return f"0x{m:x}", ti == (si & m)
+    return None, None
+
+
+def _functional(tc: np.ndarray, sc: np.ndarray, nt: int, ns: int):
+    """Support of 'source determines target' and the agree mask (majority target per source value)."""
+    table = np.bincount(sc * nt + tc, minlength=ns * nt).reshape(ns, nt)
+    best = table.argmax(axis=1)
+    agree = tc == best[sc]
+    return agree
+
+
+def _log_binom_tail(k: int, n: int, p: float) -> float:
+    """log10 P(X >= k), X ~ Binomial(n, p)."""
+    p = min(max(p, 1e-12), 1 - 1e-12)
+    terms = []
+    for j in range(k, n + 1):
+        terms.append(math.lgamma(n + 1) - math.lgamma(j + 1) - math.lgamma(n - j + 1)
+                     + j * math.log(p) + (n - j) * math.log1p(-p))
+    if not terms:
+        return 0.0
+    mx = max(terms)
+    return (mx + math.log(sum(math.exp(x - mx) for x in terms))) / math.log(10)
+
+
+def _test_pair(t: _Col, s: _Col, both: np.ndarray, nb: int, min_support: float, n_perm: int,
+               rng: np.random.Generator) -> list[dict]:
+    out: list[dict] = []
+    idx = np.flatnonzero(both)
+
+    def emit(kind, param, agree_sub, baseline, p_value, rows=idx):
+        agree = np.zeros(len(both), dtype=bool)
+        agree[rows] = agree_sub
+        in_rows = np.zeros(len(both), dtype=bool)
+        in_rows[rows] = True
+        n_agree = int(agree_sub.sum())
+        out.append({"target": t.name, "source": s.name, "relation": kind, "parameter": param,
+                    "support": n_agree / len(agree_sub), "n_agree": n_agree, "n_rows": len(agree_sub),
+                    "baseline": baseline, "p_value": p_value, "_agree": agree, "_rows": in_rows,
+                    "_t": t, "_s": s})
+
+    # --- arithmetic relations between numeric columns with enough distinct values
+    if t.num is not None and s.num is not None and t.n_distinct >= 3 and s.n_distinct >= 3:
+        tv, sv = t.num[idx], s.num[idx]
+        ti = t.ints[idx] if t.ints is not None else None
+        si = s.ints[idx] if s.ints is not None else None
+        for kind in ("equal", "offset", "multiple", "divide", "mask"):
+            param, agree = _arith(kind, tv, sv, ti, si)
+            if agree is None or agree.mean() < min_support:
+                continue
+            sup = agree.mean()
+            perms = []
+            for _ in range(n_perm):
+                pi = rng.permutation(len(idx))
+                _, pa = _arith(kind, tv, sv[pi], ti, None if si is None else si[pi])
+                perms.append(0.0 if pa is None else pa.mean())
+            base = float(np.mean(perms))
+            hits = sum(1 for x in perms if x >= sup)
+            if hits or sup - base < 0.5 * (1 - base) or sup <= max(perms):
+                continue
+            emit(kind, param, agree, base, (hits + 1) / (n_perm + 1))
+    # --- categorical source: functional dependency and partial rules
+    ns_present = int(len(np.unique(s.codes[idx])))
+    if ns_present < 2 or ns_present > max(2, min(64, nb // 4)):
+        return out
+    tcodes, tmap = np.unique(t.codes[idx], return_inverse=True)
+    scodes, smap = np.unique(s.codes[idx], return_inverse=True)
+    nt, ns = len(tcodes), len(scodes)
+    if nt < 2:
+        return out
+    agree = _functional(tmap, smap, nt, ns)
+    sup = agree.mean()
+    if sup >= min_support:
+        perms = [_functional(tmap, smap[rng.permutation(nb)], nt, ns).mean() for _ in range(n_perm)]
+        base = float(np.mean(perms))
+        hits = sum(1 for x in perms if x >= sup)
+        if not hits and sup - base >= 0.5 * (1 - base) and sup > max(perms):
+            emit("functional", f"{ns} source values", agree, base, (hits + 1) / (n_perm + 1))
+    # target value / bit set -> one source value (only for bits and two-valued targets)
+    if t.parent is not None or nt == 2:
+        counts_t = np.bincount(tmap, minlength=nt)
+        for j in range(nt):
+            if counts_t[j] < 3 or counts_t[j] * 2 > nb:
+                continue
+            if t.parent is not None and not t.label_values[tcodes[j]]:
+                continue  # bit cleared: not informative
+            sel = tmap == j
+            v, k = _mode(smap[sel])
+            n_c = int(sel.sum())
+            if k / n_c < min_support:
+                continue
+            q = float((smap[~sel] == v).mean()) if (~sel).any() else 1.0
+            if q > 0.5:
+                continue
+            lp = _log_binom_tail(k, n_c, q)
+            if lp > -4:
+                continue
+            tval = t.label_values[tcodes[j]]
+            sval = s.label_values[scodes[v]]
+            tdesc = f"{t.name} set" if t.parent is not None else f"{t.name} == {_fmtv(tval)}"
+            agree_sub = np.where(sel, smap == v, True)
+            rule = f"{tdesc} -> {s.name} == {_fmtv(sval)}"
+            emit("only_when", rule, agree_sub[sel], q, 10 ** lp, idx[sel])
+    # source value -> constant target (partial dependency)
+    counts_s = np.bincount(smap, minlength=ns)
+    for j in range(ns):
+        n_v = int(counts_s[j])
+        if n_v < 5 or n_v * 2 > nb and ns > 2:
+            continue
+        sel = smap == j
+        c, k = _mode(tmap[sel])
+        if k / n_v < min_support:
+            continue
+        q = float((tmap[~sel] == c).mean()) if (~sel).any() else 1.0
+        if q > 0.5:
+            continue
+        lp = _log_binom_tail(k, n_v, q)
+        if lp > -6:
+            continue
+        tval = t.label_values[tcodes[c]]
+        sval = s.label_values[scodes[j]]
+        tdesc = f"{t.name} {'set' if tval else 'clear'}" if t.parent is not None else \
+            f"{t.name} == {_fmtv(tval)}"
+        emit("when", f"{s.name} == {_fmtv(sval)} -> {tdesc}", tmap[sel] == c, q, 10 ** lp, idx[sel])
+    return out
+
+
+def _fmtv(v: Any) -> str:
+    if isinstance(v, float) and v == int(v) and abs(v) < 2**53:
+        return str(int(v))
+    return repr(v) if isinstance(v, str) else f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def _dedupe(found: list[dict]) -> list[dict]:
+    """Per ordered pair keep the best kind; per unordered pair keep one orientation of symmetric kinds."""
+    best: dict[tuple, dict] = {}
+    partial: list[dict] = []
+    for f in found:
+        if f["relation"] in ("when", "only_when"):
+            partial.append(f)
+            continue
+        key = (f["target"], f["source"])
+        cur = best.get(key)
+        if cur is None or (f["support"], -_SPECIFICITY[f["relation"]]) > \
+                (cur["support"], -_SPECIFICITY[cur["relation"]]):
+            best[key] = f
+    # symmetric orientations: keep the one with higher support; ties: multiples >= 1, later target
+    kept = {}
+    for key, f in best.items():
+        rkey = (key[1], key[0])
+        other = best.get(rkey)
+        if other is not None and f["relation"] != "functional" and other["relation"] != "functional":
+            a = (f["support"], -_SPECIFICITY[f["relation"]], _orient(f))
+            b = (other["support"], -_SPECIFICITY[other["relation"]], _orient(other))
+            if b > a:
+                continue
+            if a == b and key > rkey:
+                continue
+        kept[key] = f
+    full_pairs = {k for k, f in kept.items() if f["support"] == 1.0}
+    partial = [f for f in partial if (f["target"], f["source"]) not in full_pairs
+               and not (kept.get((f["target"], f["source"])) or {}).get("relation") in
+               ("equal", "offset", "multiple", "divide", "mask")]
+    # partial rules: at most 3 per pair (strongest first)
+    partial.sort(key=lambda f: (f["p_value"], -f["n_rows"]))
+    per_pair: dict[tuple, int] = {}
+    kept_partial = []
+    for f in partial:
+        k = (f["target"], f["source"])
+        if per_pair.get(k, 0) >= 3:
+            continue
+        per_pair[k] = per_pair.get(k, 0) + 1
+        kept_partial.append(f)
+    return list(kept.values()) + kept_partial
+
+
+def _orient(f: dict) -> int:
+    p = f["parameter"]
+    if f["relation"] == "multiple" and isinstance(p, (int, float)):
+        return 1 if abs(p) >= 1 else 0
+    if f["relation"] == "offset" and isinstance(p, (int, float)):
+        return 1 if p > 0 else 0
+    return 0
