@@ -158,7 +158,7 @@ def sequence_timeline(sequences: pd.DataFrame, *, slot_label: str = "slot_name",
             ax.add_patch(Rectangle((x, y), 1, 1, facecolor="#6fa8dc", edgecolor="white"))
             ax.text(x + 0.5, y + 0.5, str(int(fid)), ha="center", va="center", fontsize=6)
         elif fid is not None and not pd.isna(fid) and int(fid) != 0xFF:
-            ax.add_patch(Rectangle((x, y), 1, 1, facecolor="none", edgecolor=FAILS_COLOUR, hatch="///"))
+            ax.add_patch(Rectangle((x, y), 1, 1, fill=False, edgecolor=FAILS_COLOUR, hatch="///"))
             ax.text(x + 0.5, y + 0.5, str(int(fid)), ha="center", va="center", fontsize=6,
                     color=FAILS_COLOUR)
     labels = slots
@@ -256,14 +256,16 @@ def bit_rates(rates: pd.DataFrame | pd.Series, *, title: str = "", ax: Axes | No
 
 
 def key_curves(keys: pd.DataFrame, *, time: str = "time",
-               components: Sequence[str] = ("x", "y", "z", "w"), group: str | None = "track_type",
+               components: Sequence[str] = ("x", "y", "z", "w"), group: str | None = "track",
+               group_labels: Mapping[Any, str] | None = None,
                title: str = "", ax: Axes | None = None) -> Figure:
     """Key values over time for one animation + bone (GNT4 ``mot_keys`` rows).
 
     ``keys`` holds the already selected and decoded keys: one row per key
     with a time column and one column per component. With ``group`` (e.g.
-    the track type: translate / rotate / scale) each group gets its own
-    subplot. Lines join the keys linearly, as the game interpolates them.
+    the track: one bone has a translate, a rotate and a scale track) each
+    group gets its own subplot, titled by ``group_labels`` (e.g. track ->
+    kind). Lines join the keys linearly, as the game interpolates them.
 
     Examples
     --------
@@ -291,7 +293,7 @@ def key_curves(keys: pd.DataFrame, *, time: str = "time",
         t = df[time].to_numpy(dtype=float)
         for c in comps:
             a.plot(t, df[c].to_numpy(dtype=float), marker="o", markersize=3, label=c)
-        a.set_ylabel("value" if g is None else str(g))
+        a.set_ylabel("value" if g is None else str((group_labels or {}).get(g, f"{group} {g}")))
         a.legend(fontsize=7, loc="upper right")
         a.grid(alpha=0.3)
     axes[-1].set_xlabel(f"{time} (s)")
@@ -314,17 +316,21 @@ def _rgb(image: np.ndarray, palette: np.ndarray | None) -> np.ndarray:
     return pal[img]
 
 
-def contact_sheet(frames: Sequence[np.ndarray], grid: Mapping[str, Sequence[int]] | Sequence[Sequence[int]],
+def contact_sheet(frames: Sequence[np.ndarray] | Mapping[str, np.ndarray],
+                  grid: Mapping[str, Sequence[int]] | Sequence[Sequence[int]] | None = None,
                   *, palette: np.ndarray | None = None, bbox: tuple[int, int, int, int] | None = None,
                   title: str = "", thumb: float = 1.1) -> Figure:
     """A direction x frame grid of decoded frames (Civ3 FlicAnim).
 
     Parameters
     ----------
-    frames : sequence of 2-D (indexed) or 3-D (RGB) arrays
-        Decoded frames in file order (e.g. from ``animre.decode.flic.decode_frames``).
-    grid : dict direction -> frame indices, or list of index lists
-        Which frame goes where (e.g. from ``civ3_directions``); row = direction.
+    frames : dict direction -> frames, or sequence of frames
+        Either the output of ``animre.decode.flic.civ3_directions`` (direction
+        name -> array of shape (n, height, width)), one row per direction; or
+        decoded frames in file order (``decode_frames``) with ``grid`` saying
+        which frame goes where.
+    grid : dict direction -> frame indices, or list of index lists, optional
+        Only with a sequence of frames; row = direction.
     palette : (256, 3) array, optional
         Palette for indexed frames.
     bbox : (x, y, width, height), optional
@@ -336,21 +342,29 @@ def contact_sheet(frames: Sequence[np.ndarray], grid: Mapping[str, Sequence[int]
     >>> fig = contact_sheet(fs, {"SW": [0, 1, 2], "S": [3, 4, 5]})
     >>> len(fig.axes)
     6
+    >>> fig = contact_sheet({"SW": np.zeros((3, 4, 4), np.uint8)})
+    >>> len(fig.axes)
+    3
     """
-    rows = list(grid.items()) if isinstance(grid, Mapping) else [(str(i), r) for i, r in enumerate(grid)]
+    if isinstance(frames, Mapping):
+        rows = [(str(k), list(v)) for k, v in frames.items()]
+    else:
+        if grid is None:
+            grid = [list(range(len(frames)))]
+        items = list(grid.items()) if isinstance(grid, Mapping) else [(str(i), r) for i, r in enumerate(grid)]
+        rows = [(str(k), [frames[i] for i in idxs]) for k, idxs in items]
     ncols = max((len(r) for _, r in rows), default=1)
     fig = Figure(figsize=(max(3.0, thumb * ncols), max(2.0, thumb * len(rows))), layout="constrained")
     axes = fig.subplots(max(1, len(rows)), max(1, ncols), squeeze=False)
-    for i, (name, idxs) in enumerate(rows):
+    for i, (name, imgs) in enumerate(rows):
         for j in range(ncols):
             a = axes[i, j]
             a.set_xticks([])
             a.set_yticks([])
-            if j >= len(idxs):
+            if j >= len(imgs):
                 a.set_axis_off()
                 continue
-            k = idxs[j]
-            a.imshow(_rgb(frames[k], palette), interpolation="nearest")
+            a.imshow(_rgb(imgs[j], palette), interpolation="nearest")
             if bbox is not None:
                 x, y, w, h = bbox
                 a.add_patch(Rectangle((x - 0.5, y - 0.5), w, h, fill=False, edgecolor="red", linewidth=0.6))
@@ -534,7 +548,7 @@ def sprite_collisions(image: np.ndarray, points: pd.DataFrame, *, origin: tuple[
     ax.set_aspect("equal")
     if not ax.yaxis_inverted():
         ax.invert_yaxis()
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="best")
     ax.set_title(title or f"sprite {w}x{h} at ({ox}, {oy}), {len(points)} collision points")
     return fig
 
@@ -542,29 +556,31 @@ def sprite_collisions(image: np.ndarray, points: pd.DataFrame, *, origin: tuple[
 # --------------------------------------------------------------------------- claims
 
 
-def claims_board(summary: pd.DataFrame, *, text: str = "claim", holds: str = "n_holds",
-                 fails: str = "n_fails", group: str | None = "format", wrap: int = 70,
+def claims_board(summary: pd.DataFrame, *, text: str = "claim", holds: str = "holds",
+                 tested: str = "tested", group: str | None = "format", wrap: int = 70,
                  title: str = "", ax: Axes | None = None) -> Figure:
-    """Claims board: one horizontal bar per claim, green = items that hold, red = that do not.
+    """Claims board: one horizontal bar per claim, green = items that hold, red = items that do not.
 
-    ``summary`` is the per-claim summary from :func:`animre.research.claims`
-    (one row per claim with counts of holding and failing items).
+    ``summary`` is :func:`animre.research.claims` output: one row per claim
+    with the number of items where it ``holds`` out of the items ``tested``.
+    A claim with no tested item is labelled "not tested".
 
     Examples
     --------
-    >>> s = pd.DataFrame({"claim": ["a", "b"], "n_holds": [3, 1], "n_fails": [0, 2]})
+    >>> s = pd.DataFrame({"claim": ["a", "b"], "holds": [3, 1], "tested": [3, 3]})
     >>> fig = claims_board(s, group=None)
     >>> [float(p.get_width()) for p in fig.axes[0].patches]
     [3.0, 1.0, 0.0, 2.0]
     """
     import textwrap
 
-    _require(summary, [text, holds, fails], "claims_board")
+    _require(summary, [text, holds, tested], "claims_board")
     df = summary.reset_index(drop=True)
     fig, ax = _axes(ax, (9.0, max(2.5, 0.42 * len(df) + 1.2)))
     yy = np.arange(len(df))
-    h = df[holds].to_numpy(dtype=float)
-    f = df[fails].to_numpy(dtype=float)
+    h = pd.to_numeric(df[holds], errors="coerce").fillna(0).to_numpy(dtype=float)
+    n = pd.to_numeric(df[tested], errors="coerce").fillna(0).to_numpy(dtype=float)
+    f = n - h
     ax.barh(yy, h, color=HOLDS_COLOUR, label="holds")
     ax.barh(yy, f, left=h, color=FAILS_COLOUR, label="fails")
     names = []
@@ -576,7 +592,7 @@ def claims_board(summary: pd.DataFrame, *, text: str = "claim", holds: str = "n_
     ax.set_yticks(yy, names, fontsize=7)
     ax.invert_yaxis()
     for i in range(len(df)):
-        if h[i] + f[i] == 0:
+        if n[i] == 0:
             ax.text(0, i, " not tested (no data)", va="center", fontsize=7, color="#666666")
     ax.set_xlabel("tested items")
     ax.legend(handles=[Patch(color=HOLDS_COLOUR, label="holds"), Patch(color=FAILS_COLOUR, label="fails")],

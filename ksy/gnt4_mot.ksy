@@ -65,8 +65,8 @@ types:
       - id: ofs_gnta
         type: u4
         valid:
-          expr: _ == 0 or (_ >= 16 and _ <= _io.size - 16)
-        doc: Absolute offset of this id's GNTA animation; 0 = no animation for the id.
+          expr: _ == 0 or (_ >= _root.ofs_offsets_end and _ <= _io.size - 16)
+        doc: Absolute offset of this id's GNTA animation (after the offset table); 0 = no animation for the id.
     instances:
       gnta:
         pos: ofs_gnta

@@ -66,7 +66,9 @@ def test_header_and_offset_table_equal_manifest(files, tables, sample_corpus):
         assert [s.ofs_gnta for s in obj.anims] == v["offsets"], name
         assert [s.anim_id for s in obj.anims] == list(range(v["num_anim_ids"]))
         absent = [s for s in obj.anims if s.ofs_gnta == 0]
-        assert absent and all(s.gnta is None for s in absent)
+        assert all(s.gnta is None for s in absent)
+        assert len(absent) == v["num_anim_ids"] - len(v["animations"])
+        assert absent or v["num_anim_ids"] == 1
 
 
 def test_animations_equal_manifest(files, tables):
@@ -183,7 +185,7 @@ def test_key_arrays_are_relative_to_the_gnta(files, sample_corpus):
 def test_byte_coverage_is_complete(files, sample_corpus):
     for name, v in files.items():
         f = sample_corpus.fields(name)
-        leaves = f[~f["type"].isin(["struct", "array"])].dropna(subset=["start"])
+        leaves = f[f["kind"] == "value"].dropna(subset=["start"])
         covered = np.zeros(v["size"], bool)
         for s, e in zip(leaves.start, leaves.end):
             covered[int(s):int(e)] = True
@@ -270,8 +272,8 @@ def test_planted_relations_visible_in_tables(truth, tables):
     assert {(r.file, r.anim_id, r.track) for r in odd.itertuples()} == {
         (e["file"], e["anim_id"], e["track"]) for e in p["unknown_18_exceptions"]}
     # DISABLED only, and always, on tracks without coordinates
-    assert (tr.is_disabled == (tr.flags == 0)).all()
-    assert {(r.file, r.offset) for r in tr[tr.flags == 0].itertuples()} == {
+    assert (tr.is_disabled == (tr["flags"] == 0)).all()
+    assert {(r.file, r.offset) for r in tr[tr["flags"] == 0].itertuples()} == {
         (e["file"], e["offset"]) for e in p["no_coord_tracks"]}
     # total time is the last key time; end time is the largest total time
     assert (tr.total_time == tr.last_key_time).all()
@@ -279,7 +281,7 @@ def test_planted_relations_visible_in_tables(truth, tables):
     an = an[an.file.str.startswith("gnt4/")]
     assert (an.end_time == an.max_total_time).all()
     # flags 0x0204 only in the f32 characters
-    f32_files = set(tr[tr.flags == 0x0204].file)
+    f32_files = set(tr[tr["flags"] == 0x0204].file)
     assert f32_files and {f.split("/")[1] for f in f32_files} <= set(p["f32_characters"])
 
 

@@ -12,7 +12,13 @@ import pytest
 
 import animre
 from animre.corpus import parse_data
-from animre.decode.omf_sprites import bk_palette, decode_sprite, grey_palette, sprite_images, to_rgba
+from animre.decode.omf_sprites import (
+    bk_palette,
+    decode_sprite,
+    grey_palette,
+    sprite_images,
+    to_rgba,
+)
 from animre.errors import ParseError
 from animre.formats import detect_format
 from animre.formats.omf import AF, BK
@@ -206,7 +212,7 @@ def test_bk_values_equal_manifest(bk_truth, sample_corpus, samples_dir):
 def test_byte_coverage_is_complete(truth, sample_corpus):
     for name, v in truth["files"].items():
         f = sample_corpus.fields(name)
-        leaves = f[~f["type"].isin(["struct", "array"])].dropna(subset=["start"])
+        leaves = f[f["kind"] == "value"].dropna(subset=["start"])
         covered = np.zeros(v["size"], bool)
         for s, e in zip(leaves.start, leaves.end):
             covered[int(s):int(e)] = True
@@ -319,7 +325,7 @@ def test_real_bk_background_and_palette(real_bk):
     data = real_bk.read_bytes()
     assert pal.at[0, "colors"] == data[64015:64015 + 768]
     f = c.fields(real_bk.name)
-    leaves = f[~f["type"].isin(["struct", "array"])].dropna(subset=["start"])
+    leaves = f[f["kind"] == "value"].dropna(subset=["start"])
     covered = np.zeros(len(data), bool)
     for s, e in zip(leaves.start, leaves.end):
         covered[int(s):int(e)] = True

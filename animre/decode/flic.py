@@ -444,8 +444,7 @@ def decode_all(src: str | os.PathLike | bytes, *, palette_changes: bool = True, 
     palette_seen = False
     for role in roles:
         chunk = root.chunks[role.chunk]
-        cstart = _start(root, "chunks", role.chunk)
-        fbase = cstart + _start(chunk, "body")
+        fbase = _start(chunk, "body")  # top-level chunks read from the file's stream: absolute
         fbody = chunk.body
         cpath = f"chunks[{role.chunk}].body"
         for j, sub in enumerate(fbody.chunks):

@@ -90,7 +90,7 @@ def decode_sprite(pixel_bytes: bytes, width: int, height: int, *, strict: bool =
 
     Examples
     --------
-    >>> decode_sprite(b"", 3, 2).mask.all()
+    >>> bool(decode_sprite(b"", 3, 2).mask.all())
     True
     """
     width, height = int(width), int(height)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .base import F, Format
+from ..research.claims import file_claim, row_claim
+from .base import F, Format, column_claim
 
 __all__ = ["FORMAT", "FRM_SIZE"]
 
@@ -82,5 +83,30 @@ FORMAT = Format(
     detect=detect,
     tables=tables,
     table_keys={"frm": (), "frm_slots": ("slot",), "frm_sequences": ("slot", "position")},
+    claims=(
+        file_claim("FRM files are 821 bytes.", "seeds/001_0340b32678dbfebf.txt", "frm",
+                   lambda r: r["size"] == FRM_SIZE, offset=lambda r: min(int(r["size"]), FRM_SIZE)),
+        column_claim("FRM byte 0 is 0x01 (magic value).", "seeds/001_0340b32678dbfebf.txt",
+                     "frm", "unknown_magic", lambda v: v == 1),
+        row_claim("The idle probabilities of the first idle-count idles sum to 1.",
+                  "seeds/001_0340b32678dbfebf.txt", "frm",
+                  lambda r: abs(r["idle_weight_sum"] - 1.0) < 1e-3,
+                  offset_column="idle_weight_0", value="idle_weight_sum"),
+        column_claim("Each animation section has at most 16 frames.", "seeds/001_0340b32678dbfebf.txt",
+                     "frm_slots", "num_frames_raw", lambda v: v <= 16),
+        row_claim("Section 7 (slot 6) is not in use (always empty).", "seeds/001_0340b32678dbfebf.txt",
+                  "frm_slots", lambda r: r["num_frames_raw"] == 0 and r["len_by_fill"] == 0,
+                  where=lambda r: r["slot"] == 6, offset_column="num_frames_raw"),
+        row_claim("X offsets are all zeros for flying monsters (fly_speed > 0).",
+                  "seeds/001_0340b32678dbfebf.txt", "frm", lambda r: bool(r["x_offsets_all_zero"]),
+                  where=lambda r: r["fly_speed"] > 0, offset=5, value="x_offsets_all_zero"),
+        row_claim("The frame count byte equals the number of ids before the 0xFF fill.",
+                  "formats/NOTES.md §2", "frm_slots",
+                  lambda r: r["num_frames_raw"] == r["len_by_fill"], offset_column="num_frames_raw"),
+        column_claim("The idle animation count is at most 5.", "formats/NOTES.md §2", "frm",
+                     "num_idles_raw", lambda v: v <= 5),
+        column_claim("The projectile sprite count is at most 12.", "formats/NOTES.md §2", "frm",
+                     "num_projectile_frames_raw", lambda v: v <= 12),
+    ),
 )
 

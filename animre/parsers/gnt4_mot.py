@@ -184,7 +184,7 @@ class Gnt4Mot(KaitaiStruct):
             self.ofs_gnta = self._io.read_u4be()
             self._debug['ofs_gnta']['end'] = self._io.pos()
             _ = self.ofs_gnta
-            if not  ((_ == 0) or ( ((_ >= 16) and (_ <= self._io.size() - 16)) )) :
+            if not  ((_ == 0) or ( ((_ >= self._root.ofs_offsets_end) and (_ <= self._io.size() - 16)) )) :
                 raise kaitaistruct.ValidationExprError(self.ofs_gnta, self._io, u"/types/anim_slot/seq/0")
 
 

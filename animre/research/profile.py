@@ -290,33 +290,47 @@ def _is_pow2(x: int) -> bool:
 
 def _flags_note(ints: np.ndarray, u: np.ndarray, rates: list[float], n_distinct: int,
                 count: int) -> str | None:
-    """Few distinct values built from a few bits that look switched on and off independently."""
-    if ints.min() < 0 or count < 4:
+    """Few repeated values built from bits that are switched on and off independently.
+
+    Quantities are told apart by a common step that is not a power of two
+    (50, 100, 150), by filling their range densely once scaled by the lowest
+    varying bit (0, 4, 8, 12), and by bits that only ever appear nested in
+    one another (0, 1, 9: a length); flags need two bit groups that are set
+    independently of each other (0x1 and 0x2 in 0, 1, 2, 3).
+    """
+    if ints.min() < 0 or count < 4 or n_distinct < 3 or n_distinct > 32 or n_distinct > max(3, count // 3):
         return None
+    vc = pd.Series(u).value_counts()
+    if (count - int(vc.iloc[0])) / (n_distinct - 1) < 2:
+        return None  # the values besides the most common one hardly repeat
     varying = [b for b, r in enumerate(rates) if 0 < r < 1]
     ones = [b for b, r in enumerate(rates) if r == 1]
-    if len(varying) < 2 and not (len(varying) == 1 and varying[0] > 0 and ones):
-        return None
-    if n_distinct > 32 or n_distinct > max(3, count // 3):
+    if len(varying) < 2:
         return None
     distinct = sorted({int(x) for x in u.tolist()})
-    diffs = [d - distinct[0] for d in distinct[1:]]
     g = 0
-    for d in diffs:
-        g = math.gcd(g, d)
+    for d in distinct[1:]:
+        g = math.gcd(g, d - distinct[0])
     if g and not _is_pow2(g):
         return None  # a common step that is not a power of two: a quantity (50, 100, 150 ...)
     vmask = 0
     for b in varying:
         vmask |= 1 << b
-    lo_b, hi_b = varying[0], varying[-1]
-    gap = any(rates[b] in (0.0, 1.0) for b in range(lo_b, hi_b + 1))  # constant bit between varying bits
-    vals = [d & vmask for d in distinct]
-    nonzero = [v for v in vals if v]
-    single = sum(1 for v in nonzero if _is_pow2(v)) / len(nonzero) if nonzero else 0.0
-    span = (max(distinct) - min(distinct) + 1) or 1
-    density = n_distinct / span
-    if not (gap or (single >= 0.6 and density <= 0.5) or (len(varying) == 1 and ones)):
+    # values of 99% of the rows, scaled by the lowest varying bit: a count fills its range
+    bulk = vc.index[: max(3, int((vc.cumsum() < 0.99 * count).sum()) + 1)]
+    scaled = sorted({(int(d) & vmask) >> varying[0] for d in bulk})
+    if len(scaled) >= 2 and len(scaled) / (scaled[-1] - scaled[0] + 1) >= 0.5:
+        return None
+    nonzero = [d & vmask for d in distinct if d & vmask]
+    if nonzero and sum(bin(d).count("1") for d in nonzero) / len(nonzero) > 2.0:
+        return None  # flags combine few bits at a time; ids and sizes use many
+    groups: dict[frozenset, int] = {}
+    for b in varying:
+        rows = frozenset(d for d in distinct if d >> b & 1)
+        groups[rows] = groups.get(rows, 0) | (1 << b)
+    sets = list(groups)
+    independent = any(not (x <= y or y <= x) for i, x in enumerate(sets) for y in sets[i + 1:])
+    if not independent:
         return None
     bits = ", ".join(f"0x{1 << b:x}" for b in varying)
     const = f"; always set: {', '.join(f'0x{1 << b:x}' for b in ones)}" if ones else ""

@@ -29,7 +29,8 @@ from ._util import integral_values, numeric_column, plain, resolve_table
 
 __all__ = ["relations", "RELATION_KINDS", "RELATION_COLUMNS"]
 
-RELATION_KINDS = ("equal", "offset", "multiple", "divide", "mask", "functional", "only_when", "when")
+RELATION_KINDS = ("equal", "offset", "multiple", "divide", "linear", "mask", "one_to_one",
+                  "functional", "only_when", "when")
 _SPECIFICITY = {k: i for i, k in enumerate(RELATION_KINDS)}
 RELATION_COLUMNS = ["target", "source", "relation", "parameter", "support", "n_agree", "n_rows",
                     "baseline", "p_value", "counterexamples"]
@@ -49,6 +50,7 @@ class _Col:
     source_only: bool = False
     parent: str | None = None
     label_values: list | None = None
+    minority: int = 0  # rows whose value is not the most common one
 
 
 def relations(table: pd.DataFrame | str, columns: Iterable[str] | None = None, *, derived: bool = True,
@@ -123,10 +125,30 @@ def relations(table: pd.DataFrame | str, columns: Iterable[str] | None = None, *
     keys = _key_columns(df, name, corpus)
     rng = np.random.default_rng(seed)
     found: list[dict] = []
-    for t in cols:
-        if t.source_only or t.n_distinct < 2:
+    # columns that split the rows identically (slot / slot_name / row_in_file) are aliases:
+    # relate each alias to its representative once, and test only the representative further
+    reps: dict[bytes, _Col] = {}
+    active: list[_Col] = []
+    for c in cols:
+        sig = c.codes.tobytes()
+        cnt = np.bincount(c.codes[c.present]) if c.present.any() else np.zeros(1, int)
+        if (cnt >= 2).sum() < 2 or cnt[cnt >= 2].sum() < 0.5 * len(c.codes):
+            active.append(c)  # (nearly) unique values: sharing their partition proves nothing
             continue
-        for s in cols:
+        rep = reps.get(sig)
+        if rep is None:
+            reps[sig] = c
+            active.append(c)
+            continue
+        t, s_ = (rep, c) if c.source_only else (c, rep)
+        if t.source_only or c.n_distinct < 2:
+            continue
+        both = t.present & s_.present
+        found += _test_pair(t, s_, both, int(both.sum()), min_support, 0, rng, alias=True)
+    for t in active:
+        if t.source_only or t.n_distinct < 2 or t.minority < 3:
+            continue
+        for s in active:
             if s is t or s.n_distinct < 2 or s.name == t.parent or t.name == s.parent:
                 continue
             if s.parent is not None and s.parent == t.parent:
@@ -148,8 +170,9 @@ def relations(table: pd.DataFrame | str, columns: Iterable[str] | None = None, *
     res = pd.DataFrame(out, columns=RELATION_COLUMNS)
     if len(res):
         res["_spec"] = res["relation"].map(_SPECIFICITY)
-        res = res.sort_values(["support", "_spec", "n_rows"], ascending=[False, True, False],
-                              kind="stable").drop(columns="_spec").reset_index(drop=True)
+        res["_bin"] = (res["support"] * 100).round().astype(int)
+        res = res.sort_values(["_bin", "_spec", "support", "n_rows"], ascending=[False, True, False, False],
+                              kind="stable").drop(columns=["_spec", "_bin"]).reset_index(drop=True)
     return res
 
 
@@ -168,8 +191,9 @@ def _make_col(s: pd.Series, name: str, source_only: bool = False) -> _Col | None
         codes, uniq = pd.factorize(s.map(repr), use_na_sentinel=True)
     codes = np.asarray(codes, dtype=np.int64)
     present = codes >= 0
+    counts = np.bincount(codes[present], minlength=len(uniq)) if len(uniq) else np.zeros(1, int)
     return _Col(name, num, ints, codes, len(uniq), present, source_only,
-                label_values=[plain(u) for u in uniq])
+                label_values=[plain(u) for u in uniq], minority=int(present.sum() - counts.max()))
 
 
 def _bit_cols(cols: list[_Col], only_flags: bool) -> list[_Col]:
@@ -246,24 +270,71 @@ def _mode(x: np.ndarray):
     return vals[j], int(counts[j])
 
 
+_LINEAR_K = (-1.0, 2.0, -2.0, 0.5, -0.5, 4.0, -4.0, 0.25, -0.25)
+
+
+def _round_sig(x: np.ndarray, digits: int = 6) -> np.ndarray:
+    """Round to ``digits`` significant digits (float32 noise must not split a mode)."""
+    x = np.asarray(x, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        mag = np.where(x == 0, 0.0, np.floor(np.log10(np.abs(np.where(x == 0, 1.0, x)))))
+        m = 10.0 ** (mag - (digits - 1))
+        return np.where(np.isfinite(x), np.round(x / m) * m, x)
+
+
+def _nice(k: float) -> float:
+    """Snap a ratio to a nearby integer or simple fraction."""
+    for den in (1, 2, 3, 4, 8, 10, 16, 60, 100, 256):
+        r = round(k * den) / den
+        if abs(r - k) <= 1e-6 * max(1.0, abs(k)):
+            return r
+    return k
+
+
+def _pnum(v: float) -> int | float:
+    v = plain(v)
+    return int(v) if isinstance(v, float) and v == int(v) and abs(v) < 2**53 else v
+
+
 def _arith(kind: str, t: np.ndarray, s: np.ndarray, ti: np.ndarray | None, si: np.ndarray | None):
     """(parameter, agree mask) of the best relation of one kind, or (None, None)."""
+    flt = ti is None or si is None
+
+    def close(x, y):
+        return np.isclose(x, y, rtol=1e-6, atol=1e-9) if flt else x == y
+
     with np.errstate(all="ignore"):
         if kind == "equal":
-            return None, t == s
+            return None, close(t, s)
         if kind == "offset":
-            c, _ = _mode(t - s)
-            if c is None or c == 0:
+            c, _ = _mode(_round_sig(t - s) if flt else t - s)
+            if c is None or c == 0 or not np.isfinite(c):
                 return None, None
-            return plain(c), (t - s) == c
+            return _pnum(c), close(t - s, c)
         if kind == "multiple":
             nz = s != 0
             if nz.sum() < 3:
                 return None, None
-            k, _ = _mode(np.round(t[nz] / s[nz], 9))
-            if k is None or k in (0.0, 1.0) or not np.isfinite(k):
+            k, _ = _mode(_round_sig(t[nz] / s[nz]))
+            if k is None or not np.isfinite(k):
                 return None, None
-            return (int(k) if k == int(k) else float(k)), np.isclose(t, k * s, rtol=1e-9, atol=1e-12)
+            k = _nice(float(k))
+            if k in (0.0, 1.0):
+                return None, None
+            return _pnum(k), np.isclose(t, k * s, rtol=1e-6, atol=1e-9)
+        if kind == "linear":
+            best = (None, None, -1)
+            for k in _LINEAR_K:
+                for floor in ((False, True) if not flt and k != int(k) else (False,)):
+                    ks = np.floor(k * s) if floor else k * s
+                    c, n = _mode(_round_sig(t - ks) if flt else t - ks)
+                    if c is None or not np.isfinite(c) or n <= best[2]:
+                        continue
+                    if c == 0 and not floor:
+                        continue  # a plain multiple
+                    param = f"k={_pnum(k)}, c={_pnum(c)}" + (", floor" if floor else "")
+                    best = (param, close(t, ks + c), n)
+            return best[0], best[1]
         if kind == "divide":
             if ti is None or si is None:
                 return None, None
@@ -316,7 +387,7 @@ def _log_binom_tail(k: int, n: int, p: float) -> float:
 
 
 def _test_pair(t: _Col, s: _Col, both: np.ndarray, nb: int, min_support: float, n_perm: int,
-               rng: np.random.Generator) -> list[dict]:
+               rng: np.random.Generator, alias: bool = False) -> list[dict]:
     out: list[dict] = []
     idx = np.flatnonzero(both)
 
@@ -336,11 +407,14 @@ def _test_pair(t: _Col, s: _Col, both: np.ndarray, nb: int, min_support: float, 
         tv, sv = t.num[idx], s.num[idx]
         ti = t.ints[idx] if t.ints is not None else None
         si = s.ints[idx] if s.ints is not None else None
-        for kind in ("equal", "offset", "multiple", "divide", "mask"):
+        for kind in ("equal", "offset", "multiple", "divide", "linear", "mask"):
             param, agree = _arith(kind, tv, sv, ti, si)
             if agree is None or agree.mean() < min_support:
                 continue
             sup = agree.mean()
+            if alias:
+                emit(kind, param, agree, float("nan"), float("nan"))
+                return out
             perms = []
             for _ in range(n_perm):
                 pi = rng.permutation(len(idx))
@@ -351,6 +425,10 @@ def _test_pair(t: _Col, s: _Col, both: np.ndarray, nb: int, min_support: float, 
             if hits or sup - base < 0.5 * (1 - base) or sup <= max(perms):
                 continue
             emit(kind, param, agree, base, (hits + 1) / (n_perm + 1))
+    if alias:
+        emit("one_to_one", f"{t.n_distinct} values", np.ones(len(idx), dtype=bool),
+             float("nan"), float("nan"))
+        return out
     # --- categorical source: functional dependency and partial rules
     ns_present = int(len(np.unique(s.codes[idx])))
     if ns_present < 2 or ns_present > max(2, min(64, nb // 4)):
@@ -360,19 +438,27 @@ def _test_pair(t: _Col, s: _Col, both: np.ndarray, nb: int, min_support: float, 
     nt, ns = len(tcodes), len(scodes)
     if nt < 2:
         return out
-    agree = _functional(tmap, smap, nt, ns)
-    sup = agree.mean()
-    if sup >= min_support:
-        perms = [_functional(tmap, smap[rng.permutation(nb)], nt, ns).mean() for _ in range(n_perm)]
-        base = float(np.mean(perms))
-        hits = sum(1 for x in perms if x >= sup)
-        if not hits and sup - base >= 0.5 * (1 - base) and sup > max(perms):
-            emit("functional", f"{ns} source values", agree, base, (hits + 1) / (n_perm + 1))
+    counts_s = np.bincount(smap, minlength=ns)
+    # singleton source values say nothing about a dependency: leave their rows out
+    multi = counts_s[smap] >= 2
+    if (counts_s >= 2).sum() >= 2 and multi.sum() >= 0.5 * nb:
+        sub_t, sub_s = tmap[multi], smap[multi]
+        agree = _functional(sub_t, sub_s, nt, ns)
+        sup = agree.mean()
+        minority = len(sub_t) - np.bincount(sub_t).max()
+        if sup >= min_support and minority >= 3:
+            perms = [_functional(sub_t, sub_s[rng.permutation(len(sub_s))], nt, ns).mean()
+                     for _ in range(n_perm)]
+            base = float(np.mean(perms))
+            hits = sum(1 for x in perms if x >= sup)
+            if not hits and sup - base >= 0.5 * (1 - base) and sup > max(perms):
+                emit("functional", f"{int((counts_s >= 2).sum())} source values", agree, base,
+                     (hits + 1) / (n_perm + 1), idx[multi])
     # target value / bit set -> one source value (only for bits and two-valued targets)
     if t.parent is not None or nt == 2:
         counts_t = np.bincount(tmap, minlength=nt)
         for j in range(nt):
-            if counts_t[j] < 3 or counts_t[j] * 2 > nb:
+            if counts_t[j] < 3 or counts_t[j] * 2 > nb or nb - counts_t[j] < 3:
                 continue
             if t.parent is not None and not t.label_values[tcodes[j]]:
                 continue  # bit cleared: not informative
@@ -381,7 +467,7 @@ def _test_pair(t: _Col, s: _Col, both: np.ndarray, nb: int, min_support: float, 
             n_c = int(sel.sum())
             if k / n_c < min_support:
                 continue
-            q = float((smap[~sel] == v).mean()) if (~sel).any() else 1.0
+            q = float((smap[~sel] == v).mean())
             if q > 0.5:
                 continue
             lp = _log_binom_tail(k, n_c, q)
@@ -390,20 +476,21 @@ def _test_pair(t: _Col, s: _Col, both: np.ndarray, nb: int, min_support: float, 
             tval = t.label_values[tcodes[j]]
             sval = s.label_values[scodes[v]]
             tdesc = f"{t.name} set" if t.parent is not None else f"{t.name} == {_fmtv(tval)}"
-            agree_sub = np.where(sel, smap == v, True)
-            rule = f"{tdesc} -> {s.name} == {_fmtv(sval)}"
-            emit("only_when", rule, agree_sub[sel], q, 10 ** lp, idx[sel])
+            emit("only_when", f"{tdesc} -> {s.name} == {_fmtv(sval)}", smap[sel] == v, q, 10 ** lp,
+                 idx[sel])
     # source value -> constant target (partial dependency)
-    counts_s = np.bincount(smap, minlength=ns)
     for j in range(ns):
         n_v = int(counts_s[j])
-        if n_v < 5 or n_v * 2 > nb and ns > 2:
+        if n_v < max(5, 0.01 * nb) or (n_v * 2 > nb and ns > 2) or nb - n_v < 3:
             continue
         sel = smap == j
         c, k = _mode(tmap[sel])
         if k / n_v < min_support:
             continue
-        q = float((tmap[~sel] == c).mean()) if (~sel).any() else 1.0
+        rest = tmap[~sel]
+        if (rest != c).sum() < 3:
+            continue  # the target is (nearly) constant anyway
+        q = float((rest == c).mean())
         if q > 0.5:
             continue
         lp = _log_binom_tail(k, n_v, q)
@@ -424,35 +511,37 @@ def _fmtv(v: Any) -> str:
 
 
 def _dedupe(found: list[dict]) -> list[dict]:
-    """Per ordered pair keep the best kind; per unordered pair keep one orientation of symmetric kinds."""
+    """Per ordered pair keep one full relation; per unordered pair one orientation of symmetric kinds."""
     best: dict[tuple, dict] = {}
     partial: list[dict] = []
+    by_pair: dict[tuple, list[dict]] = {}
     for f in found:
         if f["relation"] in ("when", "only_when"):
             partial.append(f)
-            continue
-        key = (f["target"], f["source"])
-        cur = best.get(key)
-        if cur is None or (f["support"], -_SPECIFICITY[f["relation"]]) > \
-                (cur["support"], -_SPECIFICITY[cur["relation"]]):
-            best[key] = f
-    # symmetric orientations: keep the one with higher support; ties: multiples >= 1, later target
+        else:
+            by_pair.setdefault((f["target"], f["source"]), []).append(f)
+    for key, fs in by_pair.items():
+        top = max(x["support"] for x in fs)
+        # the most specific relation that holds almost as often as the best one
+        best[key] = min((x for x in fs if x["support"] >= top - 0.1),
+                        key=lambda x: (_SPECIFICITY[x["relation"]], -x["support"]))
     kept = {}
     for key, f in best.items():
         rkey = (key[1], key[0])
         other = best.get(rkey)
-        if other is not None and f["relation"] != "functional" and other["relation"] != "functional":
+        if other is not None and f["relation"] not in ("functional",) and \
+                other["relation"] not in ("functional",):
             a = (f["support"], -_SPECIFICITY[f["relation"]], _orient(f))
             b = (other["support"], -_SPECIFICITY[other["relation"]], _orient(other))
-            if b > a:
-                continue
-            if a == b and key > rkey:
+            if b > a or (a == b and key > rkey):
                 continue
         kept[key] = f
-    full_pairs = {k for k, f in kept.items() if f["support"] == 1.0}
-    partial = [f for f in partial if (f["target"], f["source"]) not in full_pairs
-               and not (kept.get((f["target"], f["source"])) or {}).get("relation") in
-               ("equal", "offset", "multiple", "divide", "mask")]
+    full_support: dict[tuple, float] = {}
+    for (tn, sn), f in kept.items():
+        for k in ((tn, sn), (sn, tn)):
+            full_support[k] = max(full_support.get(k, 0.0), f["support"])
+    # a partial rule adds something only where the full relation of its pair has exceptions
+    partial = [f for f in partial if f["support"] > full_support.get((f["target"], f["source"]), -1.0)]
     # partial rules: at most 3 per pair (strongest first)
     partial.sort(key=lambda f: (f["p_value"], -f["n_rows"]))
     per_pair: dict[tuple, int] = {}

@@ -223,7 +223,7 @@ def _database(rng, name: str, anim_counter: list[int]) -> tuple[dict, dict]:
             planted["unknown_parm_type"] = {"state": si, "parm": len(parms) - 1,
                                             "parm_type": UNKNOWN_PARM_TYPE}
         anims = []
-        for ai in range(n_anims):
+        for _ in range(n_anims):
             aid = anim_counter[0]
             anim_counter[0] += int(rng.integers(1, 3))
             values = []

@@ -1,0 +1,338 @@
+"""Export tables and findings: CSV, Markdown (wiki-ready), Parquet, Excel, JSON.
+
+Every file is written atomically: all outputs of one :func:`export` call are
+first written to temporary files next to their targets and only moved into
+place (``os.replace``) once every writer has succeeded, so an error leaves no
+half-written file and no partial set of outputs behind.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+import re
+import tempfile
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import numpy as np
+import pandas as pd
+
+from .errors import UsageError
+
+__all__ = ["export", "wiki_table", "to_markdown", "WRITERS", "EXPORT_FORMATS"]
+
+EXPORT_FORMATS = ("csv", "md", "parquet", "xlsx", "json")
+_EXT = {"csv": "csv", "md": "md", "parquet": "parquet", "xlsx": "xlsx", "json": "json"}
+
+
+# ----------------------------------------------------------------------------- cell conversion
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple, set)):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, np.ndarray):
+        return [_jsonable(x) for x in v.tolist()]
+    if isinstance(v, (bytes, bytearray)):
+        return bytes(v).hex()
+    if isinstance(v, np.generic):
+        v = v.item()
+    if v is None or v is pd.NA or v is pd.NaT:
+        return None
+    if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
+        return None if math.isnan(v) else ("inf" if v > 0 else "-inf")
+    if isinstance(v, (str, int, float, bool)):
+        return v
+    return str(v)
+
+
+def _cell_text(v: Any) -> Any:
+    """A scalar for text formats: lists/dicts -> JSON, bytes -> hex, others unchanged."""
+    if isinstance(v, (list, tuple, dict, set, np.ndarray)):
+        return json.dumps(_jsonable(v), ensure_ascii=False)
+    if isinstance(v, (bytes, bytearray)):
+        return bytes(v).hex()
+    return v
+
+
+def _flat(df: pd.DataFrame, keep_bytes: bool = False) -> pd.DataFrame:
+    """Object columns holding lists/dicts/bytes/mixed types become text columns."""
+    out = df.copy()
+    out.columns = [str(c) for c in out.columns]
+    for c in out.columns:
+        s = out[c]
+        if s.dtype != object:
+            continue
+        vals = [v for v in s if v is not None and not (isinstance(v, float) and math.isnan(v))]
+        if all(isinstance(v, str) for v in vals):
+            continue
+        if keep_bytes and vals and all(isinstance(v, (bytes, bytearray)) for v in vals):
+            continue
+        types = {type(v) for v in vals}
+        if len(types) == 1 and types <= {int, float, bool}:
+            continue
+        out[c] = [None if (v is None or (isinstance(v, float) and math.isnan(v))) else
+                  (_cell_text(v) if isinstance(_cell_text(v), str) else str(v)) for v in s]
+    return out
+
+
+# ----------------------------------------------------------------------------- markdown
+
+
+def _md_cell(v: Any) -> str:
+    v = _cell_text(v)
+    if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)):
+        return ""
+    if isinstance(v, float):
+        s = f"{v:.6g}"
+    elif isinstance(v, np.generic):
+        s = str(v.item())
+    else:
+        s = str(v)
+    return s.replace("\\", "\\\\").replace("|", "\\|").replace("\r\n", "<br>").replace("\n", "<br>")
+
+
+def to_markdown(df: pd.DataFrame, title: str | None = None) -> str:
+    """A pipe table (GitHub / wiki Markdown), with an optional ``## title`` heading.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> print(to_markdown(pd.DataFrame({"offset": [0], "name": ["magic"]})))
+    | offset | name |
+    | --- | --- |
+    | 0 | magic |
+    <BLANKLINE>
+    """
+    cols = [str(c) for c in df.columns]
+    lines = []
+    if title:
+        lines += [f"## {title}", ""]
+    lines.append("| " + " | ".join(_md_cell(c) for c in cols) + " |")
+    lines.append("| " + " | ".join("---" for _ in cols) + " |")
+    for row in df.itertuples(index=False, name=None):
+        lines.append("| " + " | ".join(_md_cell(v) for v in row) + " |")
+    return "\n".join(lines) + "\n"
+
+
+# ----------------------------------------------------------------------------- writers
+
+
+def _w_csv(df: pd.DataFrame, fh: BinaryIO, name: str) -> None:
+    fh.write(_flat(df).to_csv(index=False).encode("utf-8"))
+
+
+def _w_md(df: pd.DataFrame, fh: BinaryIO, name: str) -> None:
+    fh.write(to_markdown(df, name).encode("utf-8"))
+
+
+def _w_parquet(df: pd.DataFrame, fh: BinaryIO, name: str) -> None:
+    buf = io.BytesIO()
+    _flat(df, keep_bytes=True).to_parquet(buf, index=False)
+    fh.write(buf.getvalue())
+
+
+def _w_xlsx(df: pd.DataFrame, fh: BinaryIO, name: str) -> None:
+    flat = _flat(df)
+    for c in flat.columns:
+        if flat[c].dtype == object or pd.api.types.is_string_dtype(flat[c].dtype):
+            flat[c] = [v[:32767] if isinstance(v, str) else v for v in flat[c]]
+    buf = io.BytesIO()
+    sheet = re.sub(r"[\[\]:*?/\\]", "_", name)[:31] or "table"
+    flat.to_excel(buf, index=False, sheet_name=sheet, engine="openpyxl")
+    fh.write(buf.getvalue())
+
+
+def _w_json(df: pd.DataFrame, fh: BinaryIO, name: str) -> None:
+    recs = [{str(k): _jsonable(v) for k, v in r.items()} for r in df.to_dict("records")]
+    fh.write(json.dumps(recs, ensure_ascii=False, indent=1, allow_nan=False).encode("utf-8"))
+
+
+WRITERS: dict[str, Callable[[pd.DataFrame, BinaryIO, str], None]] = {
+    "csv": _w_csv, "md": _w_md, "parquet": _w_parquet, "xlsx": _w_xlsx, "json": _w_json,
+}
+
+
+def _tables(obj: Any, name: str | None) -> dict[str, pd.DataFrame]:
+    if isinstance(obj, pd.DataFrame):
+        return {name or "table": obj}
+    if hasattr(obj, "_asdict") and callable(obj._asdict):  # NamedTuple results (reinterpret)
+        obj = obj._asdict()
+    if isinstance(obj, Mapping):
+        out = {}
+        for k, v in obj.items():
+            if not isinstance(v, pd.DataFrame):
+                raise UsageError(f"{k!r} is a {type(v).__name__}, not a DataFrame")
+            out[f"{name}_{k}" if name else str(k)] = v
+        return out
+    if isinstance(obj, (tuple, list)) and all(isinstance(v, pd.DataFrame) for v in obj):
+        base = name or "table"
+        return {f"{base}_{i + 1}": v for i, v in enumerate(obj)}
+    raise UsageError(f"cannot export {type(obj).__name__}: give a DataFrame or a dict of DataFrames")
+
+
+def _safe(name: str) -> str:
+    s = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._")
+    return s or "table"
+
+
+def export(tables_or_findings: Any, folder: str | os.PathLike,
+           formats: Iterable[str] | str = EXPORT_FORMATS, name: str | None = None) -> list[Path]:
+    """Write tables or findings to ``folder`` in several formats, atomically.
+
+    Parameters
+    ----------
+    tables_or_findings : DataFrame, dict of DataFrames, or a result tuple
+        One table, several (one file per table per format), or a result
+        such as :func:`animre.reinterpret`'s (values, ranking).
+    folder : path
+        Output folder (created if missing).
+    formats : iterable of str
+        Any of ``csv``, ``md`` (wiki pipe table), ``parquet``, ``xlsx``, ``json``.
+    name : str, optional
+        File name stem (a prefix for dicts); default ``table`` / the dict keys.
+
+    Returns
+    -------
+    list of Path
+        The written files. Either all are written or, after an error, none
+        is changed (temporary files are removed).
+
+    Examples
+    --------
+    >>> import pandas as pd, tempfile
+    >>> out = export(pd.DataFrame({"a": [1, 2]}), tempfile.mkdtemp(), ["csv", "md"], name="demo")
+    >>> [p.name for p in out]
+    ['demo.csv', 'demo.md']
+    """
+    fmts = [formats] if isinstance(formats, str) else list(formats)
+    unknown = [f for f in fmts if f not in WRITERS]
+    if unknown:
+        raise UsageError(f"unknown export format(s) {', '.join(unknown)}; known: {', '.join(WRITERS)}")
+    tables = _tables(tables_or_findings, name)
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    jobs = [(folder / f"{_safe(t)}.{_EXT[f]}", f, t, df) for t, df in tables.items() for f in fmts]
+    staged: list[tuple[str, Path]] = []
+    try:
+        for path, fmt, t, df in jobs:
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+            staged.append((tmp, path))
+            with os.fdopen(fd, "wb") as fh:
+                WRITERS[fmt](df, fh, t)
+        for tmp, path in staged:
+            os.replace(tmp, path)
+    except BaseException:
+        for tmp, _ in staged:
+            try:
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass
+        raise
+    return [p for _, p in staged]
+
+
+# ----------------------------------------------------------------------------- wiki table
+
+
+def _ktype(lengths: pd.Series, values: pd.Series) -> str:
+    ln = lengths.dropna()
+    if not len(ln):
+        return "computed"
+    n = int(ln.mode().iloc[0])
+    vals = values.dropna()
+    if pd.api.types.is_bool_dtype(values.dtype):
+        return f"u{n}"
+    if pd.api.types.is_float_dtype(values.dtype) and not (len(vals) and (vals == vals.round()).all()):
+        return f"f{n}"
+    if pd.api.types.is_float_dtype(values.dtype) and n in (4, 8) and values.notna().all():
+        return f"f{n}"
+    if pd.api.types.is_numeric_dtype(values.dtype) and n in (1, 2, 4, 8):
+        return f"{'s' if len(vals) and vals.min() < 0 else 'u'}{n}"
+    if len(vals) and all(isinstance(v, str) for v in vals):
+        return f"str({n})" if ln.nunique() == 1 else "str"
+    return f"bytes({n})" if ln.nunique() == 1 else "bytes"
+
+
+def _offset_text(starts: pd.Series, row_min: pd.Series) -> str:
+    s = starts.dropna()
+    if not len(s):
+        return ""
+    if s.nunique() == 1:
+        return str(int(s.iloc[0]))
+    rel = (starts - row_min).dropna()
+    if len(rel) and rel.nunique() == 1:
+        return f"+{int(rel.iloc[0])}"
+    return f"varies ({int(s.min())}..{int(s.max())})"
+
+
+def _v(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:g}"
+    if isinstance(v, (bytes, bytearray)):
+        return bytes(v).hex()
+    return str(v)
+
+
+def wiki_table(corpus: Any, table: str) -> pd.DataFrame:
+    """A format-wiki field table of a curated table: offset, type, name, observed, alerts.
+
+    ``offset`` is absolute when it is the same in every file, ``+n`` when it
+    is the same inside each record, ``varies`` otherwise (empty for computed
+    columns); ``observed`` summarises the values across the corpus, e.g.
+    ``1 in 36/37 files; homm2/ODDMGFRM.BIN: 0``.
+
+    Examples
+    --------
+    >>> w = wiki_table(open_corpus("data/samples"), "frm")  # doctest: +SKIP
+    >>> export(w, "out", ["md"], name="frm_fields")  # doctest: +SKIP
+    """
+    from .research.profile import profile
+
+    if table not in corpus.tables:
+        raise UsageError(f"no table {table!r}; tables: {', '.join(corpus.tables)}")
+    df = corpus.tables[table]
+    starts, ends = corpus.spans.get(table, (pd.DataFrame(index=df.index), pd.DataFrame(index=df.index)))
+    full = [c for c in starts.columns if c != "file" and len(starts) and starts[c].notna().all()]
+    row_min = starts[full].min(axis=1) if full else pd.Series(np.nan, index=df.index)
+    prof = profile(table, corpus=corpus).set_index("column")
+    per_file = "file" in df.columns and not df["file"].duplicated().any()
+    unit = "files" if per_file else "rows"
+    rows = []
+    for c in df.columns:
+        if c == "file":
+            continue
+        st = starts[c] if c in starts.columns else pd.Series(np.nan, index=df.index)
+        en = ends[c] if c in ends.columns else pd.Series(np.nan, index=df.index)
+        p = prof.loc[c]
+        n = int(p["count"])
+        alerts = [a for a in p["alerts"] if a not in ("CONSTANT", "NEARLY_CONSTANT")]
+        if n == 0:
+            obs = "never present"
+        elif p["is_constant"]:
+            obs = f"{_v(p['most_common'][0][0])} in {n}/{n} {unit}"
+        elif "NEARLY_CONSTANT" in p["alerts"]:
+            top, k = p["most_common"][0]
+            exc = "; ".join(f"{e.get('file', 'row ' + str(e['row']))}: {_v(e['value'])}"
+                            for e in p["exceptions"][:3])
+            obs = f"{_v(top)} in {k}/{n} {unit}; {exc}"
+        elif pd.api.types.is_bool_dtype(df[c].dtype):
+            obs = f"True in {int(df[c].sum())}/{n} {unit}"
+        elif p["min"] is not None and not pd.isna(p["min"]) and not isinstance(p["min"], str):
+            obs = f"{_v(p['min'])}..{_v(p['max'])}, {int(p['n_distinct'])} distinct"
+            if p["zeros"] and p["p_zeros"] >= 0.2:
+                obs += f", 0 in {int(p['zeros'])}/{n} {unit}"
+        else:
+            ex = ", ".join(_v(v) for v, _ in p["most_common"][:3])
+            obs = f"{int(p['n_distinct'])} distinct, e.g. {ex}"
+        if n < len(df):
+            obs += f" (present in {n}/{len(df)} {unit})"
+        rows.append({"offset": _offset_text(st, row_min), "type": _ktype(en - st, df[c]),
+                     "name": c, "observed": obs, "alerts": ", ".join(alerts)})
+    return pd.DataFrame(rows, columns=["offset", "type", "name", "observed", "alerts"])

@@ -1,0 +1,32 @@
+"""Research functions: pure computations over corpus tables that return DataFrames.
+
+- :func:`profile` - per-column statistics and alerts (constant, flags, index, fixed point ...)
+- :func:`coverage` - share of each file's bytes described by fields, and the gaps
+- :func:`reinterpret` - read the same bytes as other types in every file, ranked
+- :func:`relations` - equalities, multiples, offsets, masks, dependencies between columns
+- :func:`claims` - run the format notes' claims and list counterexamples
+- :func:`diff` / :func:`diff_corpora` - field-level differences between files / parses
+
+Nothing here plots or renders; see :mod:`animre.export` for writing results.
+"""
+
+from .claims import claims, file_claim, row_claim
+from .coverage import coverage
+from .diff import diff, diff_corpora
+from .profile import profile, profile_alerts
+from .reinterpret import Reinterpretation, reinterpret
+from .relations import relations
+
+__all__ = [
+    "Reinterpretation",
+    "claims",
+    "coverage",
+    "diff",
+    "diff_corpora",
+    "file_claim",
+    "profile",
+    "profile_alerts",
+    "reinterpret",
+    "relations",
+    "row_claim",
+]

@@ -1,0 +1,662 @@
+"""Interactive explorers (ipywidgets) over a corpus.
+
+Each function returns a small object whose ``.widget`` is the ipywidgets
+container to display, and whose methods (``select`` ...) drive it from code,
+so every callback can be tested without a browser. All numbers shown come
+from :mod:`animre.research` (profiles, reinterpretations, claims) or straight
+from the corpus tables; the widgets only lay them out and call
+:mod:`animre.plots` to draw.
+
+Examples
+--------
+>>> from animre import open_corpus
+>>> from animre.widgets import corpus_explorer
+>>> ex = corpus_explorer(open_corpus("data/samples"))  # doctest: +SKIP
+>>> ex.widget  # doctest: +SKIP
+>>> ex.select(file="homm2/GOBLNFRM.BIN", path="walk_speed").selected  # doctest: +SKIP
+{'file': 'homm2/GOBLNFRM.BIN', 'path': 'walk_speed', 'start': 162, 'end': 166, ...}
+"""
+
+from __future__ import annotations
+
+import html
+import io
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+
+from . import plots
+from .errors import UsageError
+
+__all__ = [
+    "corpus_explorer",
+    "column_profiler",
+    "reinterpret_explorer",
+    "claims_board",
+    "CorpusExplorer",
+    "ColumnProfiler",
+    "ReinterpretExplorer",
+    "ClaimsBoard",
+    "hex_view",
+]
+
+HEX_CSS = """<style>
+.animre-hex {font-family: monospace; font-size: 12px; line-height: 1.35; white-space: pre;}
+.animre-hex .o {color: #888;}
+.animre-hex .hl {background: #ffd54f; color: #000; font-weight: bold;}
+.animre-hex .a {color: #555;}
+.animre-kv td, .animre-kv th {padding: 1px 8px; text-align: left; font-family: monospace; font-size: 12px;}
+</style>"""
+ROOT_RECORD = "(file)"
+
+
+def _research():
+    from . import research
+
+    return research
+
+
+def _fig_png(fig) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=80)
+    return buf.getvalue()
+
+
+def _df_html(df: pd.DataFrame, max_rows: int = 30) -> str:
+    if df is None or not len(df):
+        return "<i>none</i>"
+    more = f"<br><i>... {len(df) - max_rows} more rows</i>" if len(df) > max_rows else ""
+    return df.head(max_rows).to_html(index=False, classes="animre-kv", border=0, na_rep="") + more
+
+
+def hex_view(data: bytes, start: int | None = None, end: int | None = None, *, context: int = 4,
+             max_lines: int = 64, width: int = 16) -> str:
+    """HTML hex dump of ``data`` around ``[start, end)`` with exactly those bytes highlighted.
+
+    Every byte cell carries ``data-o="<absolute offset>"``; highlighted cells
+    also have the class ``hl``. Shows ``context`` lines before and after the
+    range, at most ``max_lines`` lines.
+
+    Examples
+    --------
+    >>> h = hex_view(bytes(range(32)), 3, 5)
+    >>> import re
+    >>> [int(o) for o in re.findall(r'class="b hl" data-o="(\\d+)"', h)]
+    [3, 4]
+    """
+    n = len(data)
+    if start is None or end is None:
+        lo_line, hi_line = 0, min(max_lines, (n + width - 1) // width)
+        start = end = -1
+    else:
+        lo_line = max(0, start // width - context)
+        hi_line = min((n + width - 1) // width, (max(end, start + 1) - 1) // width + 1 + context)
+        hi_line = min(hi_line, lo_line + max_lines)
+    out = [HEX_CSS, '<div class="animre-hex">']
+    for line in range(lo_line, hi_line):
+        base = line * width
+        cells, chars = [], []
+        for o in range(base, base + width):
+            if o >= n:
+                cells.append("  ")
+                chars.append(" ")
+                continue
+            b = data[o]
+            hl = start <= o < end
+            cells.append(f'<span class="b{" hl" if hl else ""}" data-o="{o}">{b:02X}</span>')
+            c = chr(b) if 32 <= b < 127 else "."
+            chars.append(f'<span class="a{" hl" if hl else ""}">{html.escape(c)}</span>')
+        out.append(f'<span class="o">{base:08X}</span>  ' + " ".join(cells) + "  " + "".join(chars))
+    if end > 0 and (hi_line * width) < end:
+        out.append(f"<i>... range continues to 0x{end:X} ({end - hi_line * width} more bytes)</i>")
+    out.append("</div>")
+    return "\n".join(out)
+
+
+# ============================================================================ corpus explorer
+
+
+class CorpusExplorer:
+    """File -> record -> field pickers, a hex view and the value in every representation.
+
+    Attributes
+    ----------
+    widget : ipywidgets.VBox
+        The container (CSS class ``animre-explorer``).
+    selected : dict
+        ``file, path, name, type, value, start, end`` of the selected field.
+    hex_html : str
+        The hex view's HTML (selected bytes carry the class ``hl``).
+    representations : DataFrame
+        The selected bytes read as every type (from :mod:`animre.research`).
+    """
+
+    def __init__(self, corpus):
+        import ipywidgets as w
+
+        self.corpus = corpus
+        files = corpus.files
+        ok = files.loc[files["ok"].astype(bool), "file"].tolist()
+        if not ok:
+            raise UsageError("the corpus has no parsed file to explore")
+        self._fields: dict[str, pd.DataFrame] = {}
+        self._busy = False
+        self.selected: dict[str, Any] = {}
+        self.representations = pd.DataFrame()
+        lay = w.Layout(width="420px")
+        self.file = w.Dropdown(options=ok, description="file", layout=lay)
+        self.record = w.Dropdown(options=[], description="record", layout=lay)
+        self.field = w.Dropdown(options=[], description="field", layout=lay)
+        self.info = w.HTML()
+        self.hex = w.HTML()
+        self.values = w.HTML()
+        self.file.observe(self._on_file, "value")
+        self.record.observe(self._on_record, "value")
+        self.field.observe(self._on_field, "value")
+        self.widget = w.VBox([
+            w.HTML("<b>Corpus explorer</b>: pick a file, a record and a field; its bytes are highlighted."),
+            w.HBox([w.VBox([self.file, self.record, self.field, self.info]), self.values]),
+            self.hex,
+        ])
+        self.widget.add_class("animre-explorer")
+        self._set_file(ok[0])
+
+    # -- data ------------------------------------------------------------------------
+
+    def fields(self, file: str | None = None) -> pd.DataFrame:
+        """The long fields table of a file (cached): path, parent, name, type, value, start, end."""
+        file = file or self.file.value
+        if file not in self._fields:
+            self._fields[file] = self.corpus.fields(file).reset_index(drop=True)
+        return self._fields[file]
+
+    def records(self, file: str | None = None) -> list[str]:
+        """Record paths of a file: the whole file, then every struct and array in file order."""
+        f = self.fields(file)
+        kind = f["kind"] if "kind" in f.columns else f["type"]
+        recs = f.loc[kind.isin(["struct", "array"]), "path"].tolist()
+        return [ROOT_RECORD] + recs
+
+    def fields_of(self, record: str, file: str | None = None) -> pd.DataFrame:
+        """The fields directly inside a record (rows of :meth:`fields` whose parent is it)."""
+        f = self.fields(file)
+        parent = "" if record == ROOT_RECORD else record
+        return f[f["parent"].fillna("") == parent]
+
+    # -- callbacks ---------------------------------------------------------------------
+
+    def _set_file(self, file: str) -> None:
+        self._busy = True
+        try:
+            self.file.value = file
+            self.record.options = self.records(file)
+            self.record.value = ROOT_RECORD
+        finally:
+            self._busy = False
+        self._set_record(ROOT_RECORD)
+
+    def _set_record(self, record: str, field: str | None = None) -> None:
+        sub = self.fields_of(record)
+        opts = []
+        for _, r in sub.iterrows():
+            rng = "computed" if pd.isna(r["start"]) else f"[{int(r['start'])}, {int(r['end'])})"
+            opts.append((f"{r['path']}  {r['type']}  {rng}", r["path"]))
+        self._busy = True
+        try:
+            self.record.value = record
+            self.field.options = opts
+            paths = [p for _, p in opts]
+            self.field.value = field if field in paths else (paths[0] if paths else None)
+        finally:
+            self._busy = False
+        self._show()
+
+    def _on_file(self, change) -> None:
+        if not self._busy and change["new"]:
+            self._set_file(change["new"])
+
+    def _on_record(self, change) -> None:
+        if not self._busy and change["new"]:
+            self._set_record(change["new"])
+
+    def _on_field(self, change) -> None:
+        if not self._busy:
+            self._show()
+
+    def _show(self) -> None:
+        file, path = self.file.value, self.field.value
+        f = self.fields(file)
+        data = self.corpus.read_bytes(file)
+        if path is None:
+            self.selected = {"file": file, "path": None}
+            self.hex.value = hex_view(data)
+            self.values.value = ""
+            self.info.value = ""
+            return
+        row = f[f["path"] == path].iloc[0]
+        start = None if pd.isna(row["start"]) else int(row["start"])
+        end = None if pd.isna(row["end"]) else int(row["end"])
+        self.selected = {"file": file, "path": path, "name": row["name"], "type": row["type"],
+                         "kind": row.get("kind"), "value": row["value"], "start": start, "end": end}
+        self.hex.value = hex_view(data, start, end)
+        fmt = self.corpus.format_of(file)
+        where = "computed from other fields" if start is None else \
+            f"bytes [{start}, {end}) = 0x{start:X}..0x{end:X}, {end - start} byte(s)"
+        self.info.value = (f"<div class='animre-kv'><b>{html.escape(path)}</b> ({fmt})<br>{where}<br>"
+                           f"parsed value: <code>{html.escape(_short_repr(row['value']))}</code></div>")
+        if start is None or end is None or end <= start:
+            self.representations = pd.DataFrame()
+            self.values.value = ""
+            return
+        self.representations = _representations(data[start:end])
+        self.values.value = "<b>same bytes, other readings</b>" + _df_html(self.representations, 40)
+
+    # -- public ----------------------------------------------------------------------------
+
+    @property
+    def hex_html(self) -> str:
+        """The hex view HTML currently shown."""
+        return self.hex.value
+
+    def select(self, file: str | None = None, record: str | None = None,
+               path: str | None = None) -> CorpusExplorer:
+        """Select a file, a record and/or a field (by its full path, e.g. ``idle_weights[2]``).
+
+        Examples
+        --------
+        >>> ex.select(file="homm2/GOBLNFRM.BIN", path="walk_speed").selected["start"]  # doctest: +SKIP
+        162
+        """
+        if file is not None:
+            if file not in self.file.options:
+                raise UsageError(f"{file!r} is not a parsed file of the corpus")
+            if file != self.file.value:
+                self._set_file(file)
+        if path is not None:
+            f = self.fields()
+            hit = f[f["path"] == path]
+            if not len(hit):
+                raise UsageError(f"{self.file.value}: no field {path!r}")
+            parent = hit.iloc[0]["parent"] or ROOT_RECORD
+            self._set_record(parent, path)
+        elif record is not None:
+            if record not in self.record.options:
+                raise UsageError(f"{self.file.value}: no record {record!r}")
+            self._set_record(record)
+        return self
+
+
+def _short_repr(v: Any, n: int = 80) -> str:
+    s = v.hex(" ") if isinstance(v, (bytes, bytearray)) else repr(v)
+    return s if len(s) <= n else s[: n - 3] + "..."
+
+
+def _representations(raw: bytes) -> pd.DataFrame:
+    """``raw`` read as every type of its size (type, value), converted by :mod:`animre.research`."""
+    r = _research()
+    if hasattr(r, "representations"):
+        return r.representations(raw)
+    decode = getattr(r, "decode", None)
+    if decode is None:
+        from .research.reinterpret import decode
+    rows = [{"type": "hex", "value": raw.hex(" ")}]
+    for t in _types():
+        try:
+            v = decode([raw], t)
+        except (UsageError, ValueError):
+            continue  # another size
+        rows.append({"type": t, "value": v[0].item() if hasattr(v[0], "item") else v[0]})
+    return pd.DataFrame(rows, columns=["type", "value"])
+
+
+def corpus_explorer(corpus) -> CorpusExplorer:
+    """A file -> record -> field explorer with a hex view of the selected bytes.
+
+    Parameters
+    ----------
+    corpus : Corpus
+        From :func:`animre.open_corpus`.
+
+    Examples
+    --------
+    >>> ex = corpus_explorer(corpus)  # doctest: +SKIP
+    >>> ex.widget  # doctest: +SKIP
+    """
+    return CorpusExplorer(corpus)
+
+
+# ============================================================================ column profiler
+
+
+class ColumnProfiler:
+    """Table and column pickers showing :func:`animre.research.profile` of the column.
+
+    Attributes
+    ----------
+    widget : ipywidgets.VBox
+        The container (CSS class ``animre-profiler``).
+    profile_row : Series
+        The profile of the selected column (one row of ``research.profile``).
+    exceptions : DataFrame
+        Rows that break the column's near-constant (file, row, value, offset).
+    figures : dict
+        ``histogram`` and (integer columns) ``bit_rates`` figures.
+    """
+
+    def __init__(self, corpus, table: str | None = None, column: str | None = None):
+        import ipywidgets as w
+
+        self.corpus = corpus
+        names = [t for t in corpus.tables if t != "files" and len(corpus.tables[t])]
+        if not names:
+            raise UsageError("the corpus has no curated table to profile")
+        self._busy = False
+        self._cache: dict[tuple[str, str], pd.Series] = {}
+        self.profile_row = pd.Series(dtype=object)
+        self.exceptions = pd.DataFrame()
+        self.figures: dict[str, Any] = {}
+        self.table = w.Dropdown(options=names, description="table", layout=w.Layout(width="320px"))
+        self.column = w.Dropdown(options=[], description="column", layout=w.Layout(width="320px"))
+        self.summary = w.HTML()
+        self.alerts = w.HTML()
+        self.hist = w.Image(format="png")
+        self.bits = w.Image(format="png")
+        self.exc = w.HTML()
+        self.table.observe(lambda ch: self._busy or self.select(table=ch["new"]), "value")
+        self.column.observe(lambda ch: self._busy or self.select(column=ch["new"]), "value")
+        self.widget = w.VBox([
+            w.HTML("<b>Column profiler</b>: statistics, distribution by file, bits and exceptions."),
+            w.HBox([self.table, self.column]),
+            w.HBox([self.summary, w.VBox([self.alerts, self.exc])]),
+            w.HBox([self.hist, self.bits]),
+        ])
+        self.widget.add_class("animre-profiler")
+        self.select(table=table or names[0], column=column)
+
+    @property
+    def summary_html(self) -> str:
+        return self.summary.value
+
+    def select(self, table: str | None = None, column: str | None = None) -> ColumnProfiler:
+        """Show the profile of ``table.column`` (a new table selects its first value column).
+
+        Examples
+        --------
+        >>> prof.select(table="frm", column="unknown_magic").profile_row["n_distinct"]  # doctest: +SKIP
+        2
+        """
+        if table is not None and table != self.table.value or not self.column.options:
+            table = table or self.table.value
+            if table not in self.table.options:
+                raise UsageError(f"no curated table {table!r}; tables: {', '.join(self.table.options)}")
+            cols = [c for c in self.corpus.tables[table].columns if c != "file"]
+            self._busy = True
+            try:
+                self.table.value = table
+                self.column.options = cols
+                self.column.value = column if column in cols else cols[0]
+            finally:
+                self._busy = False
+        elif column is not None:
+            if column not in self.column.options:
+                raise UsageError(f"no column {column!r} in {self.table.value}")
+            self._busy = True
+            try:
+                self.column.value = column
+            finally:
+                self._busy = False
+        self._show()
+        return self
+
+    def _profile(self, table: str, column: str) -> pd.Series:
+        key = (table, column)
+        if key not in self._cache:
+            p = _research().profile(table, corpus=self.corpus, columns=[column])
+            self._cache[key] = p.iloc[0]
+        return self._cache[key]
+
+    def _show(self) -> None:
+        table, column = self.table.value, self.column.value
+        row = self._profile(table, column)
+        self.profile_row = row
+        stats = ["dtype", "count", "n_missing", "n_distinct", "p_distinct", "is_constant", "is_unique",
+                 "min", "max", "mean", "zeros", "p_zeros", "monotonic", "entropy", "width", "most_common"]
+        kv = "".join(f"<tr><th>{k}</th><td>{html.escape(_short_repr(row.get(k)))}</td></tr>"
+                     for k in stats if k in row.index)
+        self.summary.value = f"<b>{html.escape(table)}.{html.escape(column)}</b><table class='animre-kv'>{kv}</table>"
+        notes = row.get("notes")
+        notes = dict(notes) if isinstance(notes, (list, tuple)) else {}
+        alerts = row.get("alerts") if isinstance(row.get("alerts"), (list, tuple)) else []
+        self.alerts.value = "<b>alerts</b><br>" + ("<br>".join(
+            f"<code>{html.escape(a)}</code> {html.escape(str(notes.get(a, '')))}" for a in alerts) or "<i>none</i>")
+        exc = row.get("exceptions")
+        self.exceptions = pd.DataFrame(list(exc) if isinstance(exc, (list, tuple)) else [])
+        self.exc.value = "<b>exceptions</b>" + _df_html(self.exceptions)
+        df = self.corpus.tables[table]
+        figs = {}
+        try:
+            figs["histogram"] = plots.histogram_by_file(df[["file", column]] if "file" in df else
+                                                        df[[column]].assign(file=table), column=column)
+        except Exception:  # noqa: BLE001 - a non-numeric column has no histogram
+            figs.pop("histogram", None)
+        rates = row.get("bit_rates")
+        if isinstance(rates, (list, tuple)) and len(rates):
+            figs["bit_rates"] = plots.bit_rates(pd.Series(list(rates), dtype=float),
+                                                title=f"{column}: bit set rates")
+        self.figures = figs
+        self.hist.value = _fig_png(figs["histogram"]) if "histogram" in figs else b""
+        self.bits.value = _fig_png(figs["bit_rates"]) if "bit_rates" in figs else b""
+
+
+def column_profiler(corpus, table: str | None = None, column: str | None = None) -> ColumnProfiler:
+    """Table and column pickers with the column's profile, histogram by file, bit rates, exceptions.
+
+    Examples
+    --------
+    >>> prof = column_profiler(corpus, "frm", "unknown_magic")  # doctest: +SKIP
+    >>> prof.exceptions  # doctest: +SKIP
+    """
+    return ColumnProfiler(corpus, table, column)
+
+
+# ============================================================================ reinterpret
+
+
+def _types() -> list[str]:
+    r = _research()
+    types = getattr(r, "TYPES", None)
+    if types is None:
+        from .research.reinterpret import TYPES as types
+    return list(types)
+
+
+class ReinterpretExplorer:
+    """A byte range + candidate types -> every file's values under each reading, plotted and ranked.
+
+    The bytes are located as :func:`animre.research.reinterpret` locates them:
+    a field path (``idle_weights``), a table cell (``frm.idle_weight_0``) or an
+    absolute offset (``118``, with a length), optionally with an offset and
+    length inside the located record.
+
+    Attributes
+    ----------
+    widget : ipywidgets.VBox
+        The container (CSS class ``animre-reinterpret``).
+    result : Reinterpretation or None
+        ``values`` (one row per occurrence, one column per type) and ``ranking``.
+    figure : Figure or None
+    """
+
+    def __init__(self, corpus, locator: str | int = "", *, fmt: str | None = None,
+                 offset: int | None = None, length: int | None = None,
+                 types: Sequence[str] | None = None):
+        import ipywidgets as w
+
+        self.corpus = corpus
+        fmts = sorted(x for x in corpus.files["format"].dropna().unique())
+        if not fmts:
+            raise UsageError("the corpus has no recognised file")
+        all_types = _types()
+        self.result = None
+        self.figure = None
+        self.locator = w.Text(value=str(locator), description="bytes",
+                              placeholder="field path, table.column or absolute offset")
+        self.format = w.Dropdown(options=["(any)"] + fmts, value=fmt or "(any)", description="format")
+        self.offset = w.Text(value="" if offset is None else str(offset), description="offset",
+                             placeholder="inside the record")
+        self.length = w.Text(value="" if length is None else str(length), description="length",
+                             placeholder="bytes (1, 2 or 4)")
+        self.types = w.SelectMultiple(options=all_types, description="types", rows=8,
+                                      value=tuple(t for t in (types or ()) if t in all_types))
+        self.run_button = w.Button(description="reinterpret", button_style="primary")
+        self.run_button.on_click(lambda _: self._run_safely())
+        self.message = w.HTML()
+        self.ranking = w.HTML()
+        self.plot = w.Image(format="png")
+        self.widget = w.VBox([
+            w.HTML("<b>Reinterpret</b>: read the same bytes of every file or record as other types "
+                   "(no type selected = every type of the right size)."),
+            w.HBox([w.VBox([self.locator, self.format, self.offset, self.length, self.run_button]),
+                    self.types]),
+            self.message, self.ranking, self.plot,
+        ])
+        self.widget.add_class("animre-reinterpret")
+        if str(locator) != "":
+            self._run_safely()
+
+    def _run_safely(self) -> None:
+        try:
+            self.run()
+        except UsageError as e:
+            self.message.value = f"<span style='color:#d1495b'>{html.escape(str(e))}</span>"
+
+    def run(self, locator: str | int | None = None, *, fmt: str | None = None, offset: int | None = None,
+            length: int | None = None, types: Sequence[str] | None = None) -> ReinterpretExplorer:
+        """Reinterpret the located bytes; updates :attr:`result`, the ranking and the plot.
+
+        Examples
+        --------
+        >>> rx.run("idle_weights", types=["f32le", "u32le"]).result.best  # doctest: +SKIP
+        'f32le'
+        """
+        if locator is not None:
+            self.locator.value = str(locator)
+        if fmt is not None:
+            self.format.value = fmt
+        if offset is not None:
+            self.offset.value = str(offset)
+        if length is not None:
+            self.length.value = str(length)
+        if types is not None:
+            self.types.value = tuple(types)
+        loc: str | int = self.locator.value.strip()
+        if not loc:
+            raise UsageError("say which bytes: a field path, table.column or an absolute offset")
+        if str(loc).lstrip("-").isdigit() or str(loc).lower().startswith("0x"):
+            loc = int(str(loc), 0)
+        kw = {}
+        for name, box in (("offset", self.offset), ("length", self.length)):
+            if box.value.strip():
+                kw[name] = int(box.value.strip(), 0)
+        if self.format.value != "(any)":
+            kw["format"] = self.format.value
+        res = _research().reinterpret(self.corpus, loc, types=list(self.types.value) or None, **kw)
+        self.result = res
+        shown = list(res.ranking["type"])
+        self.message.value = (f"{len(res.values)} occurrence(s); best reading: <b>{html.escape(str(res.best))}</b>")
+        self.ranking.value = _df_html(res.ranking, 25)
+        self.figure = plots.reinterpretation(res.values, types=shown[:6], label="file",
+                                             title=f"{loc}: readings, best first")
+        self.plot.value = _fig_png(self.figure)
+        return self
+
+
+def reinterpret_explorer(corpus, locator: str | int = "", *, fmt: str | None = None,
+                         offset: int | None = None, length: int | None = None,
+                         types: Sequence[str] | None = None) -> ReinterpretExplorer:
+    """Pick bytes (field path, table cell or offset) and candidate types; plot and rank the readings.
+
+    Examples
+    --------
+    >>> rx = reinterpret_explorer(corpus, "idle_weights", types=["f32le", "u32le"])  # doctest: +SKIP
+    >>> rx.result.ranking  # doctest: +SKIP
+    """
+    return ReinterpretExplorer(corpus, locator, fmt=fmt, offset=offset, length=length, types=types)
+
+
+# ============================================================================ claims board
+
+
+class ClaimsBoard:
+    """The notes' claims checked on the corpus: a board and each claim's counterexamples.
+
+    Attributes
+    ----------
+    widget : ipywidgets.VBox
+        The container (CSS class ``animre-claims``).
+    summary : DataFrame
+        One row per claim, from :func:`animre.research.claims` (claim, format,
+        source, holds, tested, holds_all, counterexamples, error).
+    details : DataFrame
+        The counterexamples of the selected claim (file, offset, value, detail).
+    figure : Figure
+    """
+
+    def __init__(self, corpus, formats: Sequence[str] | None = None):
+        import ipywidgets as w
+
+        self.corpus = corpus
+        self.summary = _research().claims(corpus, formats=formats)
+        self.figure = plots.claims_board(self.summary)
+        self.details = pd.DataFrame()
+        opts = [(f"{i}: [{r.get('format', '')}] {str(r['claim'])[:90]}", i)
+                for i, (_, r) in enumerate(self.summary.iterrows())]
+        self.claim = w.Dropdown(options=opts, description="claim", layout=w.Layout(width="760px"))
+        self.board = w.Image(value=_fig_png(self.figure), format="png")
+        self.detail = w.HTML()
+        self.claim.observe(lambda ch: self._show(), "value")
+        self.widget = w.VBox([w.HTML("<b>Claims board</b>: every claim of the notes, tested on the corpus."),
+                              self.board, self.claim, self.detail])
+        self.widget.add_class("animre-claims")
+        if opts:
+            self._show()
+
+    def select(self, claim: int) -> ClaimsBoard:
+        """Show the counterexamples of claim number ``claim`` (row of :attr:`summary`).
+
+        Examples
+        --------
+        >>> board.select(0).details  # doctest: +SKIP
+        """
+        if not 0 <= claim < len(self.summary):
+            raise UsageError(f"no claim {claim}; there are {len(self.summary)}")
+        if self.claim.value != claim:
+            self.claim.value = claim  # the observer shows it
+        else:
+            self._show()
+        return self
+
+    def _show(self) -> None:
+        row = self.summary.iloc[self.claim.value]
+        ce = row.get("counterexamples")
+        self.details = pd.DataFrame(list(ce) if isinstance(ce, (list, tuple)) else [],
+                                    columns=["file", "offset", "value", "detail"])
+        err = row.get("error")
+        err_html = "" if err is None or (isinstance(err, float) and pd.isna(err)) or err == "" else \
+            f"<br><span style='color:#d1495b'>check failed: {html.escape(str(err))}</span>"
+        self.detail.value = (
+            f"<b>{html.escape(str(row['claim']))}</b> <i>({html.escape(str(row.get('source', '')))})</i><br>"
+            f"holds for {row['holds']} of {row['tested']} tested items{err_html}<br>counterexamples:"
+            + _df_html(self.details))
+
+
+def claims_board(corpus, formats: Sequence[str] | None = None) -> ClaimsBoard:
+    """Every claim of the notes checked on the corpus, with the counterexamples of each.
+
+    Examples
+    --------
+    >>> board = claims_board(corpus, formats=["frm"])  # doctest: +SKIP
+    >>> board.summary[["claim", "holds", "tested"]]  # doctest: +SKIP
+    """
+    return ClaimsBoard(corpus, formats)

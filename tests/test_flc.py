@@ -1,0 +1,462 @@
+"""FLI/FLC + Civ3 FlicAnim: spec, tables, claims and frame decoding against the manifest,
+the real files (read in place) and Pillow (the oracle for standard FLI/FLC pixels)."""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import animre
+from animre.corpus import parse_data
+from animre.decode.flic import (
+    DIRECTION_NAMES,
+    civ3_directions,
+    decode_all,
+    decode_frames,
+    place_on_canvas,
+    ring_frames,
+)
+from animre.errors import ParseError, UsageError
+from animre.formats import detect_format, get_format
+from animre.samples import civ3 as civ3_samples
+
+CDCD = 0xCDCDCDCD
+SETTLER = ("Build", "Captured", "Death", "Default", "Fidget", "Run")
+PILLOW_FILES = ("a.fli", "hopper.fli", "hopper_palette_chunk_second.fli")
+
+
+@pytest.fixture(scope="module")
+def truth(manifest):
+    return manifest["formats"]["civ3"]
+
+
+@pytest.fixture(scope="module")
+def flc_tables(sample_corpus):
+    return {k: v for k, v in sample_corpus.tables.items() if k.startswith("flc_")}
+
+
+@pytest.fixture(scope="module")
+def real_corpus(realdata):
+    return animre.open_corpus(realdata / "flic", cache=False)
+
+
+def _rows(df, name):
+    return df[df.file == name]
+
+
+def _na(v):
+    return None if v is None or (isinstance(v, float) and np.isnan(v)) else int(v)
+
+
+# ---------------------------------------------------------------------------- generated samples
+
+
+def test_every_sample_parses_to_its_end(truth, samples_dir, sample_corpus):
+    files = sample_corpus.files.set_index("file")
+    assert len(truth["files"]) == 8
+    for name, v in truth["files"].items():
+        assert files.loc[name, "format"] == "flc", name
+        assert bool(files.loc[name, "ok"]), name
+        data = (samples_dir / name).read_bytes()
+        assert len(data) == v["size"] == v["header"]["len_file"]
+        _, obj, _ = parse_data(data, name, "flc")
+        end = obj._debug["chunks"]["arr"][-1]["end"]
+        assert end == len(data) and obj._io.is_eof()
+        assert len(obj.chunks) == v["num_chunks"]
+
+
+def test_files_table_equals_manifest(truth, flc_tables):
+    files = flc_tables["flc_files"].set_index("file")
+    for name, v in truth["files"].items():
+        row = files.loc[name]
+        h = v["header"]
+        for k in ("magic", "len_file", "num_frames", "width", "height", "depth", "flags", "speed", "created",
+                  "creator", "updated", "updater", "aspect_x", "aspect_y", "ofs_frame1", "ofs_frame2"):
+            assert row[k] == h[k], (name, k)
+        fa = v["flicanim"]
+        assert bool(row["is_flicanim"]) == (fa is not None)
+        if fa is None:
+            assert row["num_anims"] == 0 and row["len_flicanim"] == 0
+        else:
+            assert row["len_flicanim"] == fa["len_header"] == 28
+            assert row["flicanim_flags"] == fa["flags"]
+            for k in ("num_anims", "anim_length", "x_offset", "y_offset", "xs_orig", "ys_orig", "anim_time",
+                      "directions"):
+                assert row[k] == fa[k], (name, k)
+        assert row["num_chunks"] == v["num_chunks"]
+        assert row["num_frame_chunks"] == v["num_frame_chunks"] == len(v["frames"])
+        assert row["num_ring_frames"] == v["num_ring_frames"]
+        assert row["num_image_frames"] == h["num_frames"]
+        assert bool(row["has_prefix"]) == ("prefix" in v)
+        assert bool(row["len_file_matches"]) and not row["is_truncated"]
+
+
+def test_frames_and_chunks_tables_equal_manifest(truth, flc_tables):
+    frames, chunks = flc_tables["flc_frames"], flc_tables["flc_chunks"]
+    for name, v in truth["files"].items():
+        fr = _rows(frames, name).sort_values("frame").reset_index(drop=True)
+        assert len(fr) == len(v["frames"])
+        ch = _rows(chunks, name).set_index(["frame", "chunk"])
+        for i, f in enumerate(v["frames"]):
+            r = fr.loc[i]
+            assert r["frame"] == f["frame"] and r["ofs_chunk"] == f["offset"]
+            assert r["len_chunk"] == r["len_real"] == f["len_chunk"]
+            assert (r["num_chunks"], r["num_chunks_found"]) == (f["num_chunks"], f["num_chunks_found"])
+            assert (r["delay"], r["reserved_4"]) == (f["delay"], f["reserved"])
+            assert bool(r["is_ring"]) == f["is_ring"]
+            assert _na(r["image_frame"]) == f["image"]
+            assert _na(r["direction"]) == f["direction"]
+            assert (None if pd.isna(r["direction_name"]) else r["direction_name"]) == f["direction_name"]
+            for j, c in enumerate(f["chunks"]):
+                s = ch.loc[(f["frame"], j)]
+                assert s["chunk_type"] == c["type"]
+                assert s["len_chunk"] == c["len_chunk"] and s["len_real"] == c["len_real"]
+                assert s["ofs_chunk"] == c["offset"]
+                assert bool(s["size_matches"]) == (c["len_chunk"] == c["len_real"])
+            assert sum(1 for k in ch.index if k[0] == f["frame"]) == len(f["chunks"])
+
+
+def test_every_cell_maps_to_its_bytes(samples_dir, sample_corpus, truth):
+    df = sample_corpus.tables["flc_files"]
+    fmts = {"speed": "<I", "creator": "<I", "num_frames": "<H", "anim_time": "<I", "x_offset": "<H",
+            "directions": "<i", "len_flicanim": "<I"}
+    offsets = {"speed": 0x10, "creator": 0x1A, "num_frames": 0x06, "anim_time": 0x6C, "x_offset": 0x64,
+               "directions": 0x70, "len_flicanim": 0x58}
+    for i in df.index:
+        data = (samples_dir / df.at[i, "file"]).read_bytes()
+        for col, f in fmts.items():
+            s, e = sample_corpus.span("flc_files", i, col)
+            assert (s, e - s) == (offsets[col], struct.calcsize(f))
+            assert struct.unpack(f, data[s:e])[0] == df.at[i, col]
+    ch = sample_corpus.tables["flc_chunks"]
+    for i in ch.index[::37]:
+        data = (samples_dir / ch.at[i, "file"]).read_bytes()
+        s, _ = sample_corpus.span("flc_chunks", i, "len_chunk")
+        assert s == ch.at[i, "ofs_chunk"]
+        assert struct.unpack_from("<IH", data, s) == (ch.at[i, "len_chunk"], ch.at[i, "chunk_type"])
+
+
+def _coverage(corpus, name, size):
+    f = corpus.fields(name)
+    leaves = f[f["kind"] == "value"].dropna(subset=["start"])  # leaf values only, no records or arrays
+    assert len(leaves) > 100
+    covered = np.zeros(size, bool)
+    for s, e in zip(leaves.start, leaves.end):
+        covered[int(s):int(e)] = True
+    return covered
+
+
+def test_byte_coverage_is_complete(truth, sample_corpus):
+    for name, v in truth["files"].items():
+        covered = _coverage(sample_corpus, name, v["size"])
+        assert covered.all(), (name, np.flatnonzero(~covered)[:10])
+
+
+def test_byte_coverage_of_real_files(real_corpus):
+    for name in ("civ3/settler/Default.flc", "standard/2422.flc", "standard/hopper.fli"):
+        size = real_corpus.path(name).stat().st_size
+        covered = _coverage(real_corpus, name, size)
+        assert covered.all(), (name, np.flatnonzero(~covered)[:10])
+
+
+def test_planted_regularities_are_visible(truth, flc_tables):
+    p = truth["planted"]
+    files = flc_tables["flc_files"].set_index("file")
+    units = files.loc[p["unit_files"]]
+    assert list(units.index[units.speed == 4]) == [p["speed_4_file"]["file"]]
+    others = units.drop(index=p["speed_4_file"]["file"])
+    assert others.speed.between(*p["speed_range"]).all()
+    holds = units.anim_time == units.anim_length * units.speed
+    assert list(units.index[~holds]) == p["anim_time_exceptions"]
+    assert (units.x_offset == (240 - units.width) // 2).all()
+    feet = units.y_offset + units.height == 170
+    assert list(units.index[~feet]) == [p["feet_line_exception"]]
+    chunks = flc_tables["flc_chunks"]
+    cd = chunks[chunks.len_chunk == CDCD]
+    assert sorted(zip(cd.file, cd.ofs_chunk)) == sorted((c["file"], c["offset"]) for c in p["cdcd_palettes"])
+    assert (cd.len_real == 778).all() and (cd.type_name == "color_256").all()
+    frames = flc_tables["flc_frames"]
+    bad = frames[frames.num_chunks != frames.num_chunks_found]
+    assert sorted(zip(bad.file, bad.frame)) == sorted((c["file"], c["frame"]) for c in p["extra_subchunk_frames"])
+    assert ((bad.num_chunks - bad.num_chunks_found) == 1).all()
+    unit_frames = frames[frames.file.isin(p["unit_files"])]
+    assert ((unit_frames.reserved_4 == 1) == unit_frames.is_ring.astype(bool)).all()
+    assert (frames[~frames.file.isin(p["unit_files"])].reserved_4 == 0).all()
+    empty = frames[frames.num_chunks_found == 0]
+    assert sorted(zip(empty.file, empty.frame)) == sorted((e["file"], e["frame"]) for e in p["empty_frames"])
+    assert len(empty) >= 1
+    assert files.updater.nunique() == len(files)
+
+
+def test_claims_on_samples(sample_corpus, truth):
+    p = truth["planted"]
+    claims = {c.text: c.check(sample_corpus) for c in get_format("flc").claims}
+    assert len(claims) >= 5
+    for text, r in claims.items():  # every claim is tested on the unit files only (not the plain FLC)
+        assert sorted(r.file) == sorted(p["unit_files"]), text
+        assert r.offset.isna().all() or (r.offset >= 0).all()
+    speed = claims["Civ3 FLC header speed is 4"]
+    speed = speed[speed.file.str.startswith("civ3/")]
+    assert list(speed.file[speed.holds]) == [p["speed_4_file"]["file"]]
+    assert (speed.offset == 0x10).all()
+    anim = claims["anim_time = anim_length x 1000 / fps, fps = 1000 / speed"]
+    anim = anim[anim.file.str.startswith("civ3/")]
+    assert list(anim.file[~anim.holds]) == p["anim_time_exceptions"]
+    size_plus_one = claims["the actual number of frames is Size + 1 (one ring frame)"]
+    assert not size_plus_one[size_plus_one.file.str.startswith("civ3/")].holds.any()
+    for text in ("Civ3 FLC creator is 0xF1F1F2F2 (FLICSPRITE_CREATOR)",
+                 "xs_orig = ys_orig = 240 (unit sprites are 240 x 240)",
+                 "header frames = num_anims x anim_length",
+                 "directions = 0xFF (all eight directions present)",
+                 "one ring frame after each direction: frame chunks = num_anims x (anim_length + 1)",
+                 "a palette only in the first frame"):
+        r = claims[text]
+        r = r[r.file.str.startswith("civ3/")]
+        assert len(r) == len(p["unit_files"]) and r.holds.all(), text
+
+
+# ---------------------------------------------------------------------------- decoding generated samples
+
+
+def test_decoded_samples_equal_the_encoded_images(truth, samples_dir):
+    for name, v in truth["files"].items():
+        frames, palettes = decode_frames(samples_dir / name)
+        expected = civ3_samples.sprite_images(v)
+        assert frames.shape == expected.shape == (v["header"]["num_frames"], v["header"]["height"],
+                                                  v["header"]["width"])
+        assert np.array_equal(frames, expected), name
+        assert np.array_equal(palettes, civ3_samples.expected_palettes(v)), name
+        idx, rings = ring_frames(samples_dir / name)
+        assert idx == [f["frame"] for f in v["frames"] if f["is_ring"]]
+        if v["kind"] == "unit":
+            n = v["flicanim"]["anim_length"]
+            assert np.array_equal(rings, expected[::n])  # each ring frame shows its direction's first image
+            dirs = civ3_directions(samples_dir / name)
+            assert list(dirs) == list(DIRECTION_NAMES)
+            for d, key in enumerate(dirs):
+                assert np.array_equal(dirs[key], expected[d * n:(d + 1) * n])
+            canvas = place_on_canvas(frames[0], v["flicanim"])
+            fa = v["flicanim"]
+            assert canvas.shape == (240, 240)
+            box = canvas[fa["y_offset"]:fa["y_offset"] + frames.shape[1], fa["x_offset"]:fa["x_offset"] + frames.shape[2]]
+            assert np.array_equal(box, frames[0])
+            assert (canvas == 255).sum() == 240 * 240 - frames[0].size + (frames[0] == 255).sum()
+        else:
+            with pytest.raises(UsageError):
+                civ3_directions(samples_dir / name)
+
+
+def test_palette_with_impossible_size_is_read_by_packets(truth, samples_dir):
+    name = truth["planted"]["cdcd_palettes"][0]["file"]
+    _, obj, _ = parse_data((samples_dir / name).read_bytes(), name, "flc")
+    sub = obj.chunks[0].body.chunks[1]
+    assert sub.len_chunk == CDCD and not sub.has_valid_size and getattr(sub, "body", None) is None
+    pal = sub.palette_unsized
+    assert pal.num_packets == 1 and pal.packets[0].num_colors == 256 and len(pal.padding) == 0
+    rgb = [(c.r, c.g, c.b) for c in pal.packets[0].colors]
+    assert rgb == [tuple(c) for c in truth["files"][name]["palette"]]
+
+
+# ---------------------------------------------------------------------------- real files
+
+
+def test_settler_flcs(realdata, real_corpus):
+    files = real_corpus.tables["flc_files"].set_index("file")
+    frames = real_corpus.tables["flc_frames"]
+    for action in SETTLER:
+        name = f"civ3/settler/{action}.flc"
+        r = files.loc[name]
+        assert bool(r.is_flicanim) and r.len_flicanim == 28
+        assert (r.num_anims, r.anim_length, r.num_frames) == (8, 15, 120)
+        assert r.num_frame_chunks == 128 and r.num_ring_frames == 8
+        assert (r.xs_orig, r.ys_orig, r.directions, r.creator) == (240, 240, 0xFF, 0xF1F1F2F2)
+        assert 44 <= r.speed <= 125 and r.anim_time == 15 * r.speed
+        fr = _rows(frames, name)
+        assert sorted(fr.frame[fr.is_ring.astype(bool)]) == [16 * d + 15 for d in range(8)]
+        d = decode_all(realdata / "flic" / name)
+        assert d.frames.shape == (128, 100, 100)
+        dirs = civ3_directions(realdata / "flic" / name)
+        assert list(dirs) == list(DIRECTION_NAMES)
+        assert all(v.shape == (15, 100, 100) for v in dirs.values())
+        for role in d.roles:  # every frame decoded; each ring frame loops back to its direction's first
+            if role.is_ring:
+                assert np.array_equal(d.frames[role.frame], dirs[role.direction_name][0])
+        assert len(np.unique(dirs["SW"][0])) > 20  # a real picture, not a blank canvas
+        assert tuple(d.palettes[0, 255]) == (255, 0, 255)  # Civ3's transparent magenta
+        canvas = place_on_canvas(dirs["N"][3], d.flicanim)
+        assert canvas.shape == (240, 240)
+        assert np.array_equal(canvas[55:155, 70:170], dirs["N"][3])
+
+
+def test_settler_claims_report_the_speed(real_corpus):
+    claims = {c.text: c.check(real_corpus) for c in get_format("flc").claims}
+    speed = claims["Civ3 FLC header speed is 4"]
+    assert len(speed) == 6 and not speed.holds.any()
+    assert speed.value.between(44, 125).all() and (speed.offset == 0x10).all()
+    assert not claims["the actual number of frames is Size + 1 (one ring frame)"].holds.any()
+    for text in ("Civ3 FLC creator is 0xF1F1F2F2 (FLICSPRITE_CREATOR)",
+                 "one ring frame after each direction: frame chunks = num_anims x (anim_length + 1)",
+                 "FlicAnimHeader size is 28 (0x1C) in files made by the FlicAnim tool",
+                 "a palette only in the first frame"):
+        assert len(claims[text]) == 6 and claims[text].holds.all(), text
+
+
+def test_standard_files(realdata, real_corpus):
+    files = real_corpus.tables["flc_files"].set_index("file")
+    a = files.loc["standard/a.fli"]
+    assert (a.magic, a.num_frames, a.width, a.height, a.num_frame_chunks) == (0xAF11, 384, 320, 200, 385)
+    assert not a.is_flicanim
+    frames, palettes = decode_frames(realdata / "flic/standard/a.fli")
+    assert frames.shape == (384, 200, 320) and palettes.shape == (384, 256, 3)
+    s = files.loc["standard/2422.flc"]
+    assert (s.num_frames, s.num_frame_chunks, s.num_ring_frames, s.has_prefix) == (27, 28, 1, True)
+    ch = real_corpus.tables["flc_chunks"]
+    stamp = ch[(ch.file == "standard/2422.flc") & (ch.type_name == "pstamp")]
+    assert len(stamp) == 1 and stamp.iloc[0].len_chunk == 0x200 and stamp.iloc[0].ofs_chunk == 2922
+    obj = real_corpus.parse("standard/2422.flc")
+    ps = obj.chunks[1].body.chunks[0].body
+    assert (ps.height, ps.width, ps.color_translation, len(ps.data)) == (63, 100, 1, 0x200 - 12)
+    assert struct.unpack_from("<IH", ps.data) == (500, 15)  # the stamp image is a BYTE_RUN sub-chunk
+    assert decode_frames(realdata / "flic/standard/2422.flc")[0].shape == (27, 200, 320)
+    for name in ("standard/hopper.fli", "standard/hopper_palette_chunk_second.fli"):
+        h = files.loc[name]
+        size = (realdata / "flic" / name).stat().st_size
+        assert h.len_file == size + 1 and not h.len_file_matches and h.is_truncated
+        assert h.num_frame_chunks == 1 and h.num_image_frames == 1
+
+
+def test_malformed_fli_gives_a_clear_error(realdata):
+    c = animre.open_corpus(realdata / "flic" / "malformed", cache=False)
+    assert len(c.errors) == 1 and not c.files.ok.any()
+    e = c.errors.iloc[0]
+    assert e.file == "fli_overflow.fli" and e.format == "flc"
+    assert e.path == "chunks[0].body.chunks[2].body" and e.offset == 549
+    assert "requested 1018 bytes" in e.message and e.message.startswith("fli_overflow.fli: ")
+    with pytest.raises(ParseError) as ei:
+        decode_frames(realdata / "flic/malformed/fli_overflow.fli")
+    assert ei.value.offset == 549
+
+
+@pytest.mark.parametrize("name", PILLOW_FILES)
+def test_decoding_equals_pillow(realdata, name):
+    from PIL import Image
+
+    path = realdata / "flic" / "standard" / name
+    frames, palettes = decode_frames(path, palette_changes=False)
+    with Image.open(path) as im:
+        assert im.n_frames == len(frames)
+        for i in range(im.n_frames):
+            im.seek(i)
+            assert np.array_equal(np.asarray(im), frames[i]), (name, i)
+            pal = np.array(im.getpalette(), dtype=np.uint8).reshape(-1, 3)
+            assert np.array_equal(pal, palettes[i]), (name, i)
+
+
+def test_later_palette_chunks_apply_from_their_frame(realdata, real_corpus):
+    """Pillow keeps the first palette; a.fli changes a few entries at frames 274 and 275."""
+    path = realdata / "flic/standard/a.fli"
+    data = path.read_bytes()
+    first, first_pal = decode_frames(path, palette_changes=False)
+    frames, palettes = decode_frames(path)
+    assert np.array_equal(frames, first)
+    ch = real_corpus.tables["flc_chunks"]
+    pals = ch[(ch.file == "standard/a.fli") & (ch.type_name == "color_64")].sort_values("frame")
+    assert list(pals.frame) == [0, 274, 275]
+    expected = first_pal[0].astype(int).copy()
+    change_at = {}
+    for r in pals.iloc[1:].itertuples():  # apply the later packets by hand (6-bit values << 2)
+        pos = r.ofs_chunk + 6
+        (n,) = struct.unpack_from("<H", data, pos)
+        pos += 2
+        idx = 0
+        for _ in range(n):
+            skip, cnt = data[pos], data[pos + 1] or 256
+            pos += 2
+            idx += skip
+            for _ in range(cnt):
+                expected[idx] = [v << 2 for v in data[pos:pos + 3]]
+                idx += 1
+                pos += 3
+        change_at[r.frame] = expected.copy()
+    assert np.array_equal(palettes[:274], first_pal[:274])
+    assert np.array_equal(palettes[274], change_at[274]) and np.array_equal(palettes[275:], np.broadcast_to(
+        change_at[275], palettes[275:].shape))
+    assert not np.array_equal(palettes[274], first_pal[274])  # frame 275 restores most entries
+
+
+# ---------------------------------------------------------------------------- bad input
+
+
+def test_detection_by_content(realdata, samples_dir):
+    for p in sorted((realdata / "flic").rglob("*.fl?")):
+        head = p.read_bytes()[:4096]
+        fmt, _ = detect_format(head, p.stat().st_size, "renamed.bin")
+        assert fmt is not None and fmt.name == "flc", p
+    rng = np.random.default_rng(1)
+    noise = rng.integers(0, 256, 4096, dtype=np.uint8).tobytes()
+    assert get_format("flc").detect(noise[:4] + b"\x00\x00" + noise[6:], 4096, "x.flc") == 0.0
+
+
+def _unit_sample(truth, samples_dir):
+    name = "civ3/Catapult/Default.flc"
+    return name, (samples_dir / name).read_bytes(), truth["files"][name]
+
+
+def test_hostile_sizes_are_rejected(truth, samples_dir):
+    name, data, v = _unit_sample(truth, samples_dir)
+    f1 = v["frames"][1]
+    for pos, value, path in ((f1["offset"], 0xFFFFFFFF, "len_chunk"),
+                             (f1["offset"], 3, "len_chunk"),
+                             (f1["chunks"][0]["offset"], 0x7FFFFFF0, "body"),
+                             (f1["chunks"][0]["offset"], 2, "body")):
+        bad = bytearray(data)
+        struct.pack_into("<I", bad, pos, value)
+        with pytest.raises(ParseError) as ei:
+            parse_data(bytes(bad), name, "flc")
+        assert ei.value.path.endswith(path), ei.value
+        assert ei.value.offset in (pos, pos + 6)
+        with pytest.raises(ParseError):
+            decode_frames(bytes(bad), name=name)
+    huge = bytearray(data)
+    struct.pack_into("<HH", huge, 8, 0xFFFF, 0xFFFF)  # 65535 x 65535 frames from 7 KB: over the budget
+    with pytest.raises(ParseError, match="budget"):
+        decode_frames(bytes(huge))
+
+
+def test_bad_pixel_streams_give_parse_errors(truth, samples_dir):
+    """Mutated pixel data decodes or fails with a ParseError pointing into its sub-chunk body."""
+    name, data, v = _unit_sample(truth, samples_dir)
+    bodies = [(c["offset"] + 6, c["offset"] + c["len_real"]) for f in v["frames"] for c in f["chunks"]
+              if c["type"] in (7, 15)]
+    rng = np.random.default_rng(2097)
+    errors = 0
+    for trial in range(300):
+        s, e = bodies[rng.integers(len(bodies))]
+        bad = bytearray(data)
+        for _ in range(int(rng.integers(1, 4))):
+            bad[int(rng.integers(s, e))] = int(rng.choice([0, 0x7F, 0x80, 0xFF, rng.integers(256)]))
+        try:
+            decode_frames(bytes(bad), name=f"{name}#{trial}")
+        except ParseError as err:
+            errors += 1
+            assert err.file == f"{name}#{trial}" and ".body" in err.path
+            assert 128 <= err.offset < len(data)
+    assert errors > 0
+    for cut in (0, 10, 127, 140, len(data) // 2, len(data) - 3):
+        with pytest.raises(ParseError):
+            decode_frames(data[:cut])
+    frames, palettes = decode_frames(data[:128])  # a header and no chunk: no frames, not an error
+    assert frames.shape == (0, v["header"]["height"], v["header"]["width"]) and palettes.shape == (0, 256, 3)
+
+
+def test_place_on_canvas_checks_its_input():
+    hdr = {"x_offset": 200, "y_offset": 0, "xs_orig": 240, "ys_orig": 240}
+    with pytest.raises(UsageError):
+        place_on_canvas(np.zeros((10, 50), np.uint8), hdr)
+    with pytest.raises(UsageError):
+        place_on_canvas(np.zeros((10, 10), np.uint8), dict(hdr, xs_orig=0))
+    out = place_on_canvas(np.ones((2, 3), np.uint8), dict(hdr, x_offset=237, y_offset=238), fill=0)
+    assert out.sum() == 6 and out[238:, 237:].all()

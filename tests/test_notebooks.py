@@ -1,0 +1,136 @@
+"""Every notebook runs headless on the generated samples and exports its findings; `run_demo` collects them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import nbformat
+import pandas as pd
+import pytest
+
+from animre import demo
+from animre.compile import PROJECT_ROOT
+from animre.demo import NotebookError, notebook_paths, run_demo, run_notebook
+
+NOTEBOOKS = notebook_paths()
+EXPECTED = ["00_quickstart", "01_omf_af", "02_homm2_frm", "03_gnt4_mot", "04_retro_pas4", "05_civ3_flc",
+            "06_spec_experiment"]
+
+
+def test_all_notebooks_present():
+    assert [p.stem for p in NOTEBOOKS] == EXPECTED
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_stored_without_outputs_and_parameter_cell_first(path):
+    nb = nbformat.read(path, as_version=4)
+    nbformat.validate(nb)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert all(c.outputs == [] and c.execution_count is None for c in code), "strip outputs before committing"
+    first = nb.cells[0]
+    assert first.cell_type == "code" and "parameters" in first.metadata.get("tags", [])
+    assert 'DATA = os.environ.get("ANIMRE_DATA"' in first.source
+    assert 'OUT = os.environ.get("ANIMRE_OUT"' in first.source
+    assert f'"{path.stem}"' in first.source  # default OUT is out/<notebook name>
+    assert "export(" in code[-1].source and "OUT" in code[-1].source
+    assert nb.metadata["kernelspec"]["name"] == "python3"
+
+
+@pytest.fixture(scope="module")
+def demo_run(tmp_path_factory, samples_dir):
+    """All notebooks executed once through run_demo (the `make demo` entry point)."""
+    out = tmp_path_factory.mktemp("demo-out")
+    with pytest.MonkeyPatch.context() as mp:  # the kernels inherit it: keep their cache out of ~
+        mp.setenv("ANIMRE_CACHE_DIR", str(tmp_path_factory.mktemp("demo-cache")))
+        written = run_demo(out, data=samples_dir)
+    return out, written
+
+
+@pytest.mark.slow
+def test_run_demo_executes_every_notebook(demo_run):
+    out, written = demo_run
+    for name in EXPECTED:
+        executed = out / f"{name}.ipynb"
+        assert executed in written
+        nb = nbformat.read(executed, as_version=4)
+        code = [c for c in nb.cells if c.cell_type == "code"]
+        assert all(c.execution_count is not None for c in code), name
+        errors = [o for c in code for o in c.outputs if o.get("output_type") == "error"]
+        assert not errors, (name, errors[:1])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", EXPECTED)
+def test_notebook_exports_findings(demo_run, name):
+    out, written = demo_run
+    folder = out / name
+    csvs = sorted(folder.glob("*.csv"))
+    mds = sorted(folder.glob("*.md"))
+    assert csvs, f"{name} exported no CSV"
+    assert [p.stem for p in csvs] == [p.stem for p in mds], "every table as CSV and Markdown"
+    for p in csvs + mds:
+        assert p in written
+    for p in csvs:
+        df = pd.read_csv(p)
+        assert len(df.columns) >= 1, p
+
+
+@pytest.mark.slow
+def test_exports_carry_the_planted_findings(demo_run, manifest):
+    out, _ = demo_run
+    homm2 = manifest["formats"]["homm2"]["planted"]
+    weights = pd.read_csv(out / "02_homm2_frm" / "frm_idle_weights.csv")
+    off = weights.loc[(weights["idle_weight_sum"] - 1).abs() > 1e-5, "file"]
+    assert sorted(off) == sorted(homm2["weights_not_normalised"])
+    mism = pd.read_csv(out / "02_homm2_frm" / "frm_count_fill_mismatch.csv")
+    planted = {(m["file"], m["slot"]) for m in homm2["count_fill_mismatch"] if m["count"] <= 16}
+    assert {(f, s) for f, s in zip(mism["file"], mism["slot"], strict=True)} == planted
+    readings = pd.read_csv(out / "03_gnt4_mot" / "mot_component_readings.csv")
+    assert readings.loc[0, "type"] == "gnt4half"  # the note's reading of the 16-bit components wins
+    files = pd.read_csv(out / "00_quickstart" / "files.csv")
+    assert len(files) == sum(len(s["files"]) for s in manifest["formats"].values())
+    diff = pd.read_csv(out / "06_spec_experiment" / "spec_experiment_diff.csv")
+    assert "unknown_magic" in set(diff["column"])
+
+
+@pytest.mark.slow
+def test_failing_notebook_names_notebook_and_cell(tmp_path, samples_dir):
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# broken"),
+        nbformat.v4.new_code_cell("import os\nx = 1"),
+        nbformat.v4.new_code_cell("raise ValueError('planted failure ' + os.environ['ANIMRE_OUT'])"),
+        nbformat.v4.new_code_cell("never = True"),
+    ])
+    path = tmp_path / "99_broken.ipynb"
+    nbformat.write(nb, path)
+    with pytest.raises(NotebookError) as ei:
+        run_notebook(path, tmp_path / "out", samples_dir)
+    e = ei.value
+    assert (e.notebook, e.cell) == ("99_broken.ipynb", 2)
+    assert str(e).startswith("99_broken.ipynb: cell 2: ValueError: planted failure")
+    assert str(tmp_path / "out" / "99_broken") in str(e)  # ANIMRE_OUT = out/<notebook name>
+    executed = nbformat.read(tmp_path / "out" / "99_broken.ipynb", as_version=4)
+    assert executed.cells[2].outputs[0]["output_type"] == "error"
+    assert executed.cells[3].execution_count is None
+
+
+def test_run_demo_rejects_missing_corpus(tmp_path):
+    from animre.errors import UsageError
+
+    with pytest.raises(UsageError, match="no such corpus"):
+        run_demo(tmp_path / "out", data=tmp_path / "nowhere")
+
+
+def test_kernel_is_this_interpreter(tmp_path):
+    import sys
+
+    km = demo._kernel_manager(tmp_path)
+    assert km.kernel_spec.argv[0] == sys.executable
+    assert km.kernel_spec.argv[1:3] == ["-m", "ipykernel_launcher"]
+
+
+def test_notebooks_are_in_the_project():
+    assert demo.NOTEBOOK_DIR == PROJECT_ROOT / "notebooks"
+    for p in NOTEBOOKS:
+        json.loads(Path(p).read_text())  # plain JSON, no binary junk
