@@ -268,7 +268,7 @@ def _offset_text(starts: pd.Series, row_min: pd.Series) -> str:
         return str(int(s.iloc[0]))
     rel = (starts - row_min).dropna()
     if len(rel) and rel.nunique() == 1:
-        return f"+{int(rel.iloc[0])}"
+        return f"{int(rel.iloc[0]):+d}"
     return f"varies ({int(s.min())}..{int(s.max())})"
 
 

@@ -238,6 +238,39 @@ def _walk(obj, prefix, base, bases, values, seen):
             yield FieldSpan(f"{prefix}{name}", prefix.rstrip("."), name, None, _plain(val), None, None, obj, "value")
 
 
+def _has_open(obj, seen: set[int] | None = None) -> bool:
+    """True if ``obj`` or anything below it has a debug entry that started but never ended."""
+    seen = set() if seen is None else seen
+    if id(obj) in seen:
+        return False
+    seen.add(id(obj))
+    for k, d in (getattr(obj, "_debug", {}) or {}).items():
+        if "start" in d and "end" not in d:
+            return True
+        val = getattr(obj, k if k.startswith("_m_") else _debug_name(k), None)
+        kids = val if isinstance(val, list) else [val]
+        if any(isinstance(c, KaitaiStruct) and _has_open(c, seen) for c in kids):
+            return True
+    return False
+
+
+def _open_child(obj, debug: dict):
+    """The last completed field whose struct (or array element) holds an unfinished instance.
+
+    ``_fetch_instances()`` runs after ``_read()``: an instance that fails (e.g. a
+    GNTA reached by an offset) sits below fields whose debug entries are closed.
+    """
+    for k, d in reversed(list(debug.items())):
+        val = getattr(obj, k if k.startswith("_m_") else _debug_name(k), None)
+        if isinstance(val, KaitaiStruct) and _has_open(val):
+            return k, d, None, val
+        if isinstance(val, list):
+            for i in range(len(val) - 1, -1, -1):
+                if isinstance(val[i], KaitaiStruct) and _has_open(val[i]):
+                    return k, d, i, val[i]
+    return None
+
+
 def locate_failure(root: KaitaiStruct, exc: BaseException) -> tuple[str, int]:
     """Field path and absolute offset of the field being read when ``exc`` was raised."""
     bases = Bases(root)
@@ -247,6 +280,21 @@ def locate_failure(root: KaitaiStruct, exc: BaseException) -> tuple[str, int]:
         debug = getattr(obj, "_debug", {}) or {}
         open_items = [(k, d) for k, d in debug.items() if "start" in d and "end" not in d]
         if not open_items:
+            nxt = _open_child(obj, debug)
+            if nxt is not None:
+                k, d, i, child = nxt
+                name = _debug_name(k)
+                if i is None:
+                    path, offset = prefix + name, base + d.get("start", 0)
+                    base = bases.enter(child, base, d.get("start"))
+                else:
+                    arr = d.get("arr") or []
+                    es = arr[i].get("start") if i < len(arr) else None
+                    path = f"{prefix}{name}[{i}]"
+                    offset = base + (es if es is not None else d.get("start", 0))
+                    base = bases.enter(child, base, es)
+                obj, prefix = child, path + "."
+                continue
             if debug:  # validation failures happen after `end` is recorded: blame the last field
                 k, d = list(debug.items())[-1]
                 if not path or path == prefix.rstrip("."):

@@ -24,6 +24,7 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from . import plots
@@ -156,7 +157,10 @@ class CorpusExplorer:
         self.field.observe(self._on_field, "value")
         self.widget = w.VBox([
             w.HTML("<b>Corpus explorer</b>: pick a file, a record and a field; its bytes are highlighted."),
-            w.HBox([w.VBox([self.file, self.record, self.field, self.info]), self.values]),
+            w.HBox([w.VBox([self.file, self.record, self.field, self.info], layout=w.Layout(width="440px",
+                                                                                       min_width="440px")),
+                    w.Box([self.values], layout=w.Layout(flex="1 1 auto", max_height="280px",
+                                                         overflow="auto"))]),
             self.hex,
         ])
         self.widget.add_class("animre-explorer")
@@ -198,8 +202,10 @@ class CorpusExplorer:
 
     def _set_record(self, record: str, field: str | None = None) -> None:
         sub = self.fields_of(record)
-        opts = []
+        opts, leaves = [], []
         for _, r in sub.iterrows():
+            if r.get("kind", "value") == "value":
+                leaves.append(r["path"])
             rng = "computed" if pd.isna(r["start"]) else f"[{int(r['start'])}, {int(r['end'])})"
             opts.append((f"{r['path']}  {r['type']}  {rng}", r["path"]))
         self._busy = True
@@ -207,7 +213,8 @@ class CorpusExplorer:
             self.record.value = record
             self.field.options = opts
             paths = [p for _, p in opts]
-            self.field.value = field if field in paths else (paths[0] if paths else None)
+            default = leaves[0] if leaves else (paths[0] if paths else None)
+            self.field.value = field if field in paths else default
         finally:
             self._busy = False
         self._show()
@@ -300,10 +307,12 @@ def _representations(raw: bytes) -> pd.DataFrame:
     decode = getattr(r, "decode", None)
     if decode is None:
         from .research.reinterpret import decode
-    rows = [{"type": "hex", "value": raw.hex(" ")}]
+    shown = raw[:32].hex(" ") + (f" ... ({len(raw)} bytes)" if len(raw) > 32 else "")
+    rows = [{"type": "hex", "value": shown}]
     for t in _types():
         try:
-            v = decode([raw], t)
+            with np.errstate(all="ignore"):
+                v = decode([raw], t)
         except (UsageError, ValueError):
             continue  # another size
         rows.append({"type": t, "value": v[0].item() if hasattr(v[0], "item") else v[0]})
@@ -353,6 +362,7 @@ class ColumnProfiler:
             raise UsageError("the corpus has no curated table to profile")
         self._busy = False
         self._cache: dict[tuple[str, str], pd.Series] = {}
+        self._shown_table: str | None = None
         self.profile_row = pd.Series(dtype=object)
         self.exceptions = pd.DataFrame()
         self.figures: dict[str, Any] = {}
@@ -386,7 +396,7 @@ class ColumnProfiler:
         >>> prof.select(table="frm", column="unknown_magic").profile_row["n_distinct"]  # doctest: +SKIP
         2
         """
-        if table is not None and table != self.table.value or not self.column.options:
+        if table is not None and table != self._shown_table or not self.column.options:
             table = table or self.table.value
             if table not in self.table.options:
                 raise UsageError(f"no curated table {table!r}; tables: {', '.join(self.table.options)}")
@@ -396,6 +406,7 @@ class ColumnProfiler:
                 self.table.value = table
                 self.column.options = cols
                 self.column.value = column if column in cols else cols[0]
+                self._shown_table = table
             finally:
                 self._busy = False
         elif column is not None:
@@ -435,11 +446,10 @@ class ColumnProfiler:
         self.exc.value = "<b>exceptions</b>" + _df_html(self.exceptions)
         df = self.corpus.tables[table]
         figs = {}
-        try:
-            figs["histogram"] = plots.histogram_by_file(df[["file", column]] if "file" in df else
-                                                        df[[column]].assign(file=table), column=column)
-        except Exception:  # noqa: BLE001 - a non-numeric column has no histogram
-            figs.pop("histogram", None)
+        col = df[column]
+        if pd.api.types.is_numeric_dtype(col) and not pd.api.types.is_bool_dtype(col) and col.notna().any():
+            data = df[["file", column]] if "file" in df else df[[column]].assign(file=table)
+            figs["histogram"] = plots.histogram_by_file(data, column=column)
         rates = row.get("bit_rates")
         if isinstance(rates, (list, tuple)) and len(rates):
             figs["bit_rates"] = plots.bit_rates(pd.Series(list(rates), dtype=float),

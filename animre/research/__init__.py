@@ -14,13 +14,15 @@ from .claims import claims, file_claim, row_claim
 from .coverage import coverage
 from .diff import diff, diff_corpora
 from .profile import profile, profile_alerts
-from .reinterpret import Reinterpretation, reinterpret
+from .reinterpret import TYPES, Reinterpretation, decode, reinterpret
 from .relations import relations
 
 __all__ = [
+    "TYPES",
     "Reinterpretation",
     "claims",
     "coverage",
+    "decode",
     "diff",
     "diff_corpora",
     "file_claim",

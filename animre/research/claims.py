@@ -21,10 +21,11 @@ __all__ = ["claims", "row_claim", "file_claim", "CLAIMS_COLUMNS"]
 
 CLAIMS_COLUMNS = ["claim", "format", "source", "holds", "tested", "holds_all", "counterexamples",
                   "error"]
-MAX_COUNTEREXAMPLES = 50
+MAX_COUNTEREXAMPLES = 1000
 
 
-def claims(corpus: Any, formats: Iterable[str] | None = None) -> pd.DataFrame:
+def claims(corpus: Any, formats: Iterable[str] | None = None, *,
+           max_counterexamples: int = MAX_COUNTEREXAMPLES) -> pd.DataFrame:
     """Run every claim of every format present in the corpus.
 
     Parameters
@@ -33,6 +34,8 @@ def claims(corpus: Any, formats: Iterable[str] | None = None) -> pd.DataFrame:
         An opened corpus.
     formats : iterable of str, optional
         Only these formats (default: every format with files in the corpus).
+    max_counterexamples : int
+        At most this many counterexamples per claim (``holds``/``tested`` count all).
 
     Returns
     -------
@@ -40,7 +43,7 @@ def claims(corpus: Any, formats: Iterable[str] | None = None) -> pd.DataFrame:
         One row per claim: ``claim`` (text), ``format``, ``source`` (the note
         it comes from), ``holds`` (items where it holds), ``tested`` (items
         tested), ``holds_all``, ``counterexamples`` (list of dicts: file,
-        offset, value, detail; at most 50) and ``error`` (when the check
+        offset, value, detail) and ``error`` (when the check
         itself failed).
 
     Examples
@@ -67,7 +70,7 @@ def claims(corpus: Any, formats: Iterable[str] | None = None) -> pd.DataFrame:
                 row["tested"] = len(res)
                 row["holds_all"] = bool(len(res)) and bool(ok.all())
                 bad = res[~ok.to_numpy()] if len(res) else res
-                row["counterexamples"] = [_counter(r) for r in bad.head(MAX_COUNTEREXAMPLES).to_dict("records")]
+                row["counterexamples"] = [_counter(r) for r in bad.head(max_counterexamples).to_dict("records")]
             except Exception as e:  # noqa: BLE001 - one broken check must not hide the others
                 row["error"] = f"{type(e).__name__}: {e}"
             rows.append(row)

@@ -112,9 +112,8 @@ def profile_alerts(prof: pd.DataFrame) -> pd.DataFrame:
     Examples
     --------
     >>> import pandas as pd
-    >>> profile_alerts(profile(pd.DataFrame({"a": [7, 7, 7, 7]})))
-      column     alert        note
-    0      a  CONSTANT  7 in 4/4 rows
+    >>> profile_alerts(profile(pd.DataFrame({"a": [7, 7, 7, 7]}))).to_dict("records")
+    [{'column': 'a', 'alert': 'CONSTANT', 'note': '7 in 4/4 rows'}]
     """
     out = []
     for _, r in prof.iterrows():
@@ -298,7 +297,7 @@ def _flags_note(ints: np.ndarray, u: np.ndarray, rates: list[float], n_distinct:
     one another (0, 1, 9: a length); flags need two bit groups that are set
     independently of each other (0x1 and 0x2 in 0, 1, 2, 3).
     """
-    if ints.min() < 0 or count < 4 or n_distinct < 3 or n_distinct > 32 or n_distinct > max(3, count // 3):
+    if ints.min() < 0 or count < 10 or n_distinct < 3 or n_distinct > 32 or n_distinct > max(3, count // 3):
         return None
     vc = pd.Series(u).value_counts()
     if (count - int(vc.iloc[0])) / (n_distinct - 1) < 2:

@@ -95,8 +95,11 @@ def relations(table: pd.DataFrame | str, columns: Iterable[str] | None = None, *
     >>> df = pd.DataFrame({"damage": [10, 20, 31, 40, 50, 64, 70, 82, 90, 100],
     ...                    "unknown_6": [5, 10, 15, 20, 25, 32, 35, 41, 45, 99]})
     >>> r = relations(df)
-    >>> r.loc[0, ["target", "source", "relation", "parameter", "n_agree"]].tolist()
-    ['unknown_6', 'damage', 'divide', 2, 9]
+    >>> best = r.iloc[0]
+    >>> best["target"], best["source"], best["relation"], best["parameter"], int(best["n_agree"])
+    ('unknown_6', 'damage', 'divide', 2, 9)
+    >>> [c["row"] for c in best["counterexamples"]]
+    [9]
     """
     df, name = resolve_table(table, corpus)
     cols_wanted = [c for c in (columns if columns is not None else df.columns) if c != "file"]
@@ -145,19 +148,26 @@ def relations(table: pd.DataFrame | str, columns: Iterable[str] | None = None, *
             continue
         both = t.present & s_.present
         found += _test_pair(t, s_, both, int(both.sum()), min_support, 0, rng, alias=True)
-    for t in active:
+    active_ids = {id(c) for c in active}
+    rep_of = {id(c): c if id(c) in active_ids else reps[c.codes.tobytes()] for c in cols}
+    for t in cols:
         if t.source_only or t.n_distinct < 2 or t.minority < 3:
             continue
-        for s in active:
+        for s in cols:
             if s is t or s.n_distinct < 2 or s.name == t.parent or t.name == s.parent:
                 continue
             if s.parent is not None and s.parent == t.parent:
                 continue
+            if rep_of[id(s)] is rep_of[id(t)]:
+                continue  # aliases of each other: related once above
             both = t.present & s.present
             nb = int(both.sum())
             if nb < 5:
                 continue
-            found += _test_pair(t, s, both, nb, min_support, n_permutations, rng)
+            # arithmetic between any columns; partition rules only between representatives
+            categorical = id(t) in active_ids and id(s) in active_ids
+            found += _test_pair(t, s, both, nb, min_support, n_permutations, rng,
+                                categorical=categorical)
     found = _dedupe(found)
     out = []
     for f in found:
@@ -168,6 +178,7 @@ def relations(table: pd.DataFrame | str, columns: Iterable[str] | None = None, *
         f["counterexamples"] = [_counter(df, keys, i, t, s) for i in bad[:max_counterexamples]]
         out.append(f)
     res = pd.DataFrame(out, columns=RELATION_COLUMNS)
+    res["parameter"] = pd.Series([f["parameter"] for f in out], index=res.index, dtype=object)
     if len(res):
         res["_spec"] = res["relation"].map(_SPECIFICITY)
         res["_bin"] = (res["support"] * 100).round().astype(int)
@@ -387,7 +398,7 @@ def _log_binom_tail(k: int, n: int, p: float) -> float:
 
 
 def _test_pair(t: _Col, s: _Col, both: np.ndarray, nb: int, min_support: float, n_perm: int,
-               rng: np.random.Generator, alias: bool = False) -> list[dict]:
+               rng: np.random.Generator, alias: bool = False, categorical: bool = True) -> list[dict]:
     out: list[dict] = []
     idx = np.flatnonzero(both)
 
@@ -430,6 +441,8 @@ def _test_pair(t: _Col, s: _Col, both: np.ndarray, nb: int, min_support: float, 
              float("nan"), float("nan"))
         return out
     # --- categorical source: functional dependency and partial rules
+    if not categorical:
+        return out
     ns_present = int(len(np.unique(s.codes[idx])))
     if ns_present < 2 or ns_present > max(2, min(64, nb // 4)):
         return out
@@ -538,8 +551,10 @@ def _dedupe(found: list[dict]) -> list[dict]:
         kept[key] = f
     full_support: dict[tuple, float] = {}
     for (tn, sn), f in kept.items():
+        # an arithmetic relation explains its pair's partial rules (its exceptions are listed)
+        sup = f["support"] if f["relation"] in ("functional", "one_to_one") else 2.0
         for k in ((tn, sn), (sn, tn)):
-            full_support[k] = max(full_support.get(k, 0.0), f["support"])
+            full_support[k] = max(full_support.get(k, 0.0), sup)
     # a partial rule adds something only where the full relation of its pair has exceptions
     partial = [f for f in partial if f["support"] > full_support.get((f["target"], f["source"]), -1.0)]
     # partial rules: at most 3 per pair (strongest first)

@@ -1,0 +1,165 @@
+"""Export: round trips, wiki Markdown that parses back as a table, atomic writes."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import animre
+from animre import export as export_mod
+from animre.export import export, to_markdown, wiki_table
+from animre.research import profile
+
+
+def _sample_frame() -> pd.DataFrame:
+    return pd.DataFrame({
+        "file": ["homm2/A.BIN", "homm2/B|C.BIN", "omf/FIGHTR0.AF"],
+        "offset": [0, 118, 14014],
+        "value": [1.5, -0.25, 3.125e-5],
+        "count": [10, 0, 7],
+        "ok": [True, False, True],
+        "note": ["plain", "line one\nline two", "pipe | inside"],
+    })
+
+
+def parse_pipe_tables(text: str) -> list[list[list[str]]]:
+    """A minimal GitHub pipe-table parser: tables as lists of rows of unescaped cells."""
+    tables, cur = [], []
+    for line in text.splitlines():
+        if line.startswith("|") and line.endswith("|"):
+            cells, buf, esc = [], "", False
+            for ch in line[1:-1]:
+                if esc:
+                    buf += ch
+                    esc = False
+                elif ch == "\\":
+                    esc = True
+                elif ch == "|":
+                    cells.append(buf.strip())
+                    buf = ""
+                else:
+                    buf += ch
+            cells.append(buf.strip())
+            cur.append(cells)
+        elif cur:
+            tables.append(cur)
+            cur = []
+    if cur:
+        tables.append(cur)
+    out = []
+    for t in tables:
+        assert len(t) >= 2 and all(set(c) <= {"-", ":"} and c for c in t[1]), t[:2]
+        assert all(len(r) == len(t[0]) for r in t), "ragged table"
+        out.append([t[0]] + t[2:])
+    return out
+
+
+def test_csv_and_parquet_round_trip(tmp_path):
+    df = _sample_frame()
+    paths = export(df, tmp_path, ["csv", "parquet", "json"], name="findings")
+    assert [p.name for p in paths] == ["findings.csv", "findings.parquet", "findings.json"]
+    back_csv = pd.read_csv(tmp_path / "findings.csv", keep_default_na=False)
+    pd.testing.assert_frame_equal(back_csv, df, check_dtype=False)
+    back_pq = pd.read_parquet(tmp_path / "findings.parquet")
+    pd.testing.assert_frame_equal(back_pq, df, check_dtype=False)
+    assert json.loads((tmp_path / "findings.json").read_text()) == df.to_dict("records")
+
+
+def test_markdown_parses_back_as_a_table(tmp_path):
+    df = _sample_frame()
+    export(df, tmp_path, "md", name="t")
+    text = (tmp_path / "t.md").read_text()
+    assert text.startswith("## t\n")
+    (table,) = parse_pipe_tables(text)
+    assert table[0] == list(df.columns)
+    assert len(table) == 1 + len(df)
+    assert table[2][0] == "homm2/B|C.BIN"  # escaped pipe survives
+    assert table[3][5] == "pipe | inside"
+    assert table[2][5] == "line one<br>line two"
+    assert [r[1] for r in table[1:]] == ["0", "118", "14014"]
+    assert [float(r[2]) for r in table[1:]] == df["value"].tolist()
+
+
+def test_dict_writes_one_file_per_table_per_format(tmp_path):
+    tables = {"a": _sample_frame(), "b": pd.DataFrame({"x": [1, 2, 3]})}
+    paths = export(tables, tmp_path, ("csv", "md", "parquet", "xlsx", "json"))
+    assert sorted(p.name for p in paths) == sorted(f"{t}.{e}" for t in "ab"
+                                                   for e in ("csv", "md", "parquet", "xlsx", "json"))
+    assert all(p.is_file() and p.stat().st_size > 0 for p in paths)
+    xl = pd.read_excel(tmp_path / "b.xlsx")
+    pd.testing.assert_frame_equal(xl, tables["b"])
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_export_writes_atomically(tmp_path, monkeypatch):
+    df = _sample_frame()
+    export(df, tmp_path, ["csv"], name="keep")
+    before = (tmp_path / "keep.csv").read_bytes()
+
+    def broken(frame, fh, name):  # writes half a file, then fails
+        fh.write(b"col_a,col_b\n1,")
+        fh.flush()
+        raise OSError("disk full (simulated)")
+
+    monkeypatch.setitem(export_mod.WRITERS, "xlsx", broken)
+    with pytest.raises(OSError, match="disk full"):
+        export({"keep": pd.DataFrame({"x": [9]}), "other": df}, tmp_path, ["csv", "md", "xlsx", "json"])
+    assert (tmp_path / "keep.csv").read_bytes() == before  # old file untouched
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.csv"]  # nothing new, no temp files
+
+
+def test_export_rejects_bad_input(tmp_path):
+    with pytest.raises(animre.UsageError):
+        export(pd.DataFrame({"a": [1]}), tmp_path, ["docx"])
+    with pytest.raises(animre.UsageError):
+        export({"a": [1, 2]}, tmp_path, ["csv"])
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_findings_with_lists_export_everywhere(tmp_path, sample_corpus):
+    prof = profile("frm", corpus=sample_corpus)
+    paths = export({"frm_profile": prof}, tmp_path)
+    assert len(paths) == 5
+    back = pd.read_parquet(tmp_path / "frm_profile.parquet")
+    assert list(back["column"]) == list(prof["column"])
+    row = back.set_index("column").loc["unknown_magic"]
+    assert json.loads(row["alerts"]) == ["NEARLY_CONSTANT"]
+    recs = json.loads((tmp_path / "frm_profile.json").read_text())
+    assert recs[0]["column"] == "unknown_magic" and recs[0]["alerts"] == ["NEARLY_CONSTANT"]
+    (table,) = parse_pipe_tables((tmp_path / "frm_profile.md").read_text())
+    assert [r[0] for r in table[1:]] == list(prof["column"])
+
+
+def test_wiki_table_of_frm(sample_corpus, manifest):
+    files = manifest["formats"]["homm2"]["files"]
+    planted = manifest["formats"]["homm2"]["planted"]
+    w = wiki_table(sample_corpus, "frm")
+    assert list(w.columns[:4]) == ["offset", "type", "name", "observed"]
+    w = w.set_index("name")
+    n = len(files)
+    odd = planted["odd_magic_file"]
+    assert (w.loc["unknown_magic", "offset"], w.loc["unknown_magic", "type"]) == ("0", "u1")
+    assert w.loc["unknown_magic", "observed"] == f"1 in {n - 1}/{n} files; {odd}: {files[odd]['unknown_magic']}"
+    assert (w.loc["eye_x", "offset"], w.loc["eye_x", "type"]) == ("1", "s2")
+    assert (w.loc["idle_weight_0", "offset"], w.loc["idle_weight_0", "type"]) == ("118", "f4")
+    assert (w.loc["walk_speed", "offset"], w.loc["walk_speed", "type"]) == ("162", "u4")
+    ws = [v["walk_speed"] for v in files.values()]
+    assert w.loc["walk_speed", "observed"] == f"{min(ws)}..{max(ws)}, {len(set(ws))} distinct"
+    assert w.loc["num_idles", "type"] == "computed" and w.loc["num_idles", "offset"] == ""
+    md = to_markdown(w.reset_index()[["offset", "type", "name", "observed"]], "FRM fields")
+    (table,) = parse_pipe_tables(md)
+    assert table[0] == ["offset", "type", "name", "observed"]
+    assert table[1][:3] == ["0", "u1", "unknown_magic"]
+
+
+def test_wiki_table_relative_offsets(sample_corpus):
+    w = wiki_table(sample_corpus, "frm_slots").set_index("name")
+    assert w.loc["num_frames_raw", "offset"] == "+0" and w.loc["num_frames_raw", "type"] == "u1"
+    ws = wiki_table(sample_corpus, "frm_sequences").set_index("name")
+    assert ws.loc["frame_id", "offset"] == "+0"
+    # the x offset of a (slot, position) lies 277 - 5 bytes before its frame id
+    assert ws.loc["x_offset", "offset"] == "-272" and ws.loc["x_offset", "type"] == "s1"
+    assert np.isin(["offset", "type", "name", "observed", "alerts"], ws.reset_index().columns).all()

@@ -1,0 +1,485 @@
+"""Research functions against the generators' planted truth (manifest) and synthetic tables."""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import animre
+from animre.research import (
+    claims,
+    coverage,
+    diff,
+    diff_corpora,
+    profile,
+    reinterpret,
+    relations,
+)
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _planted(manifest, family):
+    return manifest["formats"][family]["planted"]
+
+
+def _prof_row(prof: pd.DataFrame, column: str) -> pd.Series:
+    return prof.set_index("column").loc[column]
+
+
+def _rel(r: pd.DataFrame, target: str, source: str, partial: bool = False) -> pd.DataFrame:
+    """Findings for one (target, source) pair: full relations, or the partial rules."""
+    sel = r[(r["target"] == target) & (r["source"] == source)]
+    is_partial = sel["relation"].isin(["when", "only_when"])
+    return sel[is_partial] if partial else sel[~is_partial]
+
+
+@pytest.fixture(scope="module")
+def profiles(sample_corpus):
+    """Profiles of every curated table, computed once."""
+    return {t: profile(t, corpus=sample_corpus) for t in sample_corpus.tables if t != "files"}
+
+
+# ----------------------------------------------------------------------------- profile: synthetic
+
+
+def test_profile_synthetic_alerts():
+    rng = np.random.default_rng(1)
+    n = 60
+    files = [f"f{i:02d}.bin" for i in range(n)]
+    magic = np.ones(n, dtype=int)
+    magic[17] = 0
+    df = pd.DataFrame({
+        "file": files,
+        "version": 3,
+        "magic": magic,
+        "flags": rng.choice([0, 0x1, 0x2, 0x4, 0x10, 0x3, 0x11], n),
+        "count": rng.integers(0, 12, n),
+        "speed": rng.integers(-8, 9, n) * 128,  # 24.8 fixed point, halves included
+        "angle_bits": [struct.unpack("<I", struct.pack("<f", a))[0] for a in rng.uniform(-90, 90, n)],
+        "noise": rng.integers(0, 2**32, n),
+        "next_move": rng.choice([3, 7, 12, 40, 41, 66], n),
+    })
+    p = profile(df, key_tables={"moves": [3, 7, 12, 40, 41, 66, 68]})
+    alerts = p.set_index("column")["alerts"]
+    assert alerts["version"] == ["CONSTANT"]
+    assert "NEARLY_CONSTANT" in alerts["magic"]
+    assert _prof_row(p, "magic")["exceptions"] == [{"file": "f17.bin", "row": 17, "value": 0}]
+    assert "LOOKS_LIKE_FLAGS" in alerts["flags"]
+    assert "LOOKS_LIKE_FIXED_POINT" in alerts["speed"]
+    assert "LOOKS_LIKE_FLOAT" in alerts["angle_bits"]
+    assert "LOOKS_LIKE_INDEX" in alerts["next_move"]
+    # quantities and noise raise no alert
+    assert alerts["count"] == [] and alerts["noise"] == []
+    row = _prof_row(p, "flags")
+    assert row["bits"][:5] == ["varies", "varies", "varies", "always 0", "varies"]
+    assert row["n_distinct"] == 7 and not row["is_unique"]
+    c = _prof_row(p, "count")
+    assert c["min"] == df["count"].min() and c["max"] == df["count"].max()
+    assert c["zeros"] == int((df["count"] == 0).sum())
+    assert c["most_common"][0][1] == df["count"].value_counts().iloc[0]
+
+
+def test_profile_monotonic_within_files():
+    df = pd.DataFrame({"file": ["a"] * 4 + ["b"] * 3, "key": [0, 1, 2, 3, 0, 1, 2],
+                       "down": [9, 8, 7, 1, 5, 4, 4], "mixed": [1, 3, 2, 4, 1, 2, 3]})
+    mono = profile(df).set_index("column")["monotonic"]
+    assert mono.to_dict() == {"key": "increasing", "down": "decreasing", "mixed": "none"}
+
+
+# ----------------------------------------------------------------------------- profile: planted
+
+
+def test_profile_frm_planted(profiles, manifest):
+    planted = _planted(manifest, "homm2")
+    frm = profiles["frm"]
+    magic = _prof_row(frm, "unknown_magic")
+    assert "NEARLY_CONSTANT" in magic["alerts"]
+    odd = planted["odd_magic_file"]
+    assert [(e["file"], e["value"], e["offset"]) for e in magic["exceptions"]] == \
+        [(odd, manifest["formats"]["homm2"]["files"][odd]["unknown_magic"], 0)]
+    for i in range(5):
+        row = _prof_row(frm, f"idle_delay_{i}")
+        assert "NEARLY_CONSTANT" in row["alerts"]
+        assert [e["file"] for e in row["exceptions"]] == [planted["idle_delays_exception"]]
+        assert row["exceptions"][0]["offset"] == 138 + 4 * i
+
+
+def test_profile_omf_planted(profiles, manifest):
+    planted = _planted(manifest, "omf")
+    assert _prof_row(profiles["af_fighters"], "exec_window")["alerts"] == ["CONSTANT"]
+    assert _prof_row(profiles["af_fighters"], "exec_window")["most_common"][0][0] == planted["exec_window"]
+    u9 = _prof_row(profiles["af_moves"], "unknown_9")
+    exc = planted["unknown_9_constant"]["exception"]
+    assert "NEARLY_CONSTANT" in u9["alerts"]
+    assert [(e["file"], e["offset"], e["value"]) for e in u9["exceptions"]] == \
+        [(exc["file"], exc["offset"], exc["value"])]
+    pos = _prof_row(profiles["af_moves"], "pos_constraint")
+    assert "LOOKS_LIKE_FLAGS" in pos["alerts"]
+    bit = planted["pos_constraint_bit"]["bit"]
+    assert pos["bits"][bit.bit_length() - 1] == "varies"
+    for speed in ("forward_speed", "reverse_speed", "jump_speed", "fall_speed"):  # 24.8 fixed point
+        assert "LOOKS_LIKE_FIXED_POINT" in _prof_row(profiles["af_fighters"], speed)["alerts"]
+    # the random column raises no alert
+    assert _prof_row(profiles["af_moves"], planted["random_field"]["column"])["alerts"] == []
+
+
+def test_profile_gnt4_planted(profiles, manifest):
+    planted = _planted(manifest, "gnt4")
+    u0c = _prof_row(profiles["mot_tracks"], "unknown_0c")
+    exc = planted["unknown_0c_exception"]
+    assert "NEARLY_CONSTANT" in u0c["alerts"]
+    assert [(e["file"], e["offset"], e["value"]) for e in u0c["exceptions"]] == \
+        [(exc["file"], exc["offset"], exc["value"])]
+    tf = _prof_row(profiles["mot_tracks"], "track_flags")
+    assert "LOOKS_LIKE_FLAGS" in tf["alerts"]
+    assert tf["bits"][6] == "varies"  # DISABLED 0x40, set only in tracks without coordinates
+    assert "LOOKS_LIKE_FLAGS" in _prof_row(profiles["mot_tracks"], "flags")["alerts"]
+    assert "LOOKS_LIKE_FIXED_POINT" in _prof_row(profiles["mot_tracks"], "unknown_18")["alerts"]
+    assert _prof_row(profiles["mot_tracks"], "unknown_1c")["alerts"] == []
+
+
+def test_profile_other_planted(profiles, manifest):
+    civ3 = _planted(manifest, "civ3")
+    row = _prof_row(profiles["flc_files"], "num_anims")
+    assert "NEARLY_CONSTANT" in row["alerts"]
+    assert [e["file"] for e in row["exceptions"]] == [civ3["plain_file"]]
+    assert _prof_row(profiles["flc_files"], civ3["random_column"])["alerts"] == []
+    pas4 = _planted(manifest, "pas4")
+    row = _prof_row(profiles["pas_parms"], "is_known_type")
+    assert "NEARLY_CONSTANT" in row["alerts"]
+    assert [e["file"] for e in row["exceptions"]] == [pas4["unknown_parm_type"]["file"]]
+
+
+def test_profile_index_into_other_table(sample_corpus):
+    # the default anim state is a state type of the same file (-1 = none)
+    p = profile("pas4", corpus=sample_corpus, key_tables={"pas_states": "state_type"})
+    assert "LOOKS_LIKE_INDEX" in _prof_row(p, "default_anim_state")["alerts"]
+    p = profile("af_moves", corpus=sample_corpus)
+    assert "LOOKS_LIKE_INDEX" in _prof_row(p, "successor_id")["alerts"]
+    assert "LOOKS_LIKE_INDEX" not in _prof_row(p, "damage")["alerts"]
+
+
+# ----------------------------------------------------------------------------- relations: synthetic
+
+
+def _random_frame(rng, n):
+    return pd.DataFrame({
+        "file": [f"f{i % 7}" for i in range(n)],
+        "r_u8": rng.integers(0, 256, n), "r_u8b": rng.integers(0, 256, n),
+        "r_small": rng.integers(0, 4, n), "r_small2": rng.integers(0, 4, n),
+        "r_bool": rng.random(n) < 0.5, "r_rare": (rng.random(n) < 0.05).astype(int),
+        "r_float": rng.random(n), "r_u32": rng.integers(0, 2**32, n),
+        "r_flags": rng.choice([0, 1, 2, 4, 8, 0x10, 3, 0x21], n),
+    })
+
+
+@pytest.mark.parametrize("n", [12, 60, 400])
+def test_relations_random_columns_find_nothing(n):
+    for seed in range(4):
+        df = _random_frame(np.random.default_rng(seed), n)
+        r = relations(df, min_support=0.9)
+        assert r.empty, r.drop(columns="counterexamples").to_string()
+
+
+def test_relations_synthetic_planted():
+    rng = np.random.default_rng(7)
+    n = 300
+    damage = rng.integers(0, 60, n)
+    half = damage // 2
+    bad = [5, 77, 150]
+    half[bad] += 3
+    cat = rng.integers(0, 8, n)
+    flags = (rng.random(n) < 0.3).astype(int) | (rng.random(n) < 0.4).astype(int) << 2
+    flags = flags | np.where((cat == 5) & (rng.random(n) < 0.8), 0x10, 0)
+    df = pd.DataFrame({
+        "file": [f"f{i // 30}" for i in range(n)],
+        "damage": damage, "unknown_6": half,
+        "base": rng.integers(0, 1000, n),
+        "category": cat, "flags": flags,
+        "noise": rng.integers(0, 256, n),
+    })
+    df["end"] = df["base"] + 16
+    df["scaled"] = df["base"] * 3
+    df["low"] = df["flags"] & 0x5
+    df["index"] = df.groupby("file").cumcount()
+    df["kind"] = df["category"].map(lambda c: "jump" if c == 5 else "other")
+    r = relations(df, max_counterexamples=100)
+    d = _rel(r, "unknown_6", "damage").iloc[0]
+    assert d["relation"] in ("divide", "multiple") and d["parameter"] in (2, 0.5)
+    assert d["n_agree"] == n - len(bad)
+    assert sorted(c["row"] for c in d["counterexamples"]) == bad
+    assert {c["file"] for c in d["counterexamples"]} == {df.at[i, "file"] for i in bad}
+    e = _rel(r, "end", "base").iloc[0]
+    assert (e["relation"], e["parameter"], e["support"]) == ("offset", 16, 1.0)
+    m = _rel(r, "scaled", "base").iloc[0]
+    assert (m["relation"], m["parameter"]) == ("multiple", 3)
+    k = _rel(r, "low", "flags").iloc[0]
+    assert (k["relation"], k["parameter"]) == ("mask", "0x5")
+    i = _rel(r, "index", "row_in_file").iloc[0]
+    assert i["relation"] == "equal" and i["support"] == 1.0
+    only = _rel(r, "flags & 0x10", "category", partial=True)
+    assert "category == 5" in only.iloc[0]["parameter"] and only.iloc[0]["support"] == 1.0
+    assert not _rel(r, "kind", "category").empty  # determined by the category
+    # nothing relates the noise column
+    assert r[(r["target"] == "noise") | (r["source"] == "noise")].empty
+
+
+# ----------------------------------------------------------------------------- relations: planted
+
+
+def test_relations_omf_planted(sample_corpus, manifest):
+    planted = _planted(manifest, "omf")
+    r = relations("af_moves", corpus=sample_corpus, max_counterexamples=1000)
+    half = _rel(r, "unknown_6", "damage")
+    assert len(half) == 1
+    h = half.iloc[0]
+    assert h["relation"] in ("divide", "multiple") and h["parameter"] in (2, 0.5)
+    expected = {(e["file"], e["move"]) for e in planted["unknown_6_damage_half"]["exceptions"]}
+    assert {(c["file"], c["move"]) for c in h["counterexamples"]} == expected
+    assert h["support"] >= 0.9
+    bit = planted["pos_constraint_bit"]
+    only = _rel(r, f"pos_constraint & 0x{bit['bit']:x}", "category", partial=True)
+    only = only[only["relation"] == "only_when"]
+    assert len(only) == 1 and only.iloc[0]["support"] == 1.0
+    assert only.iloc[0]["parameter"].endswith(f"category == {bit['only_category']}")
+    rnd = planted["random_field"]["column"]
+    assert r[((r["target"] == rnd) | (r["source"] == rnd)) & (r["support"] >= 0.9)].empty
+
+
+def test_relations_gnt4_planted(sample_corpus, manifest):
+    planted = _planted(manifest, "gnt4")
+    r = relations("mot_tracks", corpus=sample_corpus, max_counterexamples=1000)
+    u18 = r[(r["target"] == "unknown_18") & r["source"].isin(["total_time", "last_key_time"])]
+    assert len(u18) >= 1
+    row = u18.iloc[0]
+    assert (row["relation"], row["parameter"]) == ("multiple", 60 * 256)  # frames * 256, frames = time * 60
+    assert {(c["file"], c["anim_id"], c["track"]) for c in row["counterexamples"]} == \
+        {(e["file"], e["anim_id"], e["track"]) for e in planted["unknown_18_exceptions"]}
+    rnd = "unknown_1c"
+    assert r[((r["target"] == rnd) | (r["source"] == rnd)) & (r["support"] >= 0.9)].empty
+    # DISABLED (0x40) is set exactly in the tracks without coordinates (flags 0x0000)
+    r2 = relations("mot_tracks", ["flags", "track_flags"], corpus=sample_corpus)
+    coords = {"flags", "flags & 0x200"}  # 0x0200 = coordinates present
+    dis = r2[((r2["target"] == "track_flags & 0x40") & r2["source"].isin(coords))
+             | ((r2["source"] == "track_flags & 0x40") & r2["target"].isin(coords))]
+    assert len(dis) == 1 and dis.iloc[0]["support"] == 1.0
+    # the header's file size equals the real size except in one file
+    r3 = relations("mot", corpus=sample_corpus)
+    ln = _rel(r3, "len_file", "file_size").iloc[0]
+    exc = planted["len_file_exception"]
+    assert ln["relation"] == "equal"
+    assert [(c["file"], c["target_value"]) for c in ln["counterexamples"]] == [(exc["file"], exc["value"])]
+
+
+def test_relations_pas4_and_civ3_planted(sample_corpus, manifest):
+    pas4 = _planted(manifest, "pas4")
+    # one file breaks the rule in 5 of the 44 no-weight parms: below the default 0.9 support
+    r = relations("pas_parms", corpus=sample_corpus, min_support=0.8, max_counterexamples=100)
+    w = _rel(r, "weight", "weight_function", partial=True)
+    assert len(w) == 1
+    assert w.iloc[0]["parameter"] == f"weight_function == 3 -> weight == {pas4['no_weight_weight']:g}"
+    exc = pas4["no_weight_weight_exception"]
+    assert {(c["file"], c["state"], c["parm"]) for c in w.iloc[0]["counterexamples"]} == \
+        {(exc["file"], p["state"], p["parm"]) for p in exc["parms"]}
+    civ3 = _planted(manifest, "civ3")
+    flc = sample_corpus.tables["flc_files"]
+    units = flc[flc["file"].isin(civ3["unit_files"])]  # the rules are about unit sprites
+    r = relations(units, corpus=sample_corpus, min_support=0.8)
+    feet = pd.concat([_rel(r, "y_offset", "height"), _rel(r, "height", "y_offset")]).iloc[0]  # sum 170
+    assert (feet["relation"], feet["parameter"]) == ("linear", "k=-1, c=170")
+    assert [c["file"] for c in feet["counterexamples"]] == [civ3["feet_line_exception"]]
+    x = _rel(r, "x_offset", "width").iloc[0]  # x_offset == (240 - width) // 2
+    assert (x["relation"], x["parameter"]) == ("linear", "k=-0.5, c=120, floor")
+    rnd = civ3["random_column"]
+    assert r[(r["target"] == rnd) | (r["source"] == rnd)].empty
+    ring = relations("flc_frames", ["is_ring", "reserved_4"], corpus=sample_corpus)
+    assert not _rel(ring, "reserved_4", "is_ring").empty
+
+
+def test_relations_frm_clamp(sample_corpus, manifest):
+    planted = _planted(manifest, "homm2")
+    r = relations("frm", corpus=sample_corpus)
+    pair = ["num_idles", "num_idles_raw"]
+    rows = r[r["target"].isin(pair) & r["source"].isin(pair)]
+    assert len(rows) == 1 and rows.iloc[0]["relation"] == "equal"
+    assert [c["file"] for c in rows.iloc[0]["counterexamples"]] == [planted["clamped_idle_count_file"]]
+
+
+# ----------------------------------------------------------------------------- reinterpret
+
+
+def test_reinterpret_frm_floats(sample_corpus):
+    for loc, kw in (("idle_weights", {"format": "frm"}), ("projectile_angles", {"format": "frm"}),
+                    ("frm.idle_weight_0", {}), (118, {"length": 4, "format": "frm"})):
+        res = reinterpret(sample_corpus, loc, **kw)
+        assert res.best == "f32le", (loc, res.ranking.head(3))
+        assert list(res.ranking["rank"]) == list(range(1, len(res.ranking) + 1))
+    res = reinterpret(sample_corpus, "frm.idle_weight_0")
+    assert len(res.values) == len(sample_corpus.tables["frm"]) and (res.values["offset"] == 118).all()
+
+
+def test_reinterpret_frm_values_match_manifest(sample_corpus, manifest):
+    files = manifest["formats"]["homm2"]["files"]
+    res = reinterpret(sample_corpus, "idle_weights", types=["f32le", "u32le"], format="frm")
+    for r in res.values.itertuples(index=False):
+        i = int(r.where.rsplit("[", 1)[1].rstrip("]"))
+        assert r.f32le == pytest.approx(files[r.file]["idle_weights"][i], rel=1e-6)
+        assert r.u32le == struct.unpack("<I", struct.pack("<f", files[r.file]["idle_weights"][i]))[0]
+
+
+def test_reinterpret_af_speeds_are_24_8(sample_corpus):
+    for field in ("forward_speed", "reverse_speed", "jump_speed", "fall_speed"):
+        assert reinterpret(sample_corpus, field, format="af").best == "fix24.8le", field
+
+
+def test_reinterpret_gnt4_halves(samples_dir, manifest):
+    f32 = set(_planted(manifest, "gnt4")["f32_characters"])
+    files = sorted(p for p in (samples_dir / "gnt4").rglob("*.mot") if p.parent.name not in f32)
+    c = animre.open_corpus(files, cache=False)
+    for comp in ("coords.x", "coords.w"):
+        res = reinterpret(c, comp)
+        assert res.best == "gnt4half", res.ranking.head(3)
+        assert res.ranking.set_index("type").loc["gnt4half", "p_valid"] == 1.0
+    assert reinterpret(c, "unknown_18").best == "fix24.8be"  # frames * 256, big-endian
+
+
+def test_reinterpret_table_source_and_errors(sample_corpus):
+    df = pd.DataFrame({"file": list("abcd"),
+                       "raw": [bytes.fromhex(h) for h in ("4048", "3f80", "c120", "4000")]})
+    res = reinterpret(df, "raw")
+    assert res.best == "gnt4half"
+    assert res.values["gnt4half"].tolist() == [3.125, 1.0, -10.0, 2.0]
+    ints = pd.DataFrame({"v": [1280, -1792, 384, 2560]})
+    assert reinterpret(ints, "v", length=4).best == "fix24.8le"
+    with pytest.raises(animre.UsageError):
+        reinterpret(sample_corpus, "no_such_field_anywhere", format="frm")
+    with pytest.raises(animre.UsageError):
+        reinterpret(sample_corpus, 0)  # an absolute offset needs a length
+
+
+# ----------------------------------------------------------------------------- claims
+
+
+def test_claims_run_for_every_format(sample_corpus):
+    res = claims(sample_corpus, max_counterexamples=10**6)
+    present = set(sample_corpus.files["format"].dropna())
+    assert set(res["format"]) == present
+    for fmt in present:
+        assert (res["format"] == fmt).sum() >= 5, fmt
+    assert res["error"].isna().all(), res[res["error"].notna()][["claim", "error"]]
+    assert (res["tested"] > 0).all(), res[res["tested"] == 0]["claim"].tolist()
+    assert (res["holds_all"] == (res["holds"] == res["tested"])).all()
+    assert all(len(c) == t - h for c, t, h in zip(res["counterexamples"], res["tested"], res["holds"]))
+
+
+def _all_counterexamples(res: pd.DataFrame) -> set[tuple]:
+    return {(c["file"], c["offset"]) for cs in res["counterexamples"] for c in cs}
+
+
+def test_claims_name_planted_counterexamples(sample_corpus, manifest):
+    res = claims(sample_corpus)
+    found = _all_counterexamples(res)
+    homm2 = _planted(manifest, "homm2")
+    frm = res[res["format"] == "frm"].set_index("claim")
+    ce = frm["counterexamples"]
+    assert [(c["file"], c["offset"]) for c in ce["FRM byte 0 is 0x01 (magic value)."]] == \
+        [(homm2["odd_magic_file"], 0)]
+    assert {c["file"] for c in ce["The idle probabilities of the first idle-count idles sum to 1."]} == \
+        set(homm2["weights_not_normalised"])
+    assert {(c["file"], c["offset"]) for c in
+            ce["The frame count byte equals the number of ids before the 0xFF fill."]} == \
+        {(m["file"], 243 + m["slot"]) for m in homm2["count_fill_mismatch"]}
+    assert [(c["file"], c["offset"]) for c in ce["The idle animation count is at most 5."]] == \
+        [(homm2["clamped_idle_count_file"], 117)]
+    assert [(c["file"], c["offset"], c["value"]) for c in ce["Each animation section has at most 16 frames."]] \
+        == [(m["file"], 243 + m["slot"], m["count"]) for m in homm2["count_fill_mismatch"] if m["count"] > 16]
+    assert frm.loc["FRM files are 821 bytes.", "holds_all"]
+    # planted breaks of other formats' claims, by file and byte offset
+    gnt4 = _planted(manifest, "gnt4")
+    expected = [(gnt4["len_file_exception"]["file"], gnt4["len_file_exception"]["offset"]),
+                (gnt4["unknown_0c_exception"]["file"], gnt4["unknown_0c_exception"]["offset"])]
+    expected += [(e["file"], e["offset"]) for e in gnt4["play_speed_exceptions"]]
+    expected += [(e["file"], e["offset"]) for e in gnt4["f32_tracks"]]
+    civ3 = _planted(manifest, "civ3")
+    # anim_time (u4 at 0x58 + 20 in the FlicAnim header, NOTES.md section 5) breaks its rule
+    expected += [(f, 0x58 + 20) for f in civ3["anim_time_exceptions"]]
+    missing = [e for e in expected if e not in found]
+    assert not missing, missing
+    pas4 = _planted(manifest, "pas4")
+    files = {c["file"] for cs in res["counterexamples"] for c in cs}
+    assert {pas4["too_many_parms"]["file"], pas4["unknown_parm_type"]["file"], pas4["later_game_file"]} <= files
+
+
+# ----------------------------------------------------------------------------- coverage
+
+
+def _expected_gaps(manifest) -> set[tuple]:
+    gaps = set()
+    for fam in manifest["formats"].values():
+        for g in fam.get("planted", {}).get("gaps", []) or []:
+            gaps.add((g["file"], g["start"], g["end"]))
+        for name, v in fam["files"].items():
+            if isinstance(v, dict) and "pas4_offset" in v and "pas4_end" in v:  # block inside a container
+                if v["pas4_offset"] > 0:
+                    gaps.add((name, 0, v["pas4_offset"]))
+                if v["pas4_end"] < v["size"]:
+                    gaps.add((name, v["pas4_end"], v["size"]))
+    return gaps
+
+
+def test_coverage_matches_generator(sample_corpus, manifest, samples_dir):
+    per_file, gaps = coverage(sample_corpus)
+    assert len(per_file) == len(sample_corpus.files) and per_file["ok"].all()
+    expected = _expected_gaps(manifest)
+    assert {(g.file, g.start, g.end) for g in gaps.itertuples()} == expected
+    gap_files = {f for f, _, _ in expected}
+    full = per_file[~per_file["file"].isin(gap_files)]
+    assert (full["share"] == 1.0).all(), full[full["share"] < 1]
+    for r in per_file[per_file["file"].isin(gap_files)].itertuples():
+        lost = sum(e - s for f, s, e in expected if f == r.file)
+        assert r.uncovered == lost and r.covered == r.size - lost
+    for g in gaps.itertuples():
+        data = (samples_dir / g.file).read_bytes()
+        assert g.preview == data[g.start:min(g.end, g.start + 16)].hex(" ")
+        assert g.length == g.end - g.start
+
+
+# ----------------------------------------------------------------------------- diff
+
+
+def test_diff_two_files(sample_corpus, manifest, samples_dir):
+    files = manifest["formats"]["homm2"]["files"]
+    a, b = "homm2/GOBLNFRM.BIN", manifest["formats"]["homm2"]["planted"]["odd_magic_file"]
+    d = diff(a, b, corpus=sample_corpus).set_index("path")
+    assert (d.loc["unknown_magic", "old"], d.loc["unknown_magic", "new"]) == \
+        (files[a]["unknown_magic"], files[b]["unknown_magic"])
+    assert d.loc["unknown_magic", "old_start"] == 0 and d.loc["unknown_magic", "new_end"] == 1
+    changed = {p for p in d.index if d.loc[p, "status"] == "changed"}
+    assert ("walk_speed" in changed) == (files[a]["walk_speed"] != files[b]["walk_speed"])
+    assert set(d["status"]) <= {"changed"}  # same layout: nothing added, removed or moved
+    same = diff(samples_dir / a, samples_dir / a)
+    assert same.empty
+    with pytest.raises(animre.UsageError):
+        diff("homm2/GOBLNFRM.BIN", "omf/FIGHTR0.AF", corpus=sample_corpus)
+
+
+def test_diff_corpora_after_spec_edit(samples_dir, manifest):
+    from animre.compile import KSY_DIR
+
+    homm2 = samples_dir / "homm2"
+    text = (KSY_DIR / "homm2_frm.ksy").read_text()
+    edited = text.replace("  - id: eye_x\n    type: s2", "  - id: eye_x\n    type: u2", 1)
+    assert edited != text
+    old = animre.open_corpus(homm2, cache=False)
+    new = animre.open_corpus(homm2, cache=False, parsers={"homm2_frm": animre.compile_spec(edited)})
+    d = diff_corpora(old, new)
+    assert list(zip(d["table"], d["column"], d["status"])) == [("frm", "eye_x", "changed")]
+    negative = sum(1 for v in manifest["formats"]["homm2"]["files"].values() if v["eye_x"] < 0)
+    assert d.iloc[0]["n_changed"] == negative
+    ex = d.iloc[0]["examples"][0]
+    assert ex["new"] == ex["old"] + 65536
+    assert diff_corpora(old, old).empty

@@ -1,0 +1,242 @@
+"""Widgets driven from code (no browser): selections highlight exactly the field's bytes, pickers update."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import re  # noqa: E402
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from animre import research  # noqa: E402
+from animre.errors import UsageError  # noqa: E402
+from animre.widgets import (  # noqa: E402
+    claims_board,
+    column_profiler,
+    corpus_explorer,
+    hex_view,
+    reinterpret_explorer,
+)
+
+HL = re.compile(r'class="b hl" data-o="(\d+)"')
+CELL = re.compile(r'class="b(?: hl)?" data-o="(\d+)"')
+
+
+def highlighted(html: str) -> list[int]:
+    return [int(o) for o in HL.findall(html)]
+
+
+@pytest.fixture(scope="module")
+def explorer(sample_corpus):
+    return corpus_explorer(sample_corpus)
+
+
+@pytest.fixture(scope="module")
+def homm2(manifest):
+    return manifest["formats"]["homm2"]
+
+
+def _field(corpus, file, path):
+    f = corpus.fields(file)
+    row = f[f["path"] == path].iloc[0]
+    return int(row["start"]), int(row["end"])
+
+
+# ----------------------------------------------------------------------------- hex view
+
+
+def test_hex_view_marks_exactly_the_range():
+    data = bytes(range(256)) * 4
+    h = hex_view(data, 37, 41)
+    assert highlighted(h) == [37, 38, 39, 40]
+    shown = [int(o) for o in CELL.findall(h)]
+    assert shown[0] == 0 and shown[-1] >= 41 + 16 * 3  # context lines around the range
+    assert "25 26 27 28" not in h  # bytes are cells, not plain text
+    assert hex_view(data, 0, 0).count(" hl") == 0
+
+
+def test_hex_view_long_range_is_cut_and_says_so():
+    data = bytes(4096)
+    h = hex_view(data, 16, 4000, max_lines=8)
+    assert highlighted(h)[0] == 16
+    assert "range continues" in h
+
+
+# ----------------------------------------------------------------------------- explorer
+
+
+@pytest.mark.parametrize("file,path", [
+    ("homm2/GOBLNFRM.BIN", "walk_speed"),
+    ("homm2/GOBLNFRM.BIN", "idle_weights[2]"),
+    ("homm2/ODDMGFRM.BIN", "unknown_magic"),
+    ("homm2/ARCHRFRM.BIN", "x_offsets[3].offsets[5]"),
+    ("homm2/ARCHRFRM.BIN", "projectile_offsets[1]"),
+])
+def test_select_highlights_the_fields_byte_range(explorer, sample_corpus, file, path):
+    explorer.select(file=file, path=path)
+    start, end = _field(sample_corpus, file, path)
+    assert (explorer.selected["file"], explorer.selected["path"]) == (file, path)
+    assert (explorer.selected["start"], explorer.selected["end"]) == (start, end)
+    assert highlighted(explorer.hex_html) == list(range(start, end))
+    data = sample_corpus.read_bytes(file)
+    cells = dict((int(o), b) for o, b in re.findall(r'data-o="(\d+)">([0-9A-F]{2})<', explorer.hex_html))
+    assert all(cells[o] == f"{data[o]:02X}" for o in range(start, end))
+
+
+def test_select_in_other_formats(explorer, sample_corpus):
+    for fmt in ("mot", "af", "flc", "pas4"):
+        file = sample_corpus.files.query("format == @fmt")["file"].iloc[0]
+        f = sample_corpus.fields(file)
+        leaf = f[(f["kind"] == "value") & f["start"].notna()].iloc[len(f) // 3]
+        explorer.select(file=file, path=leaf["path"])
+        assert highlighted(explorer.hex_html) == list(range(int(leaf["start"]), int(leaf["end"]))), fmt
+
+
+def test_representations_come_from_research(explorer, homm2):
+    explorer.select(file="homm2/GOBLNFRM.BIN", path="idle_weights[1]")
+    rep = explorer.representations.set_index("type")["value"]
+    assert np.float32(rep["f32le"]) == np.float32(homm2["files"]["homm2/GOBLNFRM.BIN"]["idle_weights"][1])
+    raw = bytes.fromhex(rep["hex"].replace(" ", ""))
+    assert len(raw) == 4
+    assert rep["u32le"] == int.from_bytes(raw, "little")
+    assert "f32le" in explorer.values.value
+
+
+def test_dropdowns_drive_the_selection(explorer, sample_corpus, homm2):
+    explorer.file.value = "homm2/DWARFFRM.BIN"  # as a click would
+    assert explorer.record.value == "(file)"
+    assert explorer.selected["path"] == "unknown_magic"
+    assert highlighted(explorer.hex_html) == [0]
+    explorer.record.value = "idle_weights"
+    assert explorer.selected["path"] == "idle_weights[0]"
+    assert highlighted(explorer.hex_html) == list(range(118, 122))
+    explorer.field.value = "idle_weights[4]"
+    assert highlighted(explorer.hex_html) == list(range(134, 138))
+    assert explorer.selected["value"] == pytest.approx(homm2["files"]["homm2/DWARFFRM.BIN"]["idle_weights"][4])
+
+
+def test_records_and_fields_follow_the_fields_table(explorer, sample_corpus):
+    explorer.select(file="homm2/GOBLNFRM.BIN", record="sequences[3]")
+    f = sample_corpus.fields("homm2/GOBLNFRM.BIN")
+    expected = f.loc[f["parent"] == "sequences[3]", "path"].tolist()
+    assert [v for _, v in explorer.field.options] == expected
+    assert "sequences[3]" in explorer.record.options
+
+
+def test_computed_field_has_no_highlight(explorer, sample_corpus):
+    f = sample_corpus.fields("homm2/GOBLNFRM.BIN")
+    computed = f[f["start"].isna()]["path"].iloc[0]
+    explorer.select(file="homm2/GOBLNFRM.BIN", path=computed)
+    assert explorer.selected["start"] is None
+    assert highlighted(explorer.hex_html) == []
+    assert "computed" in explorer.info.value
+
+
+def test_explorer_rejects_unknown_names(explorer):
+    with pytest.raises(UsageError):
+        explorer.select(file="nope.bin")
+    with pytest.raises(UsageError):
+        explorer.select(file="homm2/GOBLNFRM.BIN", path="no_such_field")
+
+
+def test_explorer_widget_has_its_css_class(explorer):
+    assert "animre-explorer" in explorer.widget._dom_classes
+
+
+# ----------------------------------------------------------------------------- profiler
+
+
+def test_profiler_shows_research_profile(sample_corpus, homm2):
+    prof = column_profiler(sample_corpus, "frm", "unknown_magic")
+    expected = research.profile("frm", corpus=sample_corpus, columns=["unknown_magic"]).iloc[0]
+    assert prof.profile_row["column"] == "unknown_magic"
+    assert prof.profile_row["n_distinct"] == expected["n_distinct"] == 2
+    assert prof.exceptions["file"].tolist() == [homm2["planted"]["odd_magic_file"]]
+    assert prof.exceptions["value"].tolist() == [0]
+    assert "NEARLY_CONSTANT" in prof.alerts.value
+    heights = [float(p.get_height()) for p in prof.figures["bit_rates"].axes[0].patches]
+    assert heights == pytest.approx(list(expected["bit_rates"]))
+    assert prof.hist.value[:4] == b"\x89PNG" and prof.bits.value[:4] == b"\x89PNG"
+    assert "animre-profiler" in prof.widget._dom_classes
+
+
+def test_changing_the_column_updates_the_profile(sample_corpus, homm2):
+    prof = column_profiler(sample_corpus, "frm", "unknown_magic")
+    prof.column.value = "walk_speed"  # as the dropdown would
+    assert prof.profile_row["column"] == "walk_speed"
+    speeds = [v["walk_speed"] for v in homm2["files"].values()]
+    assert prof.profile_row["min"] == min(speeds) and prof.profile_row["max"] == max(speeds)
+    assert prof.exceptions.empty
+    hist = prof.figures["histogram"].axes[0]
+    total = sum(p.get_height() for c in hist.containers for p in c.patches)
+    assert total == len(speeds)
+
+
+def test_changing_the_table_picks_its_columns(sample_corpus):
+    prof = column_profiler(sample_corpus, "frm")
+    prof.table.value = "af_moves"
+    assert list(prof.column.options) == [c for c in sample_corpus.tables["af_moves"].columns if c != "file"]
+    assert prof.profile_row["column"] == prof.column.options[0]
+    prof.select(column="ai_flags")
+    assert "LOOKS_LIKE_FLAGS" in prof.profile_row["alerts"]
+    with pytest.raises(UsageError):
+        prof.select(table="nope")
+
+
+# ----------------------------------------------------------------------------- reinterpret
+
+
+def test_reinterpret_explorer_reads_idle_weights_as_floats(sample_corpus, homm2):
+    rx = reinterpret_explorer(sample_corpus, "idle_weights", types=["u32le", "f32le", "s32be"])
+    assert rx.result.best == "f32le"
+    v = rx.result.values
+    row = v[(v["file"] == "homm2/GOBLNFRM.BIN") & (v["where"] == "idle_weights[1]")].iloc[0]
+    assert np.float32(row["f32le"]) == np.float32(homm2["files"]["homm2/GOBLNFRM.BIN"]["idle_weights"][1])
+    assert len(rx.figure.axes) == 3
+    assert rx.plot.value[:4] == b"\x89PNG"
+    assert "animre-reinterpret" in rx.widget._dom_classes
+
+
+def test_reinterpret_explorer_absolute_offset_and_errors(sample_corpus, homm2):
+    rx = reinterpret_explorer(sample_corpus)
+    assert rx.result is None
+    rx.run("162", fmt="frm", length=4, types=["u32le"])  # walk_speed
+    got = dict(zip(rx.result.values["file"], rx.result.values["u32le"], strict=True))
+    assert got == {f: v["walk_speed"] for f, v in homm2["files"].items()}
+    rx.locator.value = "no_such_field_anywhere"
+    rx.run_button.click()  # a bad locator is reported in the widget, not raised
+    assert "nothing found" in rx.message.value
+
+
+# ----------------------------------------------------------------------------- claims
+
+
+def test_claims_board_lists_counterexamples(sample_corpus, homm2):
+    board = claims_board(sample_corpus, formats=["frm"])
+    expected = research.claims(sample_corpus, formats=["frm"])
+    assert board.summary["claim"].tolist() == expected["claim"].tolist()
+    i = next(i for i, t in enumerate(board.summary["claim"]) if "byte 0" in t)
+    board.select(i)
+    assert board.details["file"].tolist() == [homm2["planted"]["odd_magic_file"]]
+    assert board.details["offset"].tolist() == [0]
+    widths = [float(p.get_width()) for p in board.figure.axes[0].patches]
+    n = len(board.summary)
+    assert widths[:n] == board.summary["holds"].astype(float).tolist()
+    assert [a + b for a, b in zip(widths[:n], widths[n:], strict=True)] == \
+        board.summary["tested"].astype(float).tolist()
+    board.claim.value = 0  # the dropdown
+    assert board.summary["claim"].iloc[0] in board.detail.value
+    assert "animre-claims" in board.widget._dom_classes
+
+
+def test_profile_of_a_text_column_has_no_histogram(sample_corpus, homm2):
+    prof = column_profiler(sample_corpus, "frm_slots", "slot_name")
+    assert prof.profile_row["column"] == "slot_name"
+    assert prof.profile_row["n_distinct"] == len(homm2["slot_names"])
+    assert "histogram" not in prof.figures and prof.hist.value == b""
+    prof.select(column="num_frames_raw")
+    assert "histogram" in prof.figures and prof.hist.value[:4] == b"\x89PNG"
