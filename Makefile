@@ -46,8 +46,10 @@ compile: setup
 check: setup
 	$(BIN)/python -m animre compile --check
 
+ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
+
 lab: setup samples
-	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks --port=$(PORT) $(LAB_ARGS)
+	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks --port=$(PORT) $(ROOT_FLAG) $(LAB_ARGS)
 
 demo: setup samples
 	$(BIN)/python -m animre demo --out out

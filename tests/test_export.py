@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 
 import numpy as np
@@ -9,9 +10,10 @@ import pandas as pd
 import pytest
 
 import animre
-from animre import export as export_mod
 from animre.export import export, to_markdown, wiki_table
 from animre.research import profile
+
+export_mod = importlib.import_module("animre.export")  # the module, even if animre.export is the function
 
 
 def _sample_frame() -> pd.DataFrame:

@@ -46,8 +46,9 @@ def test_make_lab_answers_on_its_port(tmp_path):
             listing = r.read().decode()
         assert "00_quickstart.ipynb" in listing  # JupyterLab is rooted at notebooks/
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
