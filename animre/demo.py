@@ -131,7 +131,8 @@ def run_notebook(path: str | os.PathLike, out_dir: str | os.PathLike, data: str 
 
     target = out_dir / path.name
     sockets = tempfile.TemporaryDirectory(prefix="animre-kernel-")
-    client = NotebookClient(nb, km=_kernel_manager(Path(sockets.name)), timeout=timeout,
+    km = _kernel_manager(Path(sockets.name))
+    client = NotebookClient(nb, km=km, timeout=timeout,
                             allow_errors=False, on_cell_error=on_error,
                             resources={"metadata": {"path": str(path.parent.resolve())}})
     try:
@@ -148,6 +149,10 @@ def run_notebook(path: str | os.PathLike, out_dir: str | os.PathLike, data: str 
         write_atomic(target, nbformat.writes(nb).encode())
         raise NotebookError(path.name, idx, reason) from None
     finally:
+        # nbclient leaves a kernel manager it was given running: stop the kernel here
+        if km.has_kernel:
+            km.shutdown_kernel(now=True)
+        km.cleanup_resources()
         sockets.cleanup()
     write_atomic(target, nbformat.writes(nb).encode())
     return target

@@ -402,7 +402,7 @@ def palette_swatch(palette: np.ndarray, *, title: str = "palette", ax: Axes | No
 
 def byte_variation(matrix: pd.DataFrame, *, title: str = "", max_labels: int = 40,
                    ax: Axes | None = None) -> Figure:
-    """Files x byte offsets: constant bytes in grey, varying bytes coloured by value.
+    """Files x byte offsets: constant bytes in flat grey, varying bytes coloured by value.
 
     ``matrix`` has one row per file (index = file) and one column per byte
     offset, holding byte values 0..255 (NaN where a file is shorter). The
@@ -422,7 +422,8 @@ def byte_variation(matrix: pd.DataFrame, *, title: str = "", max_labels: int = 4
                          max(2.5, min(12.0, 0.18 * matrix.shape[0] + 1.5))))
     const = np.where(varies[None, :], np.nan, vals)
     vary = np.where(varies[None, :], vals, np.nan)
-    ax.imshow(const, cmap="Greys", vmin=-64, vmax=320, aspect="auto", interpolation="nearest")
+    ax.imshow(const, cmap=ListedColormap(["#dddddd"]), vmin=0, vmax=255, aspect="auto",
+              interpolation="nearest")
     im = ax.imshow(vary, cmap="viridis", vmin=0, vmax=255, aspect="auto", interpolation="nearest")
     fig.colorbar(im, ax=ax, label="byte value (varying bytes)", shrink=0.8)
     if matrix.shape[0] <= max_labels:

@@ -198,13 +198,20 @@ class CorpusExplorer:
             self.record.value = ROOT_RECORD
         finally:
             self._busy = False
-        self._set_record(ROOT_RECORD)
+        # start on the file's first value read from bytes, inside whatever record holds it
+        f = self.fields(file)
+        kind = f["kind"] if "kind" in f.columns else pd.Series("value", index=f.index)
+        first = f[(kind == "value") & f["start"].notna() & (f["end"] > f["start"])]
+        if len(first):
+            self._set_record(first.iloc[0]["parent"] or ROOT_RECORD, first.iloc[0]["path"])
+        else:
+            self._set_record(ROOT_RECORD)
 
     def _set_record(self, record: str, field: str | None = None) -> None:
         sub = self.fields_of(record)
         opts, leaves = [], []
         for _, r in sub.iterrows():
-            if r.get("kind", "value") == "value":
+            if r.get("kind", "value") == "value" and not pd.isna(r["start"]) and r["end"] > r["start"]:
                 leaves.append(r["path"])
             rng = "computed" if pd.isna(r["start"]) else f"[{int(r['start'])}, {int(r['end'])})"
             opts.append((f"{r['path']}  {r['type']}  {rng}", r["path"]))

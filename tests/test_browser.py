@@ -101,10 +101,15 @@ def jupyterlab(tmp_path, samples_dir):
     notif = home / "settings" / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
     notif.parent.mkdir(parents=True)
     notif.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+    # never write outputs into the committed notebook (no autosave; checkpoints in tmp)
+    docmanager = home / "settings" / "@jupyterlab" / "docmanager-extension" / "plugin.jupyterlab-settings"
+    docmanager.parent.mkdir(parents=True)
+    docmanager.write_text(json.dumps({"autosave": False}))
     log = tmp_path / "jupyterlab.log"
     cmd = [_jupyter(), "lab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
            f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={PROJECT_ROOT / 'notebooks'}",
            "--ServerApp.port_retries=0", "--LabApp.expose_app_in_browser=True",
+           f"--FileCheckpoints.checkpoint_dir={home / 'checkpoints'}",
            "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")  # CI runs as root
@@ -120,6 +125,9 @@ def jupyterlab(tmp_path, samples_dir):
 
 def test_quickstart_renders_corpus_explorer(jupyterlab):
     from playwright.sync_api import sync_playwright
+
+    notebook = PROJECT_ROOT / "notebooks" / "00_quickstart.ipynb"
+    stored = notebook.read_bytes()
 
     chromium = _chromium()
     ARTIFACTS.mkdir(exist_ok=True)
@@ -161,5 +169,7 @@ def test_quickstart_renders_corpus_explorer(jupyterlab):
         finally:
             browser.close()
     assert shot.stat().st_size > 10_000
+    assert notebook.read_bytes() == stored, "JupyterLab wrote into the committed notebook"
+    assert not (PROJECT_ROOT / "notebooks" / ".ipynb_checkpoints").exists()
     written = sorted(p.name for p in jupyterlab["out"].glob("*"))
     assert "files.csv" in written and "files.md" in written, json.dumps(written)

@@ -291,6 +291,14 @@ def test_settler_flcs(realdata, real_corpus):
         assert np.array_equal(canvas[55:155, 70:170], dirs["N"][3])
 
 
+def test_pillow_refuses_civ3_flcs(realdata):
+    """Why animre has its own decoder: the FlicAnim header sits where Pillow expects zeros."""
+    from PIL import Image, UnidentifiedImageError
+
+    with pytest.raises(UnidentifiedImageError):
+        Image.open(realdata / "flic/civ3/settler/Run.flc")
+
+
 def test_settler_claims_report_the_speed(real_corpus):
     claims = {c.text: c.check(real_corpus) for c in get_format("flc").claims}
     speed = claims["Civ3 FLC header speed is 4"]

@@ -79,8 +79,9 @@ def test_counts_and_offsets_set_to_hostile_values(fmt, originals):
     for name, data in originals.get(fmt, []):
         _, obj, bases = parse_data(data, name, fmt)
         f = animre.fields_table(obj, name, bases, values=False)
-        f = f[(f["type"] == "int") & f.start.notna()]
+        f = f[(f["kind"] == "value") & f["type"].str.match(r"^[us][1248]") & f.start.notna()]
         f = f[f["name"].str.contains("|".join(COUNT_WORDS))]
+        assert len(f), f"{name}: no count/offset fields found to attack"
         if len(f) > 150:
             f = f.iloc[np.linspace(0, len(f) - 1, 150).astype(int)]
         for r in f.itertuples():

@@ -195,3 +195,62 @@ def test_palette_swatch():
     fig = plots.palette_swatch(pal)
     img = np.asarray(fig.axes[0].images[0].get_array())
     assert img[1, 1].tolist() == [255, 0, 0]
+
+
+# ----------------------------------------------------------------------------- with decoded sample data
+
+
+def test_key_curves_of_a_gnt4_bone_equal_manifest(sample_corpus, manifest):
+    name, truth = next(iter(manifest["formats"]["gnt4"]["files"].items()))
+    anim = truth["animations"][0]
+    track = next(t for t in anim["tracks"] if t["num_keys"] >= 3 and t["flags"] == 0x0202)
+    keys = sample_corpus.tables["mot_keys"]
+    sel = keys[(keys["file"] == name) & (keys["anim_id"] == anim["anim_id"]) & (keys["bone_id"] == track["bone_id"])]
+    fig = plots.key_curves(sel)
+    ti = anim["tracks"].index(track)
+    ax = fig.axes[sorted(sel["track"].unique()).index(ti)]
+    x_line, w_line = ax.lines[0], ax.lines[3]
+    assert np.float32(x_line.get_xdata()).tolist() == np.float32(track["times"]).tolist()
+    assert x_line.get_ydata().tolist() == [v[0] for v in track["values"]]
+    assert w_line.get_ydata().tolist() == [v[3] for v in track["values"]]
+
+
+def test_contact_sheet_of_a_civ3_unit(sample_corpus, manifest):
+    from animre.decode.flic import civ3_directions, decode_all
+
+    civ3 = manifest["formats"]["civ3"]
+    name = civ3["planted"]["unit_files"][0]
+    truth = civ3["files"][name]
+    dirs = civ3_directions(sample_corpus.path(name))
+    palette = decode_all(sample_corpus.path(name)).palettes[0]
+    fig = plots.contact_sheet(dirs, palette=palette)
+    n_dirs, n_frames = truth["flicanim"]["num_anims"], truth["flicanim"]["anim_length"]
+    axes = np.array(fig.axes).reshape(n_dirs, n_frames)
+    names = [f["direction_name"] for f in truth["frames"] if f.get("kind") == "frame" and not f["is_ring"]]
+    assert [a.get_ylabel() for a in axes[:, 0]] == list(dict.fromkeys(names))
+    img = np.asarray(axes[1, 2].images[0].get_array())
+    h, w = truth["header"]["height"], truth["header"]["width"]
+    assert img.shape == (h, w, 3)
+    colours = {tuple(c) for c in truth["palette"]}
+    assert {tuple(int(v) for v in px) for px in img.reshape(-1, 3)} <= colours
+
+
+def test_sprite_with_collision_points_of_an_af_move(sample_corpus, manifest):
+    from animre.decode.omf_sprites import sprite_images
+
+    omf = manifest["formats"]["omf"]["files"]
+    name = next(f for f in omf if f.endswith(".AF"))
+    move = next(m for m in omf[name]["moves"] if m["animation"]["coords"] and m["animation"]["sprites"])
+    frame = move["animation"]["coords"][0]["frame"]
+    sp_truth = move["animation"]["sprites"][frame]
+    img = next(s for s in sprite_images(sample_corpus.path(name))
+               if s.number == int(move["move"]) and s.sprite == frame)
+    coords = sample_corpus.tables["af_coords"]
+    pts = coords[(coords["file"] == name) & (coords["move"] == int(move["move"])) & (coords["frame"] == frame)]
+    fig = plots.sprite_collisions(img.image, pts, origin=(img.x, img.y))
+    ax = fig.axes[0]
+    expected = [[float(c["x"]), float(c["y"])] for c in move["animation"]["coords"] if c["frame"] == frame]
+    assert ax.collections[0].get_offsets().tolist() == expected
+    left, right, bottom, top = ax.images[0].get_extent()
+    assert (left + 0.5, top + 0.5) == (sp_truth["x"], sp_truth["y"])
+    assert (right - left, bottom - top) == (sp_truth["width"], sp_truth["height"])

@@ -483,3 +483,17 @@ def test_diff_corpora_after_spec_edit(samples_dir, manifest):
     ex = d.iloc[0]["examples"][0]
     assert ex["new"] == ex["old"] + 65536
     assert diff_corpora(old, old).empty
+
+
+def test_reinterpret_locators(sample_corpus, manifest):
+    files = manifest["formats"]["homm2"]["files"]
+    n = len(files)
+    one = reinterpret(sample_corpus, "sequences[3].frame_ids", types=["u8"], format="frm").values
+    assert len(one) == 16 * n
+    for f, grp in one.groupby("file"):
+        assert grp["u8"].tolist() == files[f]["frame_ids"][3]
+        assert grp["offset"].tolist() == list(range(277 + 48, 277 + 64))
+    assert len(reinterpret(sample_corpus, "x_offsets.offsets", types=["s8"], format="frm").values) == 7 * 16 * n
+    rec = reinterpret(sample_corpus, "projectile_offsets", offset=2, length=2, types=["s16le"], format="frm")
+    ys = {(r.file, r.offset): r.s16le for r in rec.values.itertuples()}
+    assert ys == {(f, 176 + 4 * i): v["projectile_offsets"][i][1] for f, v in files.items() for i in range(3)}

@@ -9,7 +9,6 @@ matplotlib.use("Agg")
 import re  # noqa: E402
 
 import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from animre import research  # noqa: E402

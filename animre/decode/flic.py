@@ -20,7 +20,10 @@ palettes pixel-identical), so its conventions are followed:
 - COLOR_256 (4) sets 8-bit components, COLOR_64 (11) 6-bit components
   shifted left by 2 (as Pillow does); the palette starts as a grey ramp.
   Pillow reads only the first frame's palette; here later palette chunks
-  apply from their frame on (``palette_changes=False`` mimics Pillow).
+  apply from their frame on (``palette_changes=False`` mimics Pillow);
+- PSTAMP (18) previews are skipped, the frame header's width/height
+  overrides are ignored (as Pillow does), any other sub-chunk type is an
+  error; only 8-bit files (depth 8, or 0 in old writers) are decoded.
 
 Ring frames (the extra frame that turns the last image back into the first,
 for looping) are told apart by the counts (:func:`frame_roles`): a Civ3

@@ -1,9 +1,11 @@
 """FLI/FLC animations, with Civilization III's FlicAnim header (``*.flc``, ``*.fli``).
 
 Tables: ``flc_files`` (one row per file: header, FlicAnim fields, counts),
-``flc_frames`` (one row per frame chunk: image frame or ring frame,
-direction, sizes, sub-chunk counts declared vs found) and ``flc_chunks``
-(one row per sub-chunk: type, declared and real size, offset). Frame pixels
+``flc_frames`` (one row per frame chunk, key ``frame`` = its ordinal among
+the frame chunks; ``chunk_index`` = its index among all top-level chunks:
+image frame or ring frame, direction, sizes, sub-chunk counts declared vs
+found) and ``flc_chunks`` (one row per sub-chunk, keys ``frame`` and
+``chunk`` = its index in the frame: type, declared and real size, offset). Frame pixels
 are decoded by :mod:`animre.decode.flic`.
 """
 
@@ -92,7 +94,7 @@ def tables(r, ctx) -> dict[str, list[dict]]:
         n_mismatch += body.num_chunks != found
         frames.append({
             "frame": role.frame,
-            "chunk": i,
+            "chunk_index": i,
             "image_frame": role.image,
             "is_ring": role.is_ring,
             "direction": role.direction,

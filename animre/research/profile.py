@@ -82,7 +82,7 @@ def profile(table: pd.DataFrame | str, *, corpus: Any = None,
         ``always 1`` / ``varies``), ``bit_rates`` (per bit set share),
         ``alerts`` (list of alert names, see :data:`ALERTS`), ``exceptions``
         (rows that break a near-constant: file, row, value, offset) and
-        ``notes`` (one readable line per alert).
+        ``notes`` (``(alert, readable text)`` pairs; see :func:`profile_alerts`).
 
     Examples
     --------

@@ -177,17 +177,19 @@ def _norm(path: str) -> str:
 
 
 def _path_matches(paths: pd.Series, loc: str) -> pd.Series:
-    """Rows whose path is ``loc`` (or ends with it), array indices as wildcards when not given."""
-    loc_n = loc if "[" in loc else loc
-    norm = paths.map(_norm)
-    plain_loc = loc.replace("[]", "")
-    exact = (paths == loc) | paths.str.endswith("." + loc)
-    pattern = _norm(loc) if re.search(r"\[\d+\]", loc) else None
-    if pattern is not None:
+    """Rows whose path is ``loc`` or ends with ``.loc``; array indices are wildcards unless given.
+
+    ``"footer.unknown_4"`` matches ``moves[3].footer.unknown_4``; ``"idle_weights"``
+    matches ``idle_weights[0]`` ... ``idle_weights[4]``; ``"sequences[3].frame_ids"``
+    only the arrays of sequence 3.
+    """
+    tail = paths.str.replace(r"(\[\d+\])+$", "", regex=True)  # elements of a named array
+    exact = (paths == loc) | paths.str.endswith("." + loc) | (tail == loc) | tail.str.endswith("." + loc)
+    if re.search(r"\[\d+\]", loc):
         return exact
-    stripped = norm.str.replace("[]", "", regex=False)
-    return exact | (norm == loc_n) | norm.str.endswith("." + loc_n) | (stripped == plain_loc) | \
-        stripped.str.endswith("." + plain_loc)
+    plain = loc.replace("[]", "")
+    stripped = paths.map(_norm).str.replace("[]", "", regex=False)
+    return exact | (stripped == plain) | stripped.str.endswith("." + plain)
 
 
 def _records(source, locator, offset, length, fmt, byteorder) -> pd.DataFrame:

@@ -1,13 +1,16 @@
 """Relations between the columns of a table, guarded against chance findings.
 
 For every ordered pair (target, source) :func:`relations` tests whether the
-target equals the source, is a constant multiple of it (``k * source``, also
-halves), the source floor-divided (``source // d``), the source plus a
-constant, the source under a bit mask, or is functionally determined by it;
-and, for categorical sources, partial rules (``source == v -> target == c``,
-``target bit set -> source == v``). Derived quantities (record index within
-its file, records per file, file size) and the single bits of flag-like
-columns take part too.
+target equals the source, is the source plus a constant, a constant multiple
+of it (``k * source``, also halves), the source floor-divided
+(``source // d``), a simple linear function of it (``c - source``,
+``(c - source) // 2`` ...), the source under a bit mask, or is functionally
+determined by it; and, for categorical sources, partial rules
+(``source == v -> target == c``, ``target bit set -> source == v``).
+Columns that split the rows identically (``slot`` / ``slot_name``) are
+reported once as ``one_to_one``. Derived quantities (record index within its
+file, records per file, file size) and the single bits of flag-like columns
+take part too.
 
 A finding is kept only when it holds in at least ``min_support`` of the rows
 and far more often than on shuffled data (permutation test), or, for the
@@ -83,7 +86,8 @@ def relations(table: pd.DataFrame | str, columns: Iterable[str] | None = None, *
     -------
     DataFrame
         ``target, source, relation`` (one of :data:`RELATION_KINDS`),
-        ``parameter`` (k, d, c, mask, rule), ``support`` (share of rows that
+        ``parameter`` (offset c, factor k, divisor d, ``"k=-1, c=170"``,
+        mask, rule text), ``support`` (share of rows that
         agree), ``n_agree``, ``n_rows``, ``baseline`` (mean support on
         shuffled data, or the rate expected by chance), ``p_value``, and
         ``counterexamples`` (file, row, key columns and both values of rows
