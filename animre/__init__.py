@@ -3,13 +3,32 @@
 Kaitai Struct specs (``ksy/``) compiled into Python parsers, every parsed
 file flattened into pandas tables, and research functions that compare
 values across all files of a corpus.
+
+Examples
+--------
+>>> import animre
+>>> c = animre.open_corpus("data/samples")          # doctest: +SKIP
+>>> animre.profile(c.tables["af_moves"])             # doctest: +SKIP
+>>> animre.claims(c)                                 # doctest: +SKIP
 """
 
 __version__ = "0.1.0"
 
 from .compile import compile_all, compile_spec, load_parser  # noqa: E402
 from .corpus import Corpus, open_corpus, parse_file  # noqa: E402
+from .decode.flic import decode_frames  # noqa: E402
+from .decode.omf_sprites import sprite_images  # noqa: E402
 from .errors import AnimreError, ParseError, SpecError, ToolchainError, UsageError  # noqa: E402
+from .export import export, wiki_table  # noqa: E402
+from .research import (  # noqa: E402
+    claims,
+    coverage,
+    diff,
+    diff_corpora,
+    profile,
+    reinterpret,
+    relations,
+)
 from .tables import fields_table  # noqa: E402
 
 __all__ = [
@@ -20,10 +39,21 @@ __all__ = [
     "SpecError",
     "ToolchainError",
     "UsageError",
+    "claims",
     "compile_all",
     "compile_spec",
+    "coverage",
+    "decode_frames",
+    "diff",
+    "diff_corpora",
+    "export",
     "fields_table",
     "load_parser",
     "open_corpus",
     "parse_file",
+    "profile",
+    "reinterpret",
+    "relations",
+    "sprite_images",
+    "wiki_table",
 ]

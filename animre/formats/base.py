@@ -7,11 +7,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import pandas as pd
 from kaitaistruct import KaitaiStruct
 
 from ..parse import Bases
 
-__all__ = ["Format", "F", "Ref", "Claim", "column_claim", "resolve_rows"]
+__all__ = ["Format", "F", "Ref", "Claim", "column_claim", "row_claim", "file_claim", "resolve_rows"]
 
 
 @dataclass(frozen=True)
@@ -172,3 +173,75 @@ def column_claim(text: str, source: str, table: str, column: str,
         return out
 
     return Claim(text, source, check)
+
+
+def row_claim(text: str, source: str, table: str, predicate: Callable[[pd.Series], bool], *,
+              where: Callable[[pd.Series], bool] | None = None, offset_column: str | None = None,
+              offset: int | None = None, value: Callable[[pd.Series], Any] | str | None = None,
+              detail: str = "", format: str = "") -> Claim:
+    """A claim that ``predicate(row)`` holds for every row of ``table`` (where ``where(row)``).
+
+    ``offset`` of each tested row: the span start of ``offset_column`` (from
+    ``corpus.spans``) or the fixed absolute ``offset``; ``value``: a column
+    name or a function of the row (default: the offset column's value).
+
+    Examples
+    --------
+    >>> row_claim("slot 6 is empty", "seeds/001_0340b32678dbfebf.txt", "frm_slots",
+    ...           lambda r: r["num_frames_raw"] == 0, where=lambda r: r["slot"] == 6,
+    ...           offset_column="num_frames_raw").text
+    'slot 6 is empty'
+    """
+
+    def check(corpus):
+        df = corpus.tables.get(table)
+        if df is None or not len(df):
+            return pd.DataFrame(columns=CLAIM_COLUMNS)
+        sel = df if where is None else df[[bool(where(r)) for _, r in df.iterrows()]]
+        if offset_column is not None and table in corpus.spans and offset_column in corpus.spans[table][0]:
+            offs = corpus.spans[table][0][offset_column].reindex(sel.index).astype("Int64")
+        else:
+            offs = pd.Series(pd.NA if offset is None else offset, index=sel.index, dtype="Int64")
+        if callable(value):
+            vals = [value(r) for _, r in sel.iterrows()]
+        else:
+            col = value if isinstance(value, str) else offset_column
+            vals = list(sel[col]) if col is not None and col in sel else [None] * len(sel)
+        return pd.DataFrame({
+            "file": sel["file"].tolist(),
+            "holds": [bool(predicate(r)) for _, r in sel.iterrows()],
+            "offset": offs.tolist(),
+            "value": vals,
+            "detail": detail,
+        }, columns=CLAIM_COLUMNS)
+
+    return Claim(text, source, check, format)
+
+
+def file_claim(text: str, source: str, format: str, predicate: Callable[[pd.Series], bool], *,
+               offset: int | Callable[[pd.Series], int] | None = None, value: str = "size",
+               detail: str = "") -> Claim:
+    """A claim over the ``files`` table (file, format, size, sha256, ok) of one format.
+
+    Files that failed to parse are tested too (a size claim is about them as well).
+
+    Examples
+    --------
+    >>> file_claim("FRM files are 821 bytes", "formats/NOTES.md §2", "frm",
+    ...            lambda r: r["size"] == 821).text
+    'FRM files are 821 bytes'
+    """
+
+    def check(corpus):
+        ft = corpus.files
+        sel = ft[ft["format"] == format]
+        offs = [offset(r) if callable(offset) else offset for _, r in sel.iterrows()]
+        return pd.DataFrame({
+            "file": sel["file"].tolist(),
+            "holds": [bool(predicate(r)) for _, r in sel.iterrows()],
+            "offset": pd.array(offs, dtype="Int64"),
+            "value": sel[value].tolist(),
+            "detail": detail,
+        }, columns=CLAIM_COLUMNS)
+
+    return Claim(text, source, check, format)

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from ..research.claims import file_claim, row_claim
-from .base import F, Format, column_claim
+from .base import F, Format, column_claim, file_claim, row_claim
 
 __all__ = ["FORMAT", "FRM_SIZE"]
 
