@@ -153,17 +153,21 @@ def test_quickstart_renders_corpus_explorer(jupyterlab):
             # the hex view renders with the first field's bytes highlighted
             page.locator(".animre-explorer .animre-hex .hl").first.wait_for(state="visible", timeout=RENDER_MS)
             assert page.locator(".animre-explorer select").count() >= 3  # file, record, field pickers
-            # the last cell (the export) finishes too: the kernel goes idle with every cell numbered
+            # the last cell (the export) finishes too: the kernel goes idle with every cell run
+            # (or a cell failed, which stops "run all")
             page.wait_for_function(
                 """() => {
                     const w = window.jupyterapp.shell.currentWidget;
                     const cells = w.content.widgets.filter(c => c.model.type === 'code');
                     const k = w.sessionContext.session.kernel;
-                    return k.status === 'idle' && cells.every(c => c.model.executionCount !== null);
+                    const failed = cells.some(c => c.model.outputs.toJSON().some(o => o.output_type === 'error'));
+                    return k.status === 'idle' && (failed || cells.every(c => c.model.executionCount !== null));
                 }""", timeout=RENDER_MS)
-            errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr'] "
-                                  ":text('Traceback')")
-            assert errors.count() == 0, errors.first.inner_text()
+            errors = page.evaluate(
+                """() => window.jupyterapp.shell.currentWidget.content.widgets
+                    .flatMap(c => c.model.type === 'code' ? c.model.outputs.toJSON() : [])
+                    .filter(o => o.output_type === 'error').map(o => o.ename + ': ' + o.evalue)""")
+            assert errors == [], f"a quick-start cell failed in JupyterLab: {errors}"
             explorer.scroll_into_view_if_needed()
             page.screenshot(path=str(shot))
         finally:
