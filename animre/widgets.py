@@ -24,7 +24,6 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from . import plots
@@ -307,23 +306,8 @@ def _short_repr(v: Any, n: int = 80) -> str:
 
 
 def _representations(raw: bytes) -> pd.DataFrame:
-    """``raw`` read as every type of its size (type, value), converted by :mod:`animre.research`."""
-    r = _research()
-    if hasattr(r, "representations"):
-        return r.representations(raw)
-    decode = getattr(r, "decode", None)
-    if decode is None:
-        from .research.reinterpret import decode
-    shown = raw[:32].hex(" ") + (f" ... ({len(raw)} bytes)" if len(raw) > 32 else "")
-    rows = [{"type": "hex", "value": shown}]
-    for t in _types():
-        try:
-            with np.errstate(all="ignore"):
-                v = decode([raw], t)
-        except (UsageError, ValueError):
-            continue  # another size
-        rows.append({"type": t, "value": v[0].item() if hasattr(v[0], "item") else v[0]})
-    return pd.DataFrame(rows, columns=["type", "value"])
+    """``raw`` read as every type of its size (type, value), from :mod:`animre.research`."""
+    return _research().representations(raw)
 
 
 def corpus_explorer(corpus) -> CorpusExplorer:

@@ -11,14 +11,15 @@ Nothing here plots or renders; see :mod:`animre.export` for writing results.
 """
 
 from .claims import claims, file_claim, row_claim
-from .coverage import coverage
+from .coverage import byte_matrix, coverage
 from .diff import diff, diff_corpora
 from .profile import profile, profile_alerts
-from .reinterpret import TYPES, Reinterpretation, decode, reinterpret
+from .reinterpret import TYPES, Reinterpretation, decode, reinterpret, representations
 from .relations import relations
 
 __all__ = [
     "TYPES",
+    "byte_matrix",
     "Reinterpretation",
     "claims",
     "coverage",
@@ -30,5 +31,6 @@ __all__ = [
     "profile_alerts",
     "reinterpret",
     "relations",
+    "representations",
     "row_claim",
 ]

@@ -88,7 +88,28 @@ def decode(raw: Sequence[bytes], type_name: str) -> np.ndarray:
     arr = np.frombuffer(b"".join(raw), dtype=np.uint8).reshape(len(raw), -1)
     if arr.shape[1] != size:
         raise UsageError(f"{type_name} needs {size} bytes, got {arr.shape[1]}")
-    return fn(arr)
+    with np.errstate(all="ignore"):  # NaN/inf bit patterns are data here, not errors
+        return fn(arr)
+
+
+def representations(raw: bytes) -> pd.DataFrame:
+    """One value read as every candidate type of its size: columns ``type, value``.
+
+    The first row is the hex of the bytes (shortened after 32 bytes).
+
+    Examples
+    --------
+    >>> representations(bytes.fromhex("4048"))["type"].tolist()[:3]
+    ['hex', 'u16le', 's16le']
+    """
+    raw = bytes(raw)
+    shown = raw[:32].hex(" ") + (f" ... ({len(raw)} bytes)" if len(raw) > 32 else "")
+    rows: list[dict] = [{"type": "hex", "value": shown}]
+    for t, (size, _, _) in TYPES.items():
+        if size == len(raw):
+            v = decode([raw], t)[0]
+            rows.append({"type": t, "value": v.item() if hasattr(v, "item") else v})
+    return pd.DataFrame(rows, columns=["type", "value"])
 
 
 def reinterpret(source: Any, locator: Any, types: Iterable[str] | None = None, *,
