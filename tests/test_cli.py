@@ -1,0 +1,98 @@
+"""The `animre` command line: every command, its help, its exit codes."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from animre.cli import main
+
+COMMANDS = ["compile", "samples", "scan", "profile", "claims", "coverage", "export", "demo"]
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "animre", *args], capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def frm_dir(samples_dir, tmp_path_factory):
+    d = tmp_path_factory.mktemp("cli_frm")
+    for f in sorted((samples_dir / "homm2").glob("*FRM.BIN"))[:6]:
+        shutil.copy(f, d / f.name)
+    return d
+
+
+@pytest.mark.parametrize("cmd", COMMANDS)
+def test_every_command_has_help(cmd):
+    r = run(cmd, "--help")
+    assert r.returncode == 0 and "usage: animre " + cmd in r.stdout and len(r.stdout) > 200
+
+
+def test_no_command_and_bad_usage_exit_2(tmp_path):
+    assert run().returncode == 2
+    assert run("scan").returncode == 2  # DIR missing
+    assert run("scan", str(tmp_path / "missing")).returncode == 2
+    assert run("profile", str(tmp_path)).returncode == 2  # --table missing
+
+
+def test_scan_clean_corpus_exits_0(samples_dir, manifest, capsys):
+    assert main(["scan", str(samples_dir), "--no-cache", "-q"]) == 0
+    out = capsys.readouterr().out
+    n = sum(len(sec["files"]) for sec in manifest["formats"].values())
+    assert f"{n} files, {n} parsed, 0 failed" in out
+    for fmt in ("af", "bk", "frm", "mot", "pas4", "flc"):
+        assert f"\n{fmt:>6}" in out or f" {fmt} " in out
+
+
+def test_scan_with_bad_files_exits_1_and_lists_them(frm_dir, tmp_path, capsys):
+    d = tmp_path / "bad"
+    shutil.copytree(frm_dir, d)
+    (d / "CUT__FRM.BIN").write_bytes(next(frm_dir.iterdir()).read_bytes()[:300])
+    assert main(["scan", str(d), "--no-cache", "-q"]) == 1
+    out = capsys.readouterr().out
+    assert "1 failed" in out and "CUT__FRM.BIN" in out
+
+
+def test_profile_table(frm_dir, capsys):
+    assert main(["profile", str(frm_dir), "--table", "frm", "-q", "--no-cache"]) == 0
+    out = capsys.readouterr().out
+    assert "walk_speed" in out and "CONSTANT" in out  # e.g. projectile counts of non-shooters
+    assert main(["profile", str(frm_dir), "--table", "nope", "-q", "--no-cache"]) == 2
+
+
+def test_claims_and_coverage(frm_dir, capsys):
+    assert main(["claims", str(frm_dir), "-q", "--no-cache"]) == 0
+    out = capsys.readouterr().out
+    assert "FRM files are 821 bytes" in out
+    assert main(["coverage", str(frm_dir), "-q", "--no-cache"]) == 0
+    out = capsys.readouterr().out
+    assert "1.0" in out or "100" in out
+
+
+def test_export_writes_requested_formats(frm_dir, tmp_path, capsys):
+    out = tmp_path / "exp"
+    assert main(["export", str(frm_dir), "--out", str(out), "--format", "csv,md,parquet", "-q",
+                 "--no-cache"]) == 0
+    names = {p.name for p in out.rglob("*") if p.is_file()}
+    assert {"frm.csv", "frm.md", "frm.parquet"} <= names, names
+    df = pd.read_parquet(out / "frm.parquet")
+    assert len(df) == 6 and df.columns[0] == "file"
+
+
+def test_samples_command(tmp_path):
+    r = run("samples", str(tmp_path / "s"), "--only", "homm2", "--seed", "5")
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "s" / "manifest.json").exists() and len(list((tmp_path / "s" / "homm2").iterdir())) > 20
+
+
+def test_quiet_when_not_a_terminal(frm_dir, tmp_path):
+    d = tmp_path / "many"
+    d.mkdir()
+    for i in range(25):  # enough files for a progress bar on a terminal
+        shutil.copy(next(frm_dir.iterdir()), d / f"M{i:02d}_FRM.BIN")
+    r = run("scan", str(d), "--no-cache")
+    assert r.returncode == 0 and "animre: parsing" not in r.stderr
