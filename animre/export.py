@@ -260,15 +260,26 @@ def _ktype(lengths: pd.Series, values: pd.Series) -> str:
     return f"bytes({n})" if ln.nunique() == 1 else "bytes"
 
 
-def _offset_text(starts: pd.Series, row_min: pd.Series) -> str:
+def _offset_text(starts: pd.Series, row_min: pd.Series, anchors: list[tuple[str, pd.Series]]) -> str:
+    """Absolute offset, ``+n`` inside the record, ``<anchor>+n`` after a moving field, or ``varies``.
+
+    A field whose position moves from record to record (after a variable-length
+    string, say) usually sits at a fixed distance from an earlier field of the
+    same structure: that earlier field is named as the anchor (``ai_flags+4``).
+    """
     s = starts.dropna()
     if not len(s):
         return ""
     if s.nunique() == 1:
         return str(int(s.iloc[0]))
     rel = (starts - row_min).dropna()
-    if len(rel) and rel.nunique() == 1:
+    if len(rel) == len(s) and rel.nunique() == 1:
         return f"{int(rel.iloc[0]):+d}"
+    for name, a in anchors:
+        d = (starts - a).dropna()
+        if len(d) == len(s) and d.nunique() == 1 and d.iloc[0] >= 0:
+            return f"{name}+{int(d.iloc[0])}"
+    anchors.append((starts.name, starts))
     return f"varies ({int(s.min())}..{int(s.max())})"
 
 
@@ -284,8 +295,10 @@ def wiki_table(corpus: Any, table: str) -> pd.DataFrame:
     """A format-wiki field table of a curated table: offset, type, name, observed, alerts.
 
     ``offset`` is absolute when it is the same in every file, ``+n`` when it
-    is the same inside each record, ``varies`` otherwise (empty for computed
-    columns); ``observed`` summarises the values across the corpus, e.g.
+    is the same inside each record, ``<field>+n`` when it is at a fixed
+    distance after an earlier field whose position varies (e.g. the move
+    footer after the strings: ``ai_flags+4``), ``varies`` otherwise (empty
+    for computed columns); ``observed`` summarises the values across the corpus, e.g.
     ``1 in 36/37 files; homm2/ODDMGFRM.BIN: 0``.
 
     Examples
@@ -305,6 +318,7 @@ def wiki_table(corpus: Any, table: str) -> pd.DataFrame:
     per_file = "file" in df.columns and not df["file"].duplicated().any()
     unit = "files" if per_file else "rows"
     rows = []
+    anchors: list[tuple[str, pd.Series]] = []
     for c in df.columns:
         if c == "file":
             continue
@@ -333,6 +347,6 @@ def wiki_table(corpus: Any, table: str) -> pd.DataFrame:
             obs = f"{int(p['n_distinct'])} distinct, e.g. {ex}"
         if n < len(df):
             obs += f" (present in {n}/{len(df)} {unit})"
-        rows.append({"offset": _offset_text(st, row_min), "type": _ktype(en - st, df[c]),
+        rows.append({"offset": _offset_text(st.rename(c), row_min, anchors), "type": _ktype(en - st, df[c]),
                      "name": c, "observed": obs, "alerts": ", ".join(alerts)})
     return pd.DataFrame(rows, columns=["offset", "type", "name", "observed", "alerts"])

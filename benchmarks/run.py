@@ -142,6 +142,47 @@ def section_formats(samples: Path, repeat: int) -> dict:
     return out
 
 
+def section_hostile(samples: Path, repeat: int) -> dict:
+    """Files claiming 2^32 elements: time to reject vs time to parse the valid original."""
+    import animre
+    from animre.corpus import parse_data
+
+    c = animre.open_corpus(samples, cache=False, progress=False)
+    out = {}
+    for fmt, g in c.files[c.files.ok].groupby("format"):
+        name = g.sort_values("size").iloc[len(g) // 2].file
+        data = (samples / name).read_bytes()
+        _, obj, bases = parse_data(data, name, fmt)
+        f = animre.fields_table(obj, name, bases, values=False)
+        f = f[(f.kind == "value") & f.type.str.match(r"^[us][24]") & f.start.notna()
+              & f.name.str.contains("num_|count|len_|ofs_|size")]
+        if not len(f):
+            continue
+        r = f.iloc[0]
+        s_, e_ = int(r.start), int(r.end)
+        order = "big" if fmt in ("mot", "pas4") else "little"
+        bad = bytearray(data)
+        bad[s_:e_] = ((1 << (8 * (e_ - s_))) - 1).to_bytes(e_ - s_, order)
+        bad = bytes(bad)
+        err = None
+
+        def reject(bad=bad, name=name, fmt=fmt):
+            nonlocal err
+            try:
+                parse_data(bad, name, fmt)
+            except animre.ParseError as e:
+                err = e
+
+        t_bad = best(reject, repeat)
+        t_ok = best(lambda data=data, name=name, fmt=fmt: parse_data(data, name, fmt), repeat)
+        out[fmt] = {"field": r.path, "reject_ms": t_bad * 1000, "parse_ms": t_ok * 1000,
+                    "error": str(err) if err else None}
+        print(f"[hostile {fmt}] {r.path} = 0x{(1 << (8 * (e_ - s_))) - 1:X}: rejected in {t_bad * 1000:.2f} ms "
+              f"({t_bad / t_ok:.2f}x parsing the valid {len(data)}-byte file); "
+              f"error names: {err.path if err else 'NO ERROR'} @ {err.offset if err else '-'}")
+    return out
+
+
 # ---------------------------------------------------------------- the big corpus
 
 
@@ -251,7 +292,7 @@ def main(argv=None) -> int:
     try:
         generate_all(tmp, seed=2097)
         res = {"open": section_open(tmp, args.repeat), "flc": section_flc(tmp, args.repeat),
-               "formats": section_formats(tmp, args.repeat)}
+               "formats": section_formats(tmp, args.repeat), "hostile": section_hostile(tmp, args.repeat)}
         if not args.quick:
             res["big"] = section_big(tmp, args.frm, args.flc)
         res["peak_rss_MB_this_process"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -134,3 +134,23 @@ def test_notebooks_are_in_the_project():
     assert demo.NOTEBOOK_DIR == PROJECT_ROOT / "notebooks"
     for p in NOTEBOOKS:
         json.loads(Path(p).read_text())  # plain JSON, no binary junk
+
+
+@pytest.mark.slow
+def test_wiki_exports_read_like_a_format_wiki(demo_run, manifest):
+    """The wiki tables give NOTES.md offsets and the planted exceptions by file."""
+    out, _ = demo_run
+    frm = pd.read_csv(out / "02_homm2_frm" / "frm_wiki.csv", dtype=str).set_index("name")
+    # offsets from NOTES.md section 2
+    assert frm.loc["walk_speed", "offset"] == "162" and frm.loc["troop_box_left", "offset"] == "235"
+    odd = manifest["formats"]["homm2"]["planted"]["odd_magic_file"]
+    assert odd in frm.loc["unknown_magic", "observed"]  # "1 in 36/37 files; homm2/ODDMGFRM.BIN: 0"
+    moves = pd.read_csv(out / "01_omf_af" / "af_moves_wiki.csv", dtype=str).set_index("name")
+    # the footer fields sit at the NOTES.md section 1 offsets relative to the footer start
+    assert moves.loc["pos_constraint", "offset"].endswith("+2")
+    assert moves.loc["damage", "offset"].endswith("+17")
+    assert moves.loc["points", "offset"].endswith("+20")
+    u9 = manifest["formats"]["omf"]["planted"]["unknown_9_constant"]
+    assert u9["exception"]["file"] in moves.loc["unknown_9", "observed"]
+    md = (out / "01_omf_af" / "af_moves_wiki.md").read_text()
+    assert "| offset | type | name | observed | alerts |" in md
