@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import tempfile
+import time
 import types
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -165,7 +166,7 @@ class _Ident:
     error: str | None = None
 
 
-def _identify(path: Path, name: str, parsers) -> _Ident:
+def _identify(path: Path, name: str, parsers, spec_hashes: dict[str, str] | None = None) -> _Ident:
     """Hash and detect one file; the cache key ties content, spec and animre version."""
     try:
         sha, size, head = _hash_file(path)
@@ -174,7 +175,12 @@ def _identify(path: Path, name: str, parsers) -> _Ident:
     fmt, _ = detect_format(head, size, name)
     if fmt is None:
         return _Ident(path, name, sha, size, None, None)
-    _, shash = _module_for(fmt, parsers)
+    if spec_hashes is not None and fmt.name in spec_hashes:
+        shash = spec_hashes[fmt.name]
+    else:
+        shash = _module_for(fmt, parsers)[1]
+        if spec_hashes is not None:
+            spec_hashes[fmt.name] = shash
     key = hashlib.sha256(f"{sha}|{fmt.name}|{shash}|{__version__}".encode()).hexdigest()
     return _Ident(path, name, sha, size, fmt, key)
 
@@ -236,6 +242,28 @@ def _collect(path: str | os.PathLike | Iterable) -> tuple[Path | None, list[Path
     return root, files
 
 
+class _Spans(Mapping):
+    """table -> (start DataFrame, end DataFrame); tables from a snapshot load on first use."""
+
+    def __init__(self):
+        self._d: dict[str, Any] = {}
+
+    def __getitem__(self, t: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+        v = self._d[t]
+        if callable(v):
+            v = self._d[t] = v()
+        return v
+
+    def __setitem__(self, t: str, v) -> None:
+        self._d[t] = v
+
+    def __iter__(self):
+        return iter(self._d)
+
+    def __len__(self) -> int:
+        return len(self._d)
+
+
 class Corpus:
     """A parsed folder of files.
 
@@ -257,7 +285,7 @@ class Corpus:
         self.parsers = dict(parsers or {})
         self._paths = {r.file: Path(r.path) for r in results}
         self.tables: dict[str, pd.DataFrame] = {}
-        self.spans: dict[str, tuple[pd.DataFrame, pd.DataFrame]] = {}
+        self.spans = _Spans()
         self._build(snapshot or {}, order or [r.file for r in results])
 
     def _build(self, snapshot: dict, order: list[str]) -> None:
@@ -303,8 +331,15 @@ class Corpus:
             new = pd.DataFrame(rows)
             new_s = pd.DataFrame(starts, index=new.index, columns=new.columns, dtype="float64")
             new_e = pd.DataFrame(ends, index=new.index, columns=new.columns, dtype="float64")
+            if t in snap_tables and not fresh:  # unchanged corpus: spans load when first asked for
+                old, load_spans = snap_tables[t]
+                if len(old):
+                    self.tables[t] = old
+                    self.spans[t] = load_spans
+                continue
             if t in snap_tables:
-                old, old_s, old_e = snap_tables[t]
+                old, load_spans = snap_tables[t]
+                old_s, old_e = load_spans()
                 if len(new):
                     new_s["file"] = new["file"]
                     new_e["file"] = new["file"]
@@ -403,26 +438,46 @@ def _snapshot_dir(cache_dir: Path, root: Path | None, files: list[Path], parsers
     return cache_dir / "corpora" / hashlib.sha256(ident.encode()).hexdigest()[:24]
 
 
+def _span_loader(gen: Path, t: str):
+    def load() -> tuple[pd.DataFrame, pd.DataFrame]:
+        try:
+            return (pd.read_parquet(gen / f"{t}.start.parquet"), pd.read_parquet(gen / f"{t}.end.parquet"))
+        except OSError as e:
+            raise AnimreError(f"the cached byte spans of table {t!r} are gone ({e}); the corpus was "
+                              "re-cached several times since it was opened: open it again") from e
+    return load
+
+
 def _read_snapshot(sdir: Path) -> tuple[dict, dict] | None:
-    """The corpus-level Parquet snapshot: (index {file: key}, tables) or None."""
+    """The corpus-level Parquet snapshot: (index {file: key}, tables) or None.
+
+    Each snapshot is a generation folder named in ``sdir/CURRENT``; byte spans
+    are read lazily from it, so a corpus opened earlier keeps reading its own
+    generation even after a newer open wrote another one.
+    """
     try:
-        index = json.loads((sdir / "index.json").read_text())
-        snap = {"files": pd.read_parquet(sdir / "files.parquet"),
-                "errors": pd.read_parquet(sdir / "errors.parquet"), "tables": {}}
+        gen = sdir / (sdir / "CURRENT").read_text().strip()
+        index = json.loads((gen / "index.json").read_text())
+        snap = {"files": pd.read_parquet(gen / "files.parquet"),
+                "errors": pd.read_parquet(gen / "errors.parquet"), "tables": {}}
         for t in index["tables"]:
-            snap["tables"][t] = tuple(pd.read_parquet(sdir / f"{t}.{part}.parquet")
-                                      for part in ("rows", "start", "end"))
+            snap["tables"][t] = (pd.read_parquet(gen / f"{t}.rows.parquet"), _span_loader(gen, t))
         return index["keys"], snap
     except (OSError, ValueError, KeyError):
         return None
 
 
-def _write_snapshot(sdir: Path, keys: dict, corpus: Corpus) -> None:
-    """Write the snapshot into a fresh folder, then swap it in (never half-written)."""
-    import shutil
+KEEP_GENERATIONS = 3
 
-    sdir.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=sdir.parent, prefix=f".{sdir.name}."))
+
+def _write_snapshot(sdir: Path, keys: dict, corpus: Corpus) -> None:
+    """Write a new generation folder, then point ``CURRENT`` at it (never half-written)."""
+    import shutil
+    import uuid
+
+    sdir.mkdir(parents=True, exist_ok=True)
+    name = f"g{time.time_ns():020d}-{uuid.uuid4().hex[:8]}"
+    tmp = Path(tempfile.mkdtemp(dir=sdir, prefix=f".{name}."))
     try:
         payload = corpus._snapshot_payload()
         payload["files"].to_parquet(tmp / "files.parquet")
@@ -432,16 +487,16 @@ def _write_snapshot(sdir: Path, keys: dict, corpus: Corpus) -> None:
             st_.to_parquet(tmp / f"{t}.start.parquet")
             en.to_parquet(tmp / f"{t}.end.parquet")
         (tmp / "index.json").write_text(json.dumps({"keys": keys, "tables": list(payload["tables"])}))
-        old = sdir.with_name(sdir.name + ".old")
-        if sdir.exists():
-            os.replace(sdir, old)
-        os.replace(tmp, sdir)
-        shutil.rmtree(old, ignore_errors=True)
+        os.replace(tmp, sdir / name)
+        write_atomic(sdir / "CURRENT", name.encode())
     except BaseException as e:  # nothing half-written survives an error or an interrupt
         shutil.rmtree(tmp, ignore_errors=True)
         if not isinstance(e, Exception):
             raise
-        # otherwise (e.g. a column pyarrow cannot store) the corpus simply stays uncached
+        return  # otherwise (e.g. a column pyarrow cannot store) the corpus simply stays uncached
+    gens = sorted(p for p in sdir.iterdir() if p.is_dir() and p.name.startswith("g"))
+    for old in gens[:-KEEP_GENERATIONS]:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache: bool | str | os.PathLike = True,
@@ -476,7 +531,8 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache:
     elif cache:
         cache_dir = Path(cache)
     names = [f.relative_to(root).as_posix() if root and f.is_relative_to(root) else str(f) for f in files]
-    idents = [_identify(f, n, parsers) for f, n in zip(files, names)]
+    spec_hashes: dict[str, str] = {}  # one spec hash per format per open
+    idents = [_identify(f, n, parsers, spec_hashes) for f, n in zip(files, names)]
     keys = {i.name: i.key for i in idents}
     snapshot, sdir = None, None
     if cache_dir is not None:

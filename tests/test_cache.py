@@ -103,3 +103,19 @@ def test_interrupted_cache_write_leaves_nothing_half_written(samples_dir, tmp_pa
     assert leftovers == [], leftovers
     c = animre.open_corpus(d, cache=cache)  # and the next open works normally
     assert c.files["ok"].all()
+
+
+def test_corpus_opened_earlier_keeps_its_own_spans(samples_dir, tmp_path):
+    """Byte spans load lazily from the snapshot generation the corpus was opened from."""
+    d = _copy_frm(samples_dir, tmp_path, n=3)
+    cache = tmp_path / "cache"
+    animre.open_corpus(d, cache=cache)
+    first = animre.open_corpus(d, cache=cache)  # warm: spans not read yet
+    victim = sorted(d.iterdir())[0]
+    data = victim.read_bytes()
+    victim.write_bytes(data + b"\0")  # now 822 bytes: an error, and a new snapshot generation
+    second = animre.open_corpus(d, cache=cache)
+    assert victim.name in set(second.errors.file)
+    row = first.tables["frm"].index[first.tables["frm"].file == victim.name][0]
+    assert first.span("frm", row, "walk_speed") == (162, 166)
+    assert victim.name not in set(second.tables["frm"].file)
