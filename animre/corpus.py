@@ -20,7 +20,9 @@ import types
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from . import __version__
@@ -59,9 +61,9 @@ class FileResult:
     size: int
     sha256: str
     ok: bool
-    tables: dict[str, list[dict]] = field(default_factory=dict)
-    starts: dict[str, list[dict]] = field(default_factory=dict)
-    ends: dict[str, list[dict]] = field(default_factory=dict)
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    starts: dict[str, pd.DataFrame] = field(default_factory=dict)
+    ends: dict[str, pd.DataFrame] = field(default_factory=dict)
     error: dict | None = None
     cached: bool = False
 
@@ -185,6 +187,31 @@ def _identify(path: Path, name: str, parsers, spec_hashes: dict[str, str] | None
     return _Ident(path, name, sha, size, fmt, key)
 
 
+def _span_frame(spans: list[dict], columns) -> pd.DataFrame:
+    """Byte offsets of one file's table cells as int32 (-1 = computed, not read from bytes)."""
+    out = np.full((len(spans), len(columns)), -1, dtype=np.int32)
+    index = {c: j for j, c in enumerate(columns)}
+    for i, row in enumerate(spans):
+        for c, v in row.items():
+            if v is not None:
+                out[i, index[c]] = v
+    return pd.DataFrame(out, columns=columns)
+
+
+def _nullable(df: pd.DataFrame) -> pd.DataFrame:
+    """int32/float offsets with -1/NaN for 'not read' -> pandas nullable Int32 columns."""
+    cols = {}
+    for c in df.columns:
+        a = df[c].to_numpy()
+        if a.dtype.kind == "f":
+            mask = np.isnan(a) | (a < 0)
+            a = np.where(mask, 0, a)
+        else:
+            mask = a < 0
+        cols[c] = pd.arrays.IntegerArray(a.astype(np.int32), mask)
+    return pd.DataFrame(cols, index=df.index)
+
+
 def _process(ident: _Ident, parsers) -> FileResult:
     path, name, sha, size, fmt = ident.path, ident.name, ident.sha256, ident.size, ident.fmt
     if ident.error:
@@ -202,7 +229,11 @@ def _process(ident: _Ident, parsers) -> FileResult:
         _, obj, bases = parse_data(data, name, fmt, parsers)
         ctx = types.SimpleNamespace(file=name, data=data, size=size, offset=bases.offset)
         for t, rows in fmt.tables(obj, ctx).items():
-            res.tables[t], res.starts[t], res.ends[t] = resolve_rows(rows, bases)
+            vals, starts, ends = resolve_rows(rows, bases)
+            # compact at once: a corpus of 10,000 files must not hold millions of row dicts
+            res.tables[t] = pd.DataFrame(vals)
+            res.starts[t] = _span_frame(starts, res.tables[t].columns)
+            res.ends[t] = _span_frame(ends, res.tables[t].columns)
         res.ok = True
     except ParseError as e:
         res.error = {"file": name, "format": fmt.name, "path": e.path, "offset": e.offset,
@@ -275,7 +306,7 @@ class Corpus:
         One row per file that failed: file, format, path (field path), offset, message.
     spans : dict of str -> (DataFrame, DataFrame)
         For every curated table, the absolute start and end byte offset of
-        each cell that was read from the file (NaN for computed cells).
+        each cell that was read from the file (nullable Int32; NA for computed cells).
     """
 
     def __init__(self, root: Path | None, results: list[FileResult], parsers=None,
@@ -322,15 +353,16 @@ class Corpus:
                 if t not in names:
                     names.append(t)
         for t in names:
-            rows, starts, ends = [], [], []
-            for r in fresh:
-                for row, st_, en in zip(r.tables.get(t, []), r.starts.get(t, []), r.ends.get(t, [])):
-                    rows.append({"file": r.file, **row})
-                    starts.append(st_)
-                    ends.append(en)
-            new = pd.DataFrame(rows)
-            new_s = pd.DataFrame(starts, index=new.index, columns=new.columns, dtype="float64")
-            new_e = pd.DataFrame(ends, index=new.index, columns=new.columns, dtype="float64")
+            parts = [r for r in fresh if t in r.tables and len(r.tables[t])]
+            if parts:
+                new = pd.concat([r.tables[t] for r in parts], ignore_index=True)
+                new.insert(0, "file", np.repeat([r.file for r in parts], [len(r.tables[t]) for r in parts]))
+                cols = list(new.columns)
+                new_s = _nullable(pd.concat([r.starts[t] for r in parts], ignore_index=True)).reindex(columns=cols)
+                new_e = _nullable(pd.concat([r.ends[t] for r in parts], ignore_index=True)).reindex(columns=cols)
+            else:
+                new = pd.DataFrame(columns=["file"])
+                new_s = new_e = pd.DataFrame(columns=["file"])
             if t in snap_tables and not fresh:  # unchanged corpus: spans load when first asked for
                 old, load_spans = snap_tables[t]
                 if len(old):
@@ -348,16 +380,15 @@ class Corpus:
                 df = merge(old, new)
                 ss = merge(old_s, new_s)
                 ee = merge(old_e, new_e)
-                ss["file"] = float("nan")
-                ee["file"] = float("nan")
+                ss["file"] = pd.NA
+                ee["file"] = pd.NA
             else:
                 df, ss, ee = new, new_s, new_e
             if not len(df):
                 continue
             cols = list(df.columns)
             self.tables[t] = df
-            self.spans[t] = (ss.reindex(columns=cols).astype("float64"),
-                             ee.reindex(columns=cols).astype("float64"))
+            self.spans[t] = (ss.reindex(columns=cols).astype("Int32"), ee.reindex(columns=cols).astype("Int32"))
 
     def _snapshot_payload(self) -> dict:
         return {"files": self.tables["files"], "errors": self.errors,
