@@ -273,6 +273,54 @@ def _collect(path: str | os.PathLike | Iterable) -> tuple[Path | None, list[Path
     return root, files
 
 
+class _Collector:
+    """Gathers the tables of freshly parsed files, consolidating every ``every`` files.
+
+    Thousands of small per-file DataFrames cost far more memory than the same
+    rows in a few large ones, so a scan of 10,000 files keeps its memory close
+    to the size of the final tables.
+    """
+
+    def __init__(self, every: int = 256):
+        self.every = every
+        self.n = 0
+        self.pending: dict[str, list] = {}
+        self.chunks: dict[str, list] = {}
+
+    def add(self, r: FileResult) -> None:
+        for t, df in r.tables.items():
+            if len(df):
+                self.pending.setdefault(t, []).append((r.file, df, r.starts[t], r.ends[t]))
+        r.tables, r.starts, r.ends = {}, {}, {}
+        self.n += 1
+        if self.n % self.every == 0:
+            self._flush()
+
+    def _flush(self) -> None:
+        for t, parts in self.pending.items():
+            new = pd.concat([p[1] for p in parts], ignore_index=True)
+            new.insert(0, "file", np.repeat([p[0] for p in parts], [len(p[1]) for p in parts]))
+            cols = list(new.columns)
+            ss = _nullable(pd.concat([p[2] for p in parts], ignore_index=True)).reindex(columns=cols)
+            ee = _nullable(pd.concat([p[3] for p in parts], ignore_index=True)).reindex(columns=cols)
+            self.chunks.setdefault(t, []).append((new, ss, ee))
+        self.pending = {}
+
+    def tables(self) -> dict[str, tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]]:
+        self._flush()
+        out = {}
+        for t, ch in self.chunks.items():
+            if len(ch) == 1:
+                out[t] = ch[0]
+            else:
+                df = pd.concat([c[0] for c in ch], ignore_index=True)
+                cols = list(df.columns)
+                out[t] = (df, pd.concat([c[1] for c in ch], ignore_index=True).reindex(columns=cols),
+                          pd.concat([c[2] for c in ch], ignore_index=True).reindex(columns=cols))
+        self.chunks = {}
+        return out
+
+
 class _Spans(Mapping):
     """table -> (start DataFrame, end DataFrame); tables from a snapshot load on first use."""
 
@@ -310,16 +358,22 @@ class Corpus:
     """
 
     def __init__(self, root: Path | None, results: list[FileResult], parsers=None,
-                 snapshot: dict | None = None, order: list[str] | None = None):
+                 snapshot: dict | None = None, order: list[str] | None = None,
+                 fresh_tables: dict | None = None):
         self.root = root
         self.results = results
         self.parsers = dict(parsers or {})
         self._paths = {r.file: Path(r.path) for r in results}
         self.tables: dict[str, pd.DataFrame] = {}
         self.spans = _Spans()
-        self._build(snapshot or {}, order or [r.file for r in results])
+        if fresh_tables is None:
+            collector = _Collector()
+            for r in results:
+                collector.add(r)
+            fresh_tables = collector.tables()
+        self._build(snapshot or {}, order or [r.file for r in results], fresh_tables)
 
-    def _build(self, snapshot: dict, order: list[str]) -> None:
+    def _build(self, snapshot: dict, order: list[str], fresh_tables: dict) -> None:
         """Assemble tables from fresh results plus rows kept from a snapshot (cached opens)."""
         rank = {f: i for i, f in enumerate(order)}
         fresh = [r for r in self.results if not r.cached or r.tables or r.error]
@@ -347,19 +401,10 @@ class Corpus:
         self.errors = merge(snapshot.get("errors"), new_errs)
         if len(self.errors):
             self.errors["offset"] = self.errors["offset"].astype("int64")
-        names: list[str] = list(snap_tables)
-        for r in fresh:
-            for t in r.tables:
-                if t not in names:
-                    names.append(t)
+        names: list[str] = list(snap_tables) + [t for t in fresh_tables if t not in snap_tables]
         for t in names:
-            parts = [r for r in fresh if t in r.tables and len(r.tables[t])]
-            if parts:
-                new = pd.concat([r.tables[t] for r in parts], ignore_index=True)
-                new.insert(0, "file", np.repeat([r.file for r in parts], [len(r.tables[t]) for r in parts]))
-                cols = list(new.columns)
-                new_s = _nullable(pd.concat([r.starts[t] for r in parts], ignore_index=True)).reindex(columns=cols)
-                new_e = _nullable(pd.concat([r.ends[t] for r in parts], ignore_index=True)).reindex(columns=cols)
+            if t in fresh_tables:
+                new, new_s, new_e = fresh_tables[t]
             else:
                 new = pd.DataFrame(columns=["file"])
                 new_s = new_e = pd.DataFrame(columns=["file"])
@@ -586,9 +631,12 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache:
         from tqdm.auto import tqdm
 
         it = tqdm(todo, desc="animre: parsing", unit="file", disable=None if progress is None else False)
+    collector = _Collector()
     for ident in it:
-        results.append(_process(ident, parsers))
-    corpus = Corpus(root, results, parsers, snapshot=snapshot, order=names)
+        r = _process(ident, parsers)
+        collector.add(r)
+        results.append(r)
+    corpus = Corpus(root, results, parsers, snapshot=snapshot, order=names, fresh_tables=collector.tables())
     if sdir is not None and (todo or snapshot is None):
         _write_snapshot(sdir, keys, corpus)
     return corpus
