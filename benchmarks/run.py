@@ -250,9 +250,11 @@ PHASES = {
 
 def run_phase(name: str, data: Path, cache: Path) -> tuple[float, float]:
     """Run one phase in a fresh process: (seconds, peak RSS in MB)."""
-    code = (f"import time,resource\nD={str(data)!r}\nC={str(cache)!r}\nt=time.perf_counter()\n"
+    # peak RSS from /proc/self/status VmHWM: unlike ru_maxrss it is not inherited from the
+    # (large) parent process across fork + exec, so the baseline is the child's own
+    code = (f"import time,re\nD={str(data)!r}\nC={str(cache)!r}\nt=time.perf_counter()\n"
             f"{PHASES[name]}\nprint(time.perf_counter()-t, "
-            f"resource.getrusage(resource.RUSAGE_SELF).ru_maxrss/1024)")
+            f"int(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1))/1024)")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     if r.returncode:
         raise SystemExit(f"phase {name} failed:\n{r.stderr[-3000:]}")
