@@ -39,7 +39,12 @@ def F(obj: Any, name: str, index: int | None = None, transform: Callable[[Any], 
     return Ref(obj, name, index, transform)
 
 
+_SIMPLE = (int, float, str, bool, type(None))
+
+
 def _plain(v: Any) -> Any:
+    if v.__class__ in _SIMPLE:
+        return v
     if isinstance(v, enum.Enum):
         return v.value
     if isinstance(v, bytes):
@@ -47,48 +52,54 @@ def _plain(v: Any) -> Any:
     return v
 
 
-def _span(ref: Ref, bases: Bases) -> tuple[int | None, int | None]:
-    obj = ref.obj
-    debug = getattr(obj, "_debug", None)
-    if not debug:
-        return None, None
-    d = debug.get(ref.name) or debug.get(f"_m_{ref.name}")
-    if not d:
-        return None, None
-    if ref.index is not None:
-        arr = d.get("arr") or []
-        d = arr[ref.index] if ref.index < len(arr) else {}
-    base = bases.base(obj)
-    s, e = d.get("start"), d.get("end")
-    return (None if s is None else base + s), (None if e is None else base + e)
-
-
 def resolve_rows(rows: list[dict], bases: Bases) -> tuple[list[dict], list[dict], list[dict]]:
-    """Resolve :class:`Ref` cells: (plain rows, start offsets, end offsets)."""
+    """Resolve :class:`Ref` cells: (plain rows, start offsets, end offsets).
+
+    Computed cells (plain values) get no offsets; a reference gets the
+    absolute ``[start, end)`` of the field it names.
+    """
     out, starts, ends = [], [], []
+    base_of: dict[int, int] = {}
     for row in rows:
         r, s, e = {}, {}, {}
         for k, v in row.items():
-            if isinstance(v, Ref):
-                if not hasattr(v.obj, v.name):
-                    # an edited spec (animre.compile_spec) may rename or drop a field:
-                    # the cell becomes missing instead of failing the file
-                    r[k], s[k], e[k] = None, None, None
-                    continue
-                val = getattr(v.obj, v.name)
-                if v.index is not None:
-                    val = val[v.index]
-                val = _plain(val)
-                if v.transform is not None:
-                    val = v.transform(val)
-                r[k] = val
-                s[k], e[k] = _span(v, bases)
-            else:
+            if v.__class__ is not Ref:
                 r[k] = _plain(v)
+                continue
+            obj, name = v.obj, v.name
+            val = getattr(obj, name, _MISSING)
+            if val is _MISSING:
+                # an edited spec (animre.compile_spec) may rename or drop a field:
+                # the cell becomes missing instead of failing the file
+                r[k] = s[k] = e[k] = None
+                continue
+            if v.index is not None:
+                val = val[v.index]
+            val = _plain(val)
+            if v.transform is not None:
+                val = v.transform(val)
+            r[k] = val
+            debug = getattr(obj, "_debug", None)
+            d = debug and (debug.get(name) or debug.get(f"_m_{name}"))
+            if d and v.index is not None:
+                arr = d.get("arr") or ()
+                d = arr[v.index] if v.index < len(arr) else None
+            if not d:
+                s[k] = e[k] = None
+                continue
+            b = base_of.get(id(obj))
+            if b is None:
+                b = base_of[id(obj)] = bases.base(obj)
+            st, en = d.get("start"), d.get("end")
+            s[k] = None if st is None else b + st
+            e[k] = None if en is None else b + en
         out.append(r)
         starts.append(s)
         ends.append(e)
     return out, starts, ends
+
+
+_MISSING = object()
 
 
 @dataclass(frozen=True)
