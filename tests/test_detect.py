@@ -25,7 +25,7 @@ def test_every_sample_is_recognised_without_its_name(sample_corpus, samples_dir,
 def test_real_files_are_recognised_without_their_names(realdata, tmp_path):
     expected = {"flic/civ3/settler/Run.flc": "flc", "flic/standard/a.fli": "flc",
                 "flic/standard/2422.flc": "flc", "omf/openomf.bk": "bk"}
-    for i, (rel, fmt) in enumerate(expected.items()):
+    for i, rel in enumerate(expected):
         shutil.copy(realdata / rel, tmp_path / f"x{i}.bin")
     c = animre.open_corpus(tmp_path, cache=False)
     assert list(c.files.format) == list(expected.values())

@@ -17,22 +17,69 @@ import animre
 from animre.corpus import parse_data
 from animre.errors import ParseError
 from animre.formats import all_formats
+from animre.parse import walk
 
 EXAMPLES = int(os.environ.get("ANIMRE_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
                 suppress_health_check=list(HealthCheck))
 
 
+REAL_ORIGINALS = {"flc": ["flic/standard/2422.flc"], "bk": ["omf/openomf.bk"]}  # read in place
+
+
+def _types_in(obj, bases) -> set[str]:
+    """Class names of every record in a parsed tree."""
+    seen = {type(obj).__name__}
+    for f in walk(obj, bases, values=False):
+        if f.kind == "struct":
+            v = f.obj.__dict__.get(f.name, f.obj.__dict__.get(f"_m_{f.name}"))
+            if isinstance(v, list):
+                v = v[f.index]
+            seen.add(type(v).__name__)
+    return seen
+
+
 @pytest.fixture(scope="module")
-def originals(sample_corpus, samples_dir):
-    """Per format, the smallest and the largest good sample (bytes)."""
+def originals(sample_corpus, samples_dir, realdata):
+    """Per format, the smallest and the median sample plus files that reach the remaining types.
+
+    The originals together hold a record of every type their spec defines
+    (checked by ``test_originals_reach_every_type``), so mutations reach them all.
+    """
     files = sample_corpus.files[sample_corpus.files.ok]
     out = {}
     for fmt, g in files.groupby("format"):
         g = g.sort_values("size")
-        picks = [g.iloc[0].file, g.iloc[len(g) // 2].file]
-        out[fmt] = [(f, (samples_dir / f).read_bytes()) for f in dict.fromkeys(picks)]
+        cands = [(f, (samples_dir / f).read_bytes()) for f in g.file]
+        cands += [(r, (realdata / r).read_bytes()) for r in REAL_ORIGINALS.get(fmt, [])]
+        picks = [cands[0], cands[len(g) // 2]]
+        seen = set()
+        for name, data in picks:
+            _, obj, bases = parse_data(data, name, fmt)
+            seen |= _types_in(obj, bases)
+        for name, data in cands:  # greedy: add a file only for types not reached yet
+            _, obj, bases = parse_data(data, name, fmt)
+            new = _types_in(obj, bases) - seen
+            if new:
+                picks.append((name, data))
+                seen |= new
+        out[fmt] = list(dict(picks).items())
     return out
+
+
+def test_originals_reach_every_type(originals):
+    from animre.compile import KSY_DIR
+    from animre.tables import spec_types
+
+    for fmt, picks in originals.items():
+        spec = all_formats()[fmt].spec
+        defined = set(spec_types((KSY_DIR / f"{spec}.ksy").read_text()))
+        imported_roots = {"OmfCommon"}  # a spec imported only for its types has no root record
+        seen = set()
+        for name, data in picks:
+            _, obj, bases = parse_data(data, name, fmt)
+            seen |= _types_in(obj, bases)
+        assert defined - imported_roots - seen == set(), (fmt, sorted(defined - seen))
 
 
 def _parse_ok_or_parse_error(data: bytes, name: str, fmt: str | None):
