@@ -294,8 +294,13 @@ def test_relations_pas4_and_civ3_planted(sample_corpus, manifest):
     assert [c["file"] for c in feet["counterexamples"]] == [civ3["feet_line_exception"]]
     x = _rel(r, "x_offset", "width").iloc[0]  # x_offset == (240 - width) // 2
     assert (x["relation"], x["parameter"]) == ("linear", "k=-0.5, c=120, floor")
+    # anim_time == anim_length * speed: a product of two columns
+    assert civ3["anim_time_rule"] == "anim_time == anim_length * speed"
+    prod = r[(r["target"] == "anim_time") & r["source"].isin(["speed * anim_length", "anim_length * speed"])]
+    assert len(prod) == 1 and prod.iloc[0]["relation"] == "equal"
+    assert [c["file"] for c in prod.iloc[0]["counterexamples"]] == civ3["anim_time_exceptions"]
     rnd = civ3["random_column"]
-    assert r[(r["target"] == rnd) | (r["source"] == rnd)].empty
+    assert r[(r["target"] == rnd) | r["source"].str.contains(rf"\b{rnd}\b")].empty
     ring = relations("flc_frames", ["is_ring", "reserved_4"], corpus=sample_corpus)
     assert not _rel(ring, "reserved_4", "is_ring").empty
 

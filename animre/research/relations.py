@@ -34,6 +34,7 @@ __all__ = ["relations", "RELATION_KINDS", "RELATION_COLUMNS"]
 
 RELATION_KINDS = ("equal", "offset", "multiple", "divide", "linear", "mask", "one_to_one",
                   "functional", "only_when", "when")
+MAX_PRODUCT_COLUMNS = 40  # products of pairs: the number of candidate pairs grows quadratically
 _SPECIFICITY = {k: i for i, k in enumerate(RELATION_KINDS)}
 RELATION_COLUMNS = ["target", "source", "relation", "parameter", "support", "n_agree", "n_rows",
                     "baseline", "p_value", "counterexamples"]
@@ -58,7 +59,8 @@ class _Col:
 
 def relations(table: pd.DataFrame | str, columns: Iterable[str] | None = None, *, derived: bool = True,
               min_support: float = 0.9, corpus: Any = None, bits: bool | str = "flags",
-              n_permutations: int = 20, seed: int = 0, max_counterexamples: int = 20) -> pd.DataFrame:
+              n_permutations: int = 20, seed: int = 0, max_counterexamples: int = 20,
+              products: bool = True) -> pd.DataFrame:
     """Find relations between columns of a table.
 
     Parameters
@@ -81,6 +83,12 @@ def relations(table: pd.DataFrame | str, columns: Iterable[str] | None = None, *
         Shuffles of the source per candidate for the chance baseline.
     seed : int
         Random seed of the shuffles (results are deterministic).
+    products : bool
+        Also test whether a column equals the product of two others
+        (``anim_time = anim_length * speed``); the source is then named
+        ``"a * b"``. Only integer columns, at most
+        :data:`MAX_PRODUCT_COLUMNS` of them, and only products that hold on
+        rows where the target is not 0 (a 0 * x = 0 coincidence proves nothing).
 
     Returns
     -------
@@ -172,6 +180,8 @@ def relations(table: pd.DataFrame | str, columns: Iterable[str] | None = None, *
             categorical = id(t) in active_ids and id(s) in active_ids
             found += _test_pair(t, s, both, nb, min_support, n_permutations, rng,
                                 categorical=categorical)
+    if products:
+        found += _products(cols, min_support, n_permutations, rng)
     found = _dedupe(found)
     out = []
     for f in found:
@@ -189,6 +199,37 @@ def relations(table: pd.DataFrame | str, columns: Iterable[str] | None = None, *
         res = res.sort_values(["_bin", "_spec", "support", "n_rows"], ascending=[False, True, False, False],
                               kind="stable").drop(columns=["_spec", "_bin"]).reset_index(drop=True)
     return res
+
+
+def _products(cols: list[_Col], min_support: float, n_perm: int, rng: np.random.Generator) -> list[dict]:
+    """Targets equal to the product of two other integer columns (cheap prefilter, then full test)."""
+    cand = [c for c in cols if c.ints is not None and c.parent is None and c.n_distinct >= 2]
+    if len(cand) > MAX_PRODUCT_COLUMNS:
+        cand = sorted(cand, key=lambda c: -c.n_distinct)[:MAX_PRODUCT_COLUMNS]
+    out: list[dict] = []
+    for t in cand:
+        if t.source_only or t.n_distinct < 3 or t.minority < 3:
+            continue
+        for i, a in enumerate(cand):
+            for b in cand[i + 1:]:
+                if t is a or t is b:
+                    continue
+                both = t.present & a.present & b.present
+                nb = int(both.sum())
+                if nb < 5:
+                    continue
+                with np.errstate(over="ignore"):
+                    prod = a.ints * b.ints
+                agree = both & (t.ints == prod)
+                if agree.sum() < min_support * nb or (agree & (t.ints != 0)).sum() < 5:
+                    continue
+                pc = _make_col(pd.Series(np.where(both, prod.astype(np.float64), np.nan)),
+                               f"{a.name} * {b.name}", source_only=True)
+                if pc is None:
+                    continue
+                out += [f for f in _test_pair(t, pc, both, nb, min_support, n_perm, rng, categorical=False)
+                        if f["relation"] == "equal"]
+    return out
 
 
 # ----------------------------------------------------------------------------- columns
