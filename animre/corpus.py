@@ -32,7 +32,7 @@ from .formats import Format, all_formats, detect_format, format_for_spec
 from .formats.base import resolve_rows
 from .parse import Bases, parse_bytes
 
-__all__ = ["Corpus", "open_corpus", "parse_file", "FileResult", "default_cache_dir"]
+__all__ = ["Corpus", "open_corpus", "parse_file", "parse_blocks", "FileResult", "default_cache_dir"]
 
 ERROR_COLUMNS = ["file", "format", "path", "offset", "message"]
 FILES_COLUMNS = ["file", "format", "size", "sha256", "ok"]
@@ -132,13 +132,43 @@ def parse_data(data: bytes, name: str, fmt: str | Format | None = None,
         offset = fmt.locate(data)
         if offset is None or offset < 0:
             raise ParseError(name, "", 0, f"no {fmt.title} block found")
+    obj, bases = _parse_at(data, name, fmt, mod, offset)
+    return fmt, obj, bases
+
+
+def _parse_at(data: bytes, name: str, fmt: Format, mod, offset: int):
     try:
         obj = parse_bytes(data[offset:] if offset else data, mod, name)
     except ParseError as e:
         if offset:
             raise ParseError(name, e.path, e.offset + offset, e.reason, e.partial) from e.__cause__
         raise
-    return fmt, obj, Bases(obj, offset)
+    return obj, Bases(obj, offset)
+
+
+def parse_blocks(data: bytes, name: str, fmt: str | Format | None = None,
+                 parsers: Mapping[str, types.ModuleType] | None = None):
+    """Every block of a file: yields ``(format, block_number, parsed_object, bases)``.
+
+    Most formats have one block per file. Containers hold several (ANCS/CHAR
+    files: one PAS4 database per character); their format's ``next_block``
+    finds the next one after the end of the previous, so work stays
+    proportional to the file size.
+    """
+    fmt, obj, bases = parse_data(data, name, fmt, parsers)
+    yield fmt, 0, obj, bases
+    if fmt.next_block is None:
+        return
+    mod, _ = _module_for(fmt, parsers)
+    k, pos = 0, bases.offset + max(1, obj._io.pos())
+    while pos < len(data):
+        nxt = fmt.next_block(data, pos)
+        if nxt is None or nxt < pos:
+            return
+        k += 1
+        obj, bases = _parse_at(data, name, fmt, mod, nxt)
+        yield fmt, k, obj, bases
+        pos = nxt + max(1, obj._io.pos())
 
 
 def _hash_file(path: Path) -> tuple[str, int, bytes]:
@@ -226,10 +256,18 @@ def _process(ident: _Ident, parsers) -> FileResult:
     res = FileResult(name, str(path), fmt.name, size, sha, False)
     try:
         data = path.read_bytes()
-        _, obj, bases = parse_data(data, name, fmt, parsers)
-        ctx = types.SimpleNamespace(file=name, data=data, size=size, offset=bases.offset)
-        for t, rows in fmt.tables(obj, ctx).items():
-            vals, starts, ends = resolve_rows(rows, bases)
+        collected: dict[str, tuple[list, list, list]] = {}
+        for _, k, obj, bases in parse_blocks(data, name, fmt, parsers):
+            ctx = types.SimpleNamespace(file=name, data=data, size=size, offset=bases.offset, block=k)
+            for t, rows in fmt.tables(obj, ctx).items():
+                if fmt.next_block is not None:  # containers: every row says which block it is from
+                    rows = [{"block": k, **r} for r in rows]
+                v, st_, en = resolve_rows(rows, bases)
+                acc = collected.setdefault(t, ([], [], []))
+                acc[0].extend(v)
+                acc[1].extend(st_)
+                acc[2].extend(en)
+        for t, (vals, starts, ends) in collected.items():
             # compact at once: a corpus of 10,000 files must not hold millions of row dicts
             res.tables[t] = pd.DataFrame(vals)
             res.starts[t] = _span_frame(starts, res.tables[t].columns)
@@ -500,8 +538,13 @@ class Corpus:
             files = [files]
         frames = []
         for f in files:
-            fmt, obj, bases = parse_data(self.read_bytes(f), f, self.format_of(f), self.parsers)
-            frames.append(fields_table(obj, f, bases, values=values))
+            blocks = list(parse_blocks(self.read_bytes(f), f, self.format_of(f), self.parsers))
+            for _, k, obj, bases in blocks:
+                ft = fields_table(obj, f, bases, values=values)
+                if len(blocks) > 1:  # several blocks in one container: paths say which
+                    for c in ("path", "parent"):
+                        ft[c] = [f"blocks[{k}]." + p if p else f"blocks[{k}]" for p in ft[c]]
+                frames.append(ft)
         if not frames:
             return fields_table(None, "", None)
         return pd.concat(frames, ignore_index=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import struct
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -343,3 +344,35 @@ def test_open_corpus_on_a_single_container(samples_dir, pas_files):
     c = animre.open_corpus(samples_dir / name, cache=False)
     assert c.errors.empty
     assert c.tables["pas4"]["block_offset"].tolist() == [pas_files[name]["pas4_offset"]]
+
+
+def test_container_with_several_blocks_yields_every_block(samples_dir, manifest, tmp_path):
+    """An ANCS character set holds one PAS4 per character: every block is parsed, keyed by `block`."""
+    truth = manifest["formats"]["pas4"]["files"]
+    bare = sorted(n for n, e in truth.items() if n.endswith(".pas4") and e["num_anim_states"] > 0)[:3]
+    junk = b"CHARINFO" + bytes(range(40))  # made-up character data between the databases
+    data, offsets = junk, []
+    for n in bare:
+        offsets.append(len(data))
+        data += (samples_dir / n).read_bytes() + junk
+    (tmp_path / "Set.ancs").write_bytes(data)
+    c = animre.open_corpus(tmp_path, cache=False)
+    assert c.errors.empty, c.errors.message.tolist()
+    head = c.tables["pas4"]
+    assert head["block"].tolist() == [0, 1, 2]
+    assert head["block_offset"].tolist() == offsets
+    states = c.tables["pas_states"]
+    parms = c.tables["pas_parms"]
+    for k, n in enumerate(bare):
+        e = truth[n]
+        assert head.loc[k, "num_anim_states"] == e["num_anim_states"]
+        assert head.loc[k, "default_anim_state"] == e["default_anim_state"]
+        got = states[states.block == k]
+        assert got["state_type"].tolist() == [s["state_type"] for s in e["states"]]
+        want_w = [p["weight"] for s in e["states"] for p in s["parms"]]
+        assert np.allclose(parms[parms.block == k]["weight"].to_numpy(dtype=float), want_w)
+    # spans are absolute in the container: the default-state word of block k sits at offset + 8
+    s, _ = c.spans["pas4"]
+    assert [int(x) for x in s["default_anim_state"]] == [o + 8 for o in offsets]
+    f = c.fields("Set.ancs")
+    assert {p.split(".")[0] for p in f.path} == {"blocks[0]", "blocks[1]", "blocks[2]"}

@@ -125,6 +125,10 @@ class Format:
         Key columns of each curated table (after ``file``).
     locate : callable(data: bytes) -> int, optional
         Offset of the parsed block inside a container (PAS4 inside ANCS).
+    next_block : callable(data: bytes, start: int) -> int, optional
+        For containers holding several blocks: offset of the next block at or
+        after ``start`` (the end of the previous one), or -1. Curated tables
+        then get a ``block`` key column.
     """
 
     name: str
@@ -136,6 +140,7 @@ class Format:
     table_keys: dict[str, tuple[str, ...]] = field(default_factory=dict)
     locate: Callable[[bytes], int] | None = None
     claims: tuple[Claim, ...] = ()
+    next_block: Callable[[bytes, int], int] | None = None
 
 
 CLAIM_COLUMNS = ["file", "holds", "offset", "value", "detail"]

@@ -52,6 +52,25 @@ def locate(data: bytes) -> int:
     return first
 
 
+def next_block(data: bytes, start: int) -> int:
+    """Offset of the next plausible PAS4 block at or after ``start``, or -1.
+
+    ANCS/CHAR character sets hold one database per character, one after another.
+
+    Examples
+    --------
+    >>> block = b"PAS4" + bytes([0, 0, 0, 0, 255, 255, 255, 255])
+    >>> next_block(block + b"pad" + block, 12)
+    15
+    """
+    pos = data.find(MAGIC, start)
+    while pos >= 0:
+        if _plausible(data, pos, len(data)):
+            return pos
+        pos = data.find(MAGIC, pos + 1)
+    return -1
+
+
 def detect(head: bytes, size: int, name: str) -> float:
     """A bare block starts with ``PAS4``; a container holds a plausible ``PAS4`` header in its head."""
     lname = name.lower()
@@ -78,8 +97,9 @@ def _value_ref(pv):
 
 
 def tables(r, ctx) -> dict[str, list[dict]]:
-    """Curated tables: ``pas4`` (one row per file), ``pas_states``, ``pas_parms``, ``pas_anims``,
-    ``pas_anim_values``."""
+    """Curated tables: ``pas4`` (one row per block: one per bare file, one per character in
+    a container), ``pas_states``, ``pas_parms``, ``pas_anims``, ``pas_anim_values``; the
+    corpus puts the ``block`` number in front of every row."""
     block_end = r._debug["anim_states"]["end"]
     state_types = [int(s.state_type) for s in r.anim_states]
     default = r.default_anim_state
@@ -207,12 +227,13 @@ FORMAT = Format(
     detect=detect,
     tables=tables,
     table_keys={
-        "pas4": (),
-        "pas_states": ("state",),
-        "pas_parms": ("state", "parm"),
-        "pas_anims": ("state", "anim"),
-        "pas_anim_values": ("state", "anim", "parm"),
+        "pas4": ("block",),
+        "pas_states": ("block", "state"),
+        "pas_parms": ("block", "state", "parm"),
+        "pas_anims": ("block", "state", "anim"),
+        "pas_anim_values": ("block", "state", "anim", "parm"),
     },
     locate=locate,
+    next_block=next_block,
     claims=CLAIMS,
 )
