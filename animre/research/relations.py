@@ -442,6 +442,19 @@ def _log_binom_tail(k: int, n: int, p: float) -> float:
     return (mx + math.log(sum(math.exp(x - mx) for x in terms))) / math.log(10)
 
 
+def _beats_chance(support: float, perms: list[float]) -> tuple[bool, float, float]:
+    """The false-discovery guard: (holds far above chance, baseline, p-value).
+
+    ``perms`` are the supports of the same relation on shuffled sources. A
+    finding must beat every shuffle and close at least half of the gap
+    between the chance baseline and a perfect 1.0.
+    """
+    base = float(np.mean(perms)) if perms else 0.0
+    hits = sum(1 for x in perms if x >= support)
+    ok = not hits and support - base >= 0.5 * (1 - base) and support > max(perms, default=0.0)
+    return ok, base, (hits + 1) / (len(perms) + 1)
+
+
 def _test_pair(t: _Col, s: _Col, both: np.ndarray, nb: int, min_support: float, n_perm: int,
                rng: np.random.Generator, alias: bool = False, categorical: bool = True) -> list[dict]:
     out: list[dict] = []
@@ -476,11 +489,9 @@ def _test_pair(t: _Col, s: _Col, both: np.ndarray, nb: int, min_support: float, 
                 pi = rng.permutation(len(idx))
                 _, pa = _arith(kind, tv, sv[pi], ti, None if si is None else si[pi])
                 perms.append(0.0 if pa is None else pa.mean())
-            base = float(np.mean(perms))
-            hits = sum(1 for x in perms if x >= sup)
-            if hits or sup - base < 0.5 * (1 - base) or sup <= max(perms):
-                continue
-            emit(kind, param, agree, base, (hits + 1) / (n_perm + 1))
+            ok, base, p_value = _beats_chance(sup, perms)
+            if ok:
+                emit(kind, param, agree, base, p_value)
     if alias:
         emit("one_to_one", f"{t.n_distinct} values", np.ones(len(idx), dtype=bool),
              float("nan"), float("nan"))
@@ -507,11 +518,10 @@ def _test_pair(t: _Col, s: _Col, both: np.ndarray, nb: int, min_support: float, 
         if sup >= min_support and minority >= 3:
             perms = [_functional(sub_t, sub_s[rng.permutation(len(sub_s))], nt, ns).mean()
                      for _ in range(n_perm)]
-            base = float(np.mean(perms))
-            hits = sum(1 for x in perms if x >= sup)
-            if not hits and sup - base >= 0.5 * (1 - base) and sup > max(perms):
+            ok, base, p_value = _beats_chance(sup, perms)
+            if ok:
                 emit("functional", f"{int((counts_s >= 2).sum())} source values", agree, base,
-                     (hits + 1) / (n_perm + 1), idx[multi])
+                     p_value, idx[multi])
     # target value / bit set -> one source value (only for bits and two-valued targets)
     if t.parent is not None or nt == 2:
         counts_t = np.bincount(tmap, minlength=nt)
