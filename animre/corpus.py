@@ -522,6 +522,23 @@ class Corpus:
             raise KeyError(f"{table}.{column} row {row} is computed, not read from bytes")
         return int(start), int(end)
 
+    def offsets(self, table: str, column: str, index=None) -> pd.Series:
+        """Absolute start offsets (Int64) of one column's cells; NA where a cell was computed.
+
+        ``index`` selects rows (default: all); unknown tables or columns give all NA,
+        so claims and research code never need to special-case them.
+
+        Examples
+        --------
+        >>> c.offsets("frm", "walk_speed").unique().tolist()  # doctest: +SKIP
+        [162]
+        """
+        df = self.tables.get(table)
+        idx = (df.index if df is not None else pd.RangeIndex(0)) if index is None else index
+        if table not in self.spans or column not in self.spans[table][0]:
+            return pd.Series(pd.NA, index=idx, dtype="Int64")
+        return self.spans[table][0][column].reindex(idx).astype("Int64")
+
     def fields(self, files: str | Iterable[str] | None = None, values: bool = True) -> pd.DataFrame:
         """The long ``fields`` table: every value read, with its byte range.
 

@@ -113,7 +113,8 @@ class Bases:
             return b
         io = getattr(obj, "_io", None)
         if id(io) in self._io_base:
-            return self._io_base[id(io)]
+            b = self._obj_base[id(obj)] = self._io_base[id(io)]
+            return b
         parent = getattr(obj, "_parent", None)
         if parent is None or parent is obj or not isinstance(parent, KaitaiStruct):
             return self.offset
@@ -130,6 +131,27 @@ class Bases:
                     if isinstance(el, KaitaiStruct) and i < len(arr) and id(el._io) not in self._io_base:
                         self._io_base[id(el._io)] = pb + arr[i].get("start", 0)
         return self._io_base.setdefault(id(io), pb)
+
+    def span(self, obj: KaitaiStruct, name: str, index: int | None = None) -> tuple[int | None, int | None]:
+        """Absolute ``[start, end)`` of field ``name`` (or its element ``index``) of ``obj``.
+
+        ``(None, None)`` for computed values and fields not read (yet).
+
+        Examples
+        --------
+        >>> Bases(root).span(root.sequences[2], "frame_ids", 3)  # doctest: +SKIP
+        (312, 313)
+        """
+        debug = getattr(obj, "_debug", None)
+        d = debug and (debug.get(name) or debug.get(f"_m_{name}"))
+        if d and index is not None:
+            arr = d.get("arr") or ()
+            d = arr[index] if index < len(arr) else None
+        if not d:
+            return None, None
+        b = self.base(obj)
+        st, en = d.get("start"), d.get("end")
+        return (None if st is None else b + st), (None if en is None else b + en)
 
 
 @dataclass

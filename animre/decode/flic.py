@@ -218,17 +218,13 @@ def _load(src: str | os.PathLike | bytes | bytearray | memoryview, name: str | N
 
 
 def _parse(data: bytes, name: str):
-    from ..compile import load_parser
-    from ..parse import parse_bytes
+    """(parsed FLI/FLC, its Bases) through the corpus' own parse path (the shipped civ3_flc spec)."""
+    from ..corpus import parse_data
 
-    return parse_bytes(data, load_parser("civ3_flc"), name)
+    _, root, bases = parse_data(data, name, "flc")
+    return root, bases
 
 
-def _start(obj: Any, field: str, index: int | None = None) -> int:
-    d = obj._debug[field]
-    if index is not None:
-        d = d["arr"][index]
-    return int(d["start"])
 
 
 # ---------------------------------------------------------------------------- pixel codecs
@@ -428,7 +424,7 @@ def decode_all(src: str | os.PathLike | bytes, *, palette_changes: bool = True, 
     ((128, 100, 100), 8)
     """
     data, file = _load(src, name)
-    root = _parse(data, file)
+    root, bases = _parse(data, file)
     hdr = root.header
     h, w = hdr.height, hdr.width
     roles = frame_roles(root)
@@ -447,7 +443,6 @@ def decode_all(src: str | os.PathLike | bytes, *, palette_changes: bool = True, 
     palette_seen = False
     for role in roles:
         chunk = root.chunks[role.chunk]
-        fbase = _start(chunk, "body")  # top-level chunks read from the file's stream: absolute
         fbody = chunk.body
         cpath = f"chunks[{role.chunk}].body"
         for j, sub in enumerate(fbody.chunks):
@@ -458,16 +453,16 @@ def decode_all(src: str | os.PathLike | bytes, *, palette_changes: bool = True, 
                 field = "body" if sub.has_valid_size else "palette_unsized"
                 if palette_changes or (role.frame == 0 and not palette_seen):
                     _apply_palette(pal, body, 2 if t == COLOR_64 else 0, file, f"{spath}.{field}",
-                                   fbase + _start(sub, field))
+                                   bases.span(sub, field)[0])
                     palette_seen = True
                 continue
             if t == PSTAMP:
                 continue  # a preview of the first frame; it does not change the image
             codec = _PIXEL_CODECS.get(t)
             if codec is None:
-                raise ParseError(file, f"{spath}.chunk_type", fbase + _start(sub, "chunk_type"),
+                raise ParseError(file, f"{spath}.chunk_type", bases.span(sub, "chunk_type")[0],
                                  f"sub-chunk type {t} is not a pixel or palette chunk this decoder knows")
-            codec(canvas, _Stream(sub.body, fbase + _start(sub, "body"), file, f"{spath}.body"))
+            codec(canvas, _Stream(sub.body, bases.span(sub, "body")[0], file, f"{spath}.body"))
         frames[role.frame] = canvas
         palettes[role.frame] = pal
     fa = hdr.flicanim

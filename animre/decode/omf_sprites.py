@@ -158,7 +158,6 @@ def sprite_images(path: str | os.PathLike, *, strict: bool = True) -> list[Sprit
     (0, 0, (12, 9))
     """
     from ..corpus import parse_file
-    from ..parse import walk
 
     fmt, obj, bases = parse_file(path)
     if fmt.name == "af":
@@ -167,7 +166,6 @@ def sprite_images(path: str | os.PathLike, *, strict: bool = True) -> list[Sprit
         records = [(a.anim_number, a.animation, f"animations[{k}]") for k, a in enumerate(obj.animations[:-1])]
     else:
         raise ParseError(str(path), "", 0, f"not an OMF AF or BK file (detected as {fmt.name})")
-    list(walk(obj, bases, values=False))  # registers the absolute base of every record
     name = str(path)
     out: list[SpriteImage] = []
     latest: dict[int, tuple[tuple[int, int], np.ma.MaskedArray]] = {}
@@ -179,12 +177,12 @@ def sprite_images(path: str | os.PathLike, *, strict: bool = True) -> list[Sprit
                 if sp.index in latest:
                     source, img = latest[sp.index]
                 elif strict:
-                    raise ParseError(name, spath + ".index", bases.base(sp) + sp._debug["index"]["start"],
+                    raise ParseError(name, spath + ".index", bases.span(sp, "index")[0],
                                      f"missing sprite with index {sp.index} and no earlier sprite of that index")
                 else:
                     img = np.ma.MaskedArray(np.zeros((sp.height, sp.width), np.uint8), mask=True)
             else:
-                start = bases.base(sp) + sp._debug["pixels"]["start"]
+                start = bases.span(sp, "pixels")[0]
                 img = decode_sprite(sp.pixels, sp.width, sp.height, strict=strict, file=name,
                                     path=spath + ".pixels", offset=start)
                 latest[sp.index] = ((number, p), img)

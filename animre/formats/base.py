@@ -59,7 +59,6 @@ def resolve_rows(rows: list[dict], bases: Bases) -> tuple[list[dict], list[dict]
     absolute ``[start, end)`` of the field it names.
     """
     out, starts, ends = [], [], []
-    base_of: dict[int, int] = {}
     for row in rows:
         r, s, e = {}, {}, {}
         for k, v in row.items():
@@ -79,20 +78,7 @@ def resolve_rows(rows: list[dict], bases: Bases) -> tuple[list[dict], list[dict]
             if v.transform is not None:
                 val = v.transform(val)
             r[k] = val
-            debug = getattr(obj, "_debug", None)
-            d = debug and (debug.get(name) or debug.get(f"_m_{name}"))
-            if d and v.index is not None:
-                arr = d.get("arr") or ()
-                d = arr[v.index] if v.index < len(arr) else None
-            if not d:
-                s[k] = e[k] = None
-                continue
-            b = base_of.get(id(obj))
-            if b is None:
-                b = base_of[id(obj)] = bases.base(obj)
-            st, en = d.get("start"), d.get("end")
-            s[k] = None if st is None else b + st
-            e[k] = None if en is None else b + en
+            s[k], e[k] = bases.span(obj, name, v.index)
         out.append(r)
         starts.append(s)
         ends.append(e)
@@ -178,11 +164,10 @@ def column_claim(text: str, source: str, table: str, column: str,
         df = corpus.tables.get(table)
         if df is None or column not in df:
             return pd.DataFrame(columns=CLAIM_COLUMNS)
-        starts = corpus.spans[table][0][column] if table in corpus.spans else pd.Series(pd.NA, index=df.index)
         out = pd.DataFrame({
             "file": df["file"],
             "holds": [bool(predicate(v)) for v in df[column]],
-            "offset": starts.astype("Int64"),
+            "offset": corpus.offsets(table, column, df.index),
             "value": df[column],
             "detail": detail,
         })
@@ -214,8 +199,8 @@ def row_claim(text: str, source: str, table: str, predicate: Callable[[pd.Series
         if df is None or not len(df):
             return pd.DataFrame(columns=CLAIM_COLUMNS)
         sel = df if where is None else df[[bool(where(r)) for _, r in df.iterrows()]]
-        if offset_column is not None and table in corpus.spans and offset_column in corpus.spans[table][0]:
-            offs = corpus.spans[table][0][offset_column].reindex(sel.index).astype("Int64")
+        if offset_column is not None:
+            offs = corpus.offsets(table, offset_column, sel.index)
         else:
             offs = pd.Series(pd.NA if offset is None else offset, index=sel.index, dtype="Int64")
         if callable(value):

@@ -178,12 +178,11 @@ def _claim(text: str, source: str, column: str, predicate, population=_is_unit, 
         if df is None or not len(df):
             return pd.DataFrame(columns=CLAIM_COLUMNS)
         sub = df[population(df)]
-        starts = corpus.spans["flc_files"][0]
         return pd.DataFrame({
             "file": sub["file"],
             "holds": [bool(predicate(row)) for _, row in sub.iterrows()],
-            "offset": (starts.loc[sub.index, column] if located
-                       else pd.Series(pd.NA, index=sub.index)).astype("Int64"),
+            "offset": (corpus.offsets("flc_files", column, sub.index) if located
+                       else pd.Series(pd.NA, index=sub.index, dtype="Int64")),
             "value": sub[column],
             "detail": detail,
         }, columns=CLAIM_COLUMNS)

@@ -125,11 +125,11 @@ def _check_len_file(corpus) -> pd.DataFrame:
     df = corpus.tables.get("mot")
     if df is None or not len(df):
         return _empty()
-    starts = corpus.spans["mot"][0]["len_file"]
+    starts = corpus.offsets("mot", "len_file")
     return pd.DataFrame({
         "file": df["file"],
         "holds": (df["len_file"] == df["real_size"]).astype(bool),
-        "offset": starts.astype("Int64"),
+        "offset": starts,
         "value": df["len_file"],
         "detail": [f"real size {n}" for n in df["real_size"]],
     })
@@ -139,7 +139,7 @@ def _check_descending(corpus) -> pd.DataFrame:
     df = corpus.tables.get("mot_animations")
     if df is None or not len(df):
         return _empty()
-    starts = corpus.spans["mot_animations"][0]["offset"]
+    starts = corpus.offsets("mot_animations", "offset")
     rows = []
     for file, g in df.groupby("file", sort=False):
         g = g.sort_values("anim_id")

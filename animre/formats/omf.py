@@ -310,7 +310,7 @@ def _check_fighter_id(corpus) -> pd.DataFrame:
     df = corpus.tables.get("af_fighters")
     if df is None or not len(df):
         return _empty()
-    starts = corpus.spans["af_fighters"][0]["fighter_id"]
+    starts = corpus.offsets("af_fighters", "fighter_id")
     rows = []
     for i, r in df.iterrows():
         m = re.search(r"(\d+)\.af$", str(r["file"]), re.IGNORECASE)
@@ -326,8 +326,8 @@ def _check_ofs_next(corpus) -> pd.DataFrame:
     files = corpus.tables.get("bk_files")
     if df is None or files is None or not len(df):
         return _empty()
-    starts = corpus.spans["bk_animations"][0]["ofs_next"]
-    term_starts = corpus.spans["bk_files"][0]["terminator_ofs_next"]
+    starts = corpus.offsets("bk_animations", "ofs_next")
+    term_starts = corpus.offsets("bk_files", "terminator_ofs_next")
     term_at = dict(zip(files["file"], term_starts))
     rows = []
     for file, g in df.groupby("file", sort=False):

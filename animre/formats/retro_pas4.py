@@ -167,12 +167,6 @@ def tables(r, ctx) -> dict[str, list[dict]]:
 # ------------------------------------------------------------------ claims
 
 
-def _offsets(corpus, table: str, column: str, index) -> pd.Series:
-    if table in corpus.spans:
-        return corpus.spans[table][0][column].loc[index].astype("Int64")
-    return pd.Series(pd.NA, index=index, dtype="Int64")
-
-
 def _rows(corpus, table: str, column: str, mask, holds, detail: str) -> pd.DataFrame:
     df = corpus.tables.get(table)
     if df is None or column not in df or not len(df):
@@ -181,7 +175,7 @@ def _rows(corpus, table: str, column: str, mask, holds, detail: str) -> pd.DataF
     return pd.DataFrame({
         "file": sub["file"],
         "holds": [bool(h) for h in holds(sub)],
-        "offset": _offsets(corpus, table, column, sub.index),
+        "offset": corpus.offsets(table, column, sub.index),
         "value": sub[column],
         "detail": detail,
     }).reset_index(drop=True)

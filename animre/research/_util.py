@@ -154,12 +154,10 @@ def to_unsigned(values: np.ndarray, width: int) -> np.ndarray:
 
 def offsets_for(corpus: Any, name: str | None, column: str, index) -> pd.Series | None:
     """Absolute start offsets (Int64) of ``column`` cells for rows ``index``, if known."""
-    if corpus is None or name is None or name not in getattr(corpus, "spans", {}):
+    if corpus is None or name is None or name not in getattr(corpus, "spans", {}) \
+            or column not in corpus.spans[name][0]:
         return None
-    starts = corpus.spans[name][0]
-    if column not in starts:
-        return None
-    return starts[column].reindex(index).astype("Int64")
+    return corpus.offsets(name, column, index)
 
 
 def row_key(df: pd.DataFrame, i) -> dict:
