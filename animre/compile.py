@@ -191,8 +191,8 @@ def load_parser(spec_id: str) -> types.ModuleType:
 
     Examples
     --------
-    >>> load_parser("homm2_frm").Homm2Frm  # doctest: +SKIP
-    <class 'homm2_frm.Homm2Frm'>
+    >>> load_parser("frm").Frm  # doctest: +SKIP
+    <class 'frm.Frm'>
     """
     with _LOCK:
         if spec_id not in _LOADED:

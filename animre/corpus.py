@@ -108,7 +108,7 @@ def parse_file(path: str | os.PathLike, fmt: str | Format | None = None,
 
     Examples
     --------
-    >>> fmt, obj, bases = parse_file("data/samples/homm2/GOBLNFRM.BIN")  # doctest: +SKIP
+    >>> fmt, obj, bases = parse_file("data/samples/frm/GOBLNFRM.BIN")  # doctest: +SKIP
     >>> obj.walk_speed  # doctest: +SKIP
     """
     path = Path(path)

@@ -299,7 +299,7 @@ def wiki_table(corpus: Any, table: str) -> pd.DataFrame:
     distance after an earlier field whose position varies (e.g. the move
     footer after the strings: ``ai_flags+4``), ``varies`` otherwise (empty
     for computed columns); ``observed`` summarises the values across the corpus, e.g.
-    ``1 in 36/37 files; homm2/ODDMGFRM.BIN: 0``.
+    ``1 in 36/37 files; frm/ODDMGFRM.BIN: 0``.
 
     Examples
     --------

@@ -24,7 +24,7 @@ __all__ = ["parse_bytes", "main_class", "walk", "FieldSpan", "Bases", "camel"]
 
 
 def camel(spec_id: str) -> str:
-    """The class name the Kaitai compiler gives a type id (``homm2_frm`` -> ``Homm2Frm``)."""
+    """The class name the Kaitai compiler gives a type id (``frm`` -> ``Frm``)."""
     return "".join(p[:1].upper() + p[1:] for p in spec_id.split("_"))
 
 
@@ -69,7 +69,7 @@ def parse_bytes(data: bytes, module: types.ModuleType, file: str = "<bytes>", cl
     Examples
     --------
     >>> from animre.compile import load_parser
-    >>> parse_bytes(b"\\x01", load_parser("homm2_frm"), "x.bin")  # doctest: +SKIP
+    >>> parse_bytes(b"\\x01", load_parser("frm"), "x.bin")  # doctest: +SKIP
     Traceback (most recent call last):
     animre.errors.ParseError: x.bin: eye_x @ 0x1 (1): EndOfStreamError: ...
     """

@@ -144,7 +144,7 @@ def sequence_timeline(sequences: pd.DataFrame, *, slot_label: str = "slot_name",
 
     Examples
     --------
-    >>> seq = c.tables["frm_sequences"].query("file == 'homm2/GOBLNFRM.BIN'")  # doctest: +SKIP
+    >>> seq = c.tables["frm_sequences"].query("file == 'frm/GOBLNFRM.BIN'")  # doctest: +SKIP
     >>> fig = sequence_timeline(seq)  # doctest: +SKIP
     """
     _require(sequences, ["slot", "position", "frame_id", "in_sequence"], "sequence_timeline")

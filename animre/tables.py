@@ -55,7 +55,7 @@ def spec_types(spec_text: str) -> dict[str, dict[str, str]]:
 
     Examples
     --------
-    >>> spec_types(open("ksy/homm2_frm.ksy").read())["Homm2Frm"]["eye_x"]  # doctest: +SKIP
+    >>> spec_types(open("ksy/frm.ksy").read())["Frm"]["eye_x"]  # doctest: +SKIP
     's2'
     """
     import yaml

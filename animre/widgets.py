@@ -13,8 +13,8 @@ Examples
 >>> from animre.widgets import corpus_explorer
 >>> ex = corpus_explorer(open_corpus("data/samples"))  # doctest: +SKIP
 >>> ex.widget  # doctest: +SKIP
->>> ex.select(file="homm2/GOBLNFRM.BIN", path="walk_speed").selected  # doctest: +SKIP
-{'file': 'homm2/GOBLNFRM.BIN', 'path': 'walk_speed', 'start': 162, 'end': 166, ...}
+>>> ex.select(file="frm/GOBLNFRM.BIN", path="walk_speed").selected  # doctest: +SKIP
+{'file': 'frm/GOBLNFRM.BIN', 'path': 'walk_speed', 'start': 162, 'end': 166, ...}
 """
 
 from __future__ import annotations
@@ -278,7 +278,7 @@ class CorpusExplorer:
 
         Examples
         --------
-        >>> ex.select(file="homm2/GOBLNFRM.BIN", path="walk_speed").selected["start"]  # doctest: +SKIP
+        >>> ex.select(file="frm/GOBLNFRM.BIN", path="walk_speed").selected["start"]  # doctest: +SKIP
         162
         """
         if file is not None:

@@ -81,7 +81,7 @@ def section_flc(samples: Path, repeat: int) -> dict:
 
     from animre.decode.flic import decode_frames
 
-    civ = sorted((samples / "civ3").rglob("*.flc"))
+    civ = sorted((samples / "flc").rglob("*.flc"))
     n_frames = n_pix = 0
 
     def ours():
@@ -208,10 +208,10 @@ def section_hostile(samples: Path, repeat: int) -> dict:
 def make_big(dst: Path, samples: Path, n_frm: int, n_flc: int) -> None:
     import numpy as np
 
-    from animre.samples.homm2 import encode_frm
+    from animre.samples.frm import encode_frm
 
     manifest = json.loads((samples / "manifest.json").read_text())
-    frm_values = list(manifest["formats"]["homm2"]["files"].values())
+    frm_values = list(manifest["formats"]["frm"]["files"].values())
     rng = np.random.default_rng(7)
     (dst / "frm").mkdir(parents=True)
     for i in range(n_frm):
@@ -219,7 +219,7 @@ def make_big(dst: Path, samples: Path, n_frm: int, n_flc: int) -> None:
         v["walk_speed"] = int(rng.integers(100, 2000))  # distinct content, realistic values
         v["eye_x"] = int(rng.integers(-100, 100))
         (dst / "frm" / f"M{i:05d}FRM.BIN").write_bytes(encode_frm(v))
-    civ = sorted((samples / "civ3").rglob("*.flc"))
+    civ = sorted((samples / "flc").rglob("*.flc"))
     (dst / "flc").mkdir()
     for i in range(n_flc):
         data = bytearray(civ[i % len(civ)].read_bytes())

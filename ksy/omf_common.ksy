@@ -10,7 +10,7 @@ doc: |
   One Must Fall 2097: the animation (start position, collision coordinates,
   animation strings, sprites), the sprite record with its pixel stream, the
   two string encodings and the 30-byte sound table. This spec reads nothing
-  by itself; `omf_af` and `omf_bk` import its types.
+  by itself; `af` and `bk` import its types.
 
   The types avoid `_root` and `_parent` so that they read the same wherever
   they are used. Counts are checked against the bytes left in the stream

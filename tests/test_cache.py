@@ -12,7 +12,7 @@ import animre
 def _copy_frm(samples_dir, tmp_path, n=8):
     d = tmp_path / "corpus"
     d.mkdir()
-    for f in sorted((samples_dir / "homm2").glob("*FRM.BIN"))[:n]:
+    for f in sorted((samples_dir / "frm").glob("*FRM.BIN"))[:n]:
         shutil.copy(f, d / f.name)
     return d
 
@@ -63,11 +63,11 @@ def test_edited_spec_reparses_only_its_format(samples_dir, tmp_path):
     d = _copy_frm(samples_dir, tmp_path, n=3)
     cache = tmp_path / "cache"
     animre.open_corpus(d, cache=cache)
-    text = (KSY_DIR / "homm2_frm.ksy").read_text().replace("- id: walk_speed", "- id: unknown_walk")
+    text = (KSY_DIR / "frm.ksy").read_text().replace("- id: walk_speed", "- id: unknown_walk")
     mod = animre.compile_spec(text)
-    c = animre.open_corpus(d, cache=cache, parsers={"homm2_frm": mod})
+    c = animre.open_corpus(d, cache=cache, parsers={"frm": mod})
     assert not any(r.cached for r in c.results)
-    c2 = animre.open_corpus(d, cache=cache, parsers={"homm2_frm": mod})
+    c2 = animre.open_corpus(d, cache=cache, parsers={"frm": mod})
     assert all(r.cached for r in c2.results)
 
 

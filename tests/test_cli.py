@@ -21,7 +21,7 @@ def run(*args: str) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def frm_dir(samples_dir, tmp_path_factory):
     d = tmp_path_factory.mktemp("cli_frm")
-    for f in sorted((samples_dir / "homm2").glob("*FRM.BIN"))[:6]:
+    for f in sorted((samples_dir / "frm").glob("*FRM.BIN"))[:6]:
         shutil.copy(f, d / f.name)
     return d
 
@@ -84,9 +84,9 @@ def test_export_writes_requested_formats(frm_dir, tmp_path, capsys):
 
 
 def test_samples_command(tmp_path):
-    r = run("samples", str(tmp_path / "s"), "--only", "homm2", "--seed", "5")
+    r = run("samples", str(tmp_path / "s"), "--only", "frm", "--seed", "5")
     assert r.returncode == 0, r.stderr
-    assert (tmp_path / "s" / "manifest.json").exists() and len(list((tmp_path / "s" / "homm2").iterdir())) > 20
+    assert (tmp_path / "s" / "manifest.json").exists() and len(list((tmp_path / "s" / "frm").iterdir())) > 20
 
 
 def test_quiet_when_not_a_terminal(frm_dir, tmp_path):

@@ -24,12 +24,12 @@ def test_check_names_files_after_a_spec_edit(tmp_path):
     shutil.copytree(PARSERS_DIR, out, ignore=shutil.ignore_patterns("__pycache__"))
     assert (out / "SPECS.json").exists()
     assert compile_all(check=True, ksy_dir=ksy, out_dir=out) == []
-    spec = ksy / "homm2_frm.ksy"
+    spec = ksy / "frm.ksy"
     spec.write_text(spec.read_text().replace("doc: X position of the creature's eyes",
                                              "doc: X position of the eyes (edited)"))
     assert compile_all(check=True, ksy_dir=ksy, out_dir=out) == ["SPECS.json"]
     spec.write_text(spec.read_text().replace("- id: eye_x", "- id: eye_x_renamed"))
-    assert compile_all(check=True, ksy_dir=ksy, out_dir=out) == ["SPECS.json", "homm2_frm.py"]
+    assert compile_all(check=True, ksy_dir=ksy, out_dir=out) == ["SPECS.json", "frm.py"]
 
 
 def test_cli_check_exit_codes(tmp_path):
@@ -49,13 +49,13 @@ def test_compile_spec_from_text_gives_fresh_module():
 
 
 def test_compile_spec_from_path_resolves_imports_and_keeps_shipped_parser(tmp_path):
-    text = (KSY_DIR / "homm2_frm.ksy").read_text().replace("- id: eye_x", "- id: eye_x_edited")
-    p = tmp_path / "homm2_frm.ksy"
+    text = (KSY_DIR / "frm.ksy").read_text().replace("- id: eye_x", "- id: eye_x_edited")
+    p = tmp_path / "frm.ksy"
     p.write_text(text)
     mod = animre.compile_spec(p)
-    assert "eye_x_edited" in mod.Homm2Frm.SEQ_FIELDS
-    shipped = animre.load_parser("homm2_frm")
-    assert "eye_x" in shipped.Homm2Frm.SEQ_FIELDS and mod is not shipped
+    assert "eye_x_edited" in mod.Frm.SEQ_FIELDS
+    shipped = animre.load_parser("frm")
+    assert "eye_x" in shipped.Frm.SEQ_FIELDS and mod is not shipped
 
 
 def test_broken_spec_carries_compiler_message():

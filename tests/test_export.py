@@ -18,7 +18,7 @@ export_mod = importlib.import_module("animre.export")  # the module, even if ani
 
 def _sample_frame() -> pd.DataFrame:
     return pd.DataFrame({
-        "file": ["homm2/A.BIN", "homm2/B|C.BIN", "omf/FIGHTR0.AF"],
+        "file": ["frm/A.BIN", "frm/B|C.BIN", "omf/FIGHTR0.AF"],
         "offset": [0, 118, 14014],
         "value": [1.5, -0.25, 3.125e-5],
         "count": [10, 0, 7],
@@ -78,7 +78,7 @@ def test_markdown_parses_back_as_a_table(tmp_path):
     (table,) = parse_pipe_tables(text)
     assert table[0] == list(df.columns)
     assert len(table) == 1 + len(df)
-    assert table[2][0] == "homm2/B|C.BIN"  # escaped pipe survives
+    assert table[2][0] == "frm/B|C.BIN"  # escaped pipe survives
     assert table[3][5] == "pipe | inside"
     assert table[2][5] == "line one<br>line two"
     assert [r[1] for r in table[1:]] == ["0", "118", "14014"]
@@ -136,8 +136,8 @@ def test_findings_with_lists_export_everywhere(tmp_path, sample_corpus):
 
 
 def test_wiki_table_of_frm(sample_corpus, manifest):
-    files = manifest["formats"]["homm2"]["files"]
-    planted = manifest["formats"]["homm2"]["planted"]
+    files = manifest["formats"]["frm"]["files"]
+    planted = manifest["formats"]["frm"]["planted"]
     w = wiki_table(sample_corpus, "frm")
     assert list(w.columns[:4]) == ["offset", "type", "name", "observed"]
     w = w.set_index("name")

@@ -21,7 +21,7 @@ from animre.decode.flic import (
 )
 from animre.errors import ParseError, UsageError
 from animre.formats import detect_format, get_format
-from animre.samples import civ3 as civ3_samples
+from animre.samples import flc as civ3_samples
 
 CDCD = 0xCDCDCDCD
 SETTLER = ("Build", "Captured", "Death", "Default", "Fidget", "Run")
@@ -30,7 +30,7 @@ PILLOW_FILES = ("a.fli", "hopper.fli", "hopper_palette_chunk_second.fli")
 
 @pytest.fixture(scope="module")
 def truth(manifest):
-    return manifest["formats"]["civ3"]
+    return manifest["formats"]["flc"]
 
 
 @pytest.fixture(scope="module")
@@ -199,14 +199,14 @@ def test_claims_on_samples(sample_corpus, truth):
         assert sorted(r.file) == sorted(p["unit_files"]), text
         assert r.offset.isna().all() or (r.offset >= 0).all()
     speed = claims["Civ3 FLC header speed is 4"]
-    speed = speed[speed.file.str.startswith("civ3/")]
+    speed = speed[speed.file.str.startswith("flc/")]
     assert list(speed.file[speed.holds]) == [p["speed_4_file"]["file"]]
     assert (speed.offset == 0x10).all()
     anim = claims["anim_time = anim_length x 1000 / fps, fps = 1000 / speed"]
-    anim = anim[anim.file.str.startswith("civ3/")]
+    anim = anim[anim.file.str.startswith("flc/")]
     assert list(anim.file[~anim.holds]) == p["anim_time_exceptions"]
     size_plus_one = claims["the actual number of frames is Size + 1 (one ring frame)"]
-    assert not size_plus_one[size_plus_one.file.str.startswith("civ3/")].holds.any()
+    assert not size_plus_one[size_plus_one.file.str.startswith("flc/")].holds.any()
     for text in ("Civ3 FLC creator is 0xF1F1F2F2 (FLICSPRITE_CREATOR)",
                  "xs_orig = ys_orig = 240 (unit sprites are 240 x 240)",
                  "header frames = num_anims x anim_length",
@@ -214,7 +214,7 @@ def test_claims_on_samples(sample_corpus, truth):
                  "one ring frame after each direction: frame chunks = num_anims x (anim_length + 1)",
                  "a palette only in the first frame"):
         r = claims[text]
-        r = r[r.file.str.startswith("civ3/")]
+        r = r[r.file.str.startswith("flc/")]
         assert len(r) == len(p["unit_files"]) and r.holds.all(), text
 
 
@@ -409,7 +409,7 @@ def test_detection_by_content(realdata, samples_dir):
 
 
 def _unit_sample(truth, samples_dir):
-    name = "civ3/Catapult/Default.flc"
+    name = "flc/Catapult/Default.flc"
     return name, (samples_dir / name).read_bytes(), truth["files"][name]
 
 

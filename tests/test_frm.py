@@ -16,7 +16,7 @@ SLOT_COUNT = 34
 
 @pytest.fixture(scope="module")
 def frm_truth(manifest):
-    return manifest["formats"]["homm2"]
+    return manifest["formats"]["frm"]
 
 
 @pytest.fixture(scope="module")
@@ -122,7 +122,7 @@ def test_byte_coverage_is_complete(samples_dir, sample_corpus):
 
 
 def test_bad_files_give_one_error_row_each(samples_dir, tmp_path):
-    good = sorted((samples_dir / "homm2").glob("*FRM.BIN"))[:5]
+    good = sorted((samples_dir / "frm").glob("*FRM.BIN"))[:5]
     folder = tmp_path / "mixed"
     folder.mkdir()
     for g in good:
@@ -145,7 +145,7 @@ def test_bad_files_give_one_error_row_each(samples_dir, tmp_path):
 
 
 def test_wrong_size_is_an_error(samples_dir):
-    data = next((samples_dir / "homm2").glob("*FRM.BIN")).read_bytes()
+    data = next((samples_dir / "frm").glob("*FRM.BIN")).read_bytes()
     with pytest.raises(ParseError) as ei:
         animre.corpus.parse_data(data + b"\0\0", "LONG_FRM.BIN", "frm")
     assert ei.value.path == "trailing" and ei.value.offset == 821
@@ -156,7 +156,7 @@ def test_wrong_size_is_an_error(samples_dir):
 
 
 def test_progress_bar_on_many_files(samples_dir, capsys):
-    c = animre.open_corpus(samples_dir / "homm2", cache=False, progress=True)
+    c = animre.open_corpus(samples_dir / "frm", cache=False, progress=True)
     err = capsys.readouterr().err
     assert "animre: parsing" in err and len(c.tables["frm"]) >= 20
 

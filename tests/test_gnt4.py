@@ -20,7 +20,7 @@ KEY_COLS = ["file", "anim_id", "track", "key"]
 
 @pytest.fixture(scope="module")
 def truth(manifest):
-    return manifest["formats"]["gnt4"]
+    return manifest["formats"]["mot"]
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +50,7 @@ def test_every_sample_parses_to_its_end(files, sample_corpus, samples_dir):
         assert f.loc[name, "format"] == "mot", name
         assert bool(f.loc[name, "ok"]), name
         assert f.loc[name, "size"] == v["size"] == (samples_dir / name).stat().st_size
-    assert not sample_corpus.errors.file.str.startswith("gnt4/").any()
+    assert not sample_corpus.errors.file.str.startswith("mot/").any()
 
 
 def test_header_and_offset_table_equal_manifest(files, tables, sample_corpus):
@@ -74,7 +74,7 @@ def test_header_and_offset_table_equal_manifest(files, tables, sample_corpus):
 def test_animations_equal_manifest(files, tables):
     an = tables["mot_animations"].set_index(["file", "anim_id"])
     expected = {(n, a["anim_id"]) for n, v in files.items() for a in v["animations"]}
-    got = {k for k in an.index if k[0].startswith("gnt4/")}
+    got = {k for k in an.index if k[0].startswith("mot/")}
     assert got == expected
     for name, v in files.items():
         for a in v["animations"]:
@@ -108,7 +108,7 @@ def test_tracks_equal_manifest(files, tables):
         else:
             assert row["pad_coords"] == bytes.fromhex(t["pad_coords"])
         n += 1
-    assert n == sum(r.file.startswith("gnt4/") for r in tables["mot_tracks"].itertuples())
+    assert n == sum(r.file.startswith("mot/") for r in tables["mot_tracks"].itertuples())
     assert {0x0202, 0x0204, 0x0000} <= set(tables["mot_tracks"]["flags"])
 
 
@@ -142,7 +142,7 @@ def test_cells_map_to_their_bytes(files, sample_corpus, samples_dir):
     data = {n: (samples_dir / n).read_bytes() for n in files}
     for table, cols in checks.items():
         df = sample_corpus.tables[table]
-        rows = df.index[df.file.str.startswith("gnt4/")][::7]
+        rows = df.index[df.file.str.startswith("mot/")][::7]
         for i in rows:
             name = df.at[i, "file"]
             for col, fmt in cols.items():
@@ -159,10 +159,10 @@ def test_cells_map_to_their_bytes(files, sample_corpus, samples_dir):
                 assert val == df.at[i, col], (table, col, name, s)
     # documented positions: MOT header fields and a track's fields relative to its header
     mot = sample_corpus.tables["mot"]
-    r = mot.index[mot.file == "gnt4/nar/0000.mot"][0]
+    r = mot.index[mot.file == "mot/nar/0000.mot"][0]
     assert sample_corpus.span("mot", r, "len_file") == (12, 16)
     tr = sample_corpus.tables["mot_tracks"]
-    r = tr.index[tr.file == "gnt4/nar/0000.mot"][3]
+    r = tr.index[tr.file == "mot/nar/0000.mot"][3]
     base = int(tr.at[r, "offset"])
     assert sample_corpus.span("mot_tracks", r, "bone_id") == (base + 4, base + 6)
     assert sample_corpus.span("mot_tracks", r, "ofs_coords") == (base + 0x14, base + 0x18)
@@ -175,7 +175,7 @@ def test_key_arrays_are_relative_to_the_gnta(files, sample_corpus):
     ks, _ = sample_corpus.spans["mot_keys"]
     first = keys[keys.key == 0].set_index(["file", "anim_id", "track"])
     first_start = ks.loc[keys.key == 0].set_index(first.index)
-    for r in tr[tr.file.str.startswith("gnt4/")].itertuples():
+    for r in tr[tr.file.str.startswith("mot/")].itertuples():
         gnta = an.loc[(r.file, r.anim_id), "offset"]
         assert first_start.loc[(r.file, r.anim_id, r.track), "time"] == gnta + r.ofs_times
         if r.ofs_coords:
@@ -215,7 +215,7 @@ def test_decoder_matches_generator(files, sample_corpus):
     assert (half_to_float(raws) == vals).all()
     assert (float_to_half(vals) == raws).all()
     # whole tracks of a parsed file, 16-bit and f32 alike
-    name = "gnt4/kak/0000.mot"
+    name = "mot/kak/0000.mot"
     obj = sample_corpus.parse(name)
     seen = set()
     for a in files[name]["animations"]:
@@ -265,7 +265,7 @@ def test_idle_file_equals_idle_animation_of_0000(truth, files, samples_dir, tabl
 def test_planted_relations_visible_in_tables(truth, tables):
     p = truth["planted"]
     tr = tables["mot_tracks"]
-    tr = tr[tr.file.str.startswith("gnt4/")]
+    tr = tr[tr.file.str.startswith("mot/")]
     # unknown_18 = frame count in 24.8 fixed point except the listed tracks
     frames = (tr.last_key_time * 60).round().astype(int)
     odd = tr[tr.unknown_18 != frames * 256]
@@ -278,7 +278,7 @@ def test_planted_relations_visible_in_tables(truth, tables):
     # total time is the last key time; end time is the largest total time
     assert (tr.total_time == tr.last_key_time).all()
     an = tables["mot_animations"]
-    an = an[an.file.str.startswith("gnt4/")]
+    an = an[an.file.str.startswith("mot/")]
     assert (an.end_time == an.max_total_time).all()
     # flags 0x0204 only in the f32 characters
     f32_files = set(tr[tr["flags"] == 0x0204].file)
@@ -293,7 +293,7 @@ def _claim(text_start: str):
 
 
 def _gnt4(df):
-    return df[df.file.str.startswith("gnt4/")]
+    return df[df.file.str.startswith("mot/")]
 
 
 def test_claims_are_many_and_well_formed(sample_corpus):
@@ -350,7 +350,7 @@ def test_structural_claims_hold_on_samples(files, sample_corpus):
 
 def test_descending_claim_catches_ascending_storage(files, samples_dir, tmp_path):
     # swap two GNTA offsets of a file: the animations stay readable, the order claim must fail there
-    name = "gnt4/nar/0000.mot"
+    name = "mot/nar/0000.mot"
     v = files[name]
     data = bytearray((samples_dir / name).read_bytes())
     a, b = v["animations"][1]["anim_id"], v["animations"][2]["anim_id"]
@@ -387,7 +387,7 @@ def _mutated(samples_dir, name, pos, fmt, value):
 
 
 def test_key_count_beyond_the_file_fails_naming_the_field(files, samples_dir):
-    name = "gnt4/nar/0000.mot"
+    name = "mot/nar/0000.mot"
     a = files[name]["animations"][1]
     t = a["tracks"][2]
     slot = a["anim_id"]
@@ -409,7 +409,7 @@ def test_key_count_beyond_the_file_fails_naming_the_field(files, samples_dir):
     ("ofs_gnta", "slot", 0x7FFFFFF0),
 ])
 def test_hostile_counts_and_offsets_fail_naming_the_field(files, samples_dir, field, where, value):
-    name = "gnt4/sas/0000.mot"
+    name = "mot/sas/0000.mot"
     v = files[name]
     a = v["animations"][2]
     t = next(t for t in a["tracks"] if t["ofs_coords"])
@@ -427,7 +427,7 @@ def test_hostile_counts_and_offsets_fail_naming_the_field(files, samples_dir, fi
 
 
 def test_truncated_and_empty_files_are_parse_errors(files, samples_dir, tmp_path):
-    name = "gnt4/ino/0000.mot"
+    name = "mot/ino/0000.mot"
     data = (samples_dir / name).read_bytes()
     for cut in (0, 3, 15, 16, 40, len(data) // 2):
         with pytest.raises(ParseError) as ei:

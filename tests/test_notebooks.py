@@ -79,7 +79,7 @@ def test_notebook_exports_findings(demo_run, name):
 @pytest.mark.slow
 def test_exports_carry_the_planted_findings(demo_run, manifest):
     out, _ = demo_run
-    homm2 = manifest["formats"]["homm2"]["planted"]
+    homm2 = manifest["formats"]["frm"]["planted"]
     weights = pd.read_csv(out / "02_homm2_frm" / "frm_idle_weights.csv")
     off = weights.loc[(weights["idle_weight_sum"] - 1).abs() > 1e-5, "file"]
     assert sorted(off) == sorted(homm2["weights_not_normalised"])
@@ -143,8 +143,8 @@ def test_wiki_exports_read_like_a_format_wiki(demo_run, manifest):
     frm = pd.read_csv(out / "02_homm2_frm" / "frm_wiki.csv", dtype=str).set_index("name")
     # offsets from NOTES.md section 2
     assert frm.loc["walk_speed", "offset"] == "162" and frm.loc["troop_box_left", "offset"] == "235"
-    odd = manifest["formats"]["homm2"]["planted"]["odd_magic_file"]
-    assert odd in frm.loc["unknown_magic", "observed"]  # "1 in 36/37 files; homm2/ODDMGFRM.BIN: 0"
+    odd = manifest["formats"]["frm"]["planted"]["odd_magic_file"]
+    assert odd in frm.loc["unknown_magic", "observed"]  # "1 in 36/37 files; frm/ODDMGFRM.BIN: 0"
     moves = pd.read_csv(out / "01_omf_af" / "af_moves_wiki.csv", dtype=str).set_index("name")
     # the footer fields sit at the NOTES.md section 1 offsets relative to the footer start
     assert moves.loc["pos_constraint", "offset"].endswith("+2")

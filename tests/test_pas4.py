@@ -13,7 +13,7 @@ import animre
 from animre.corpus import parse_data
 from animre.errors import ParseError
 from animre.formats import detect_format, get_format
-from animre.formats.retro_pas4 import locate
+from animre.formats.pas4 import locate
 
 FAMILY = "pas4"
 
@@ -100,7 +100,7 @@ def test_decoy_magic_is_skipped(tables, pas_manifest, samples_dir):
 
 
 def test_states_match_manifest(tables, pas_files):
-    df = tables["pas_states"].set_index(["file", "state"])
+    df = tables["pas4_states"].set_index(["file", "state"])
     n = 0
     for name, e in pas_files.items():
         for si, s in enumerate(e["states"]):
@@ -115,7 +115,7 @@ def test_states_match_manifest(tables, pas_files):
 
 
 def test_parms_match_manifest(tables, pas_files):
-    df = tables["pas_parms"].set_index(["file", "state", "parm"])
+    df = tables["pas4_parms"].set_index(["file", "state", "parm"])
     n = 0
     for name, e in pas_files.items():
         for si, s in enumerate(e["states"]):
@@ -135,8 +135,8 @@ def test_parms_match_manifest(tables, pas_files):
 
 
 def test_anims_and_values_match_manifest(tables, pas_files):
-    anims = tables["pas_anims"].set_index(["file", "state", "anim"])
-    vals = tables["pas_anim_values"].set_index(["file", "state", "anim", "parm"])
+    anims = tables["pas4_anims"].set_index(["file", "state", "anim"])
+    vals = tables["pas4_anim_values"].set_index(["file", "state", "anim", "parm"])
     na = nv = 0
     for name, e in pas_files.items():
         for si, s in enumerate(e["states"]):
@@ -155,8 +155,8 @@ def test_anims_and_values_match_manifest(tables, pas_files):
 
 def test_cells_point_at_their_bytes(sample_corpus, samples_dir, pas_files):
     """Spans are absolute (block offset added for containers) and hold the value's bytes."""
-    df = sample_corpus.tables["pas_anim_values"]
-    starts, ends = sample_corpus.spans["pas_anim_values"]
+    df = sample_corpus.tables["pas4_anim_values"]
+    starts, ends = sample_corpus.spans["pas4_anim_values"]
     checked = 0
     for i in df.index[df["is_known_type"]]:
         name = df.at[i, "file"]
@@ -189,21 +189,21 @@ def test_byte_coverage_of_block_is_complete(sample_corpus, pas_files):
 
 def test_planted_regularities_visible_in_tables(tables, pas_manifest):
     planted = pas_manifest["planted"]
-    parms = tables["pas_parms"]
+    parms = tables["pas4_parms"]
     nw = parms[parms["weight_function"] == 3]
     exc = planted["no_weight_weight_exception"]
     assert (nw.loc[nw["file"] != exc["file"], "weight"] == 1.0).all()
     odd = nw[(nw["file"] == exc["file"]) & (nw["weight"] != 1.0)]
     assert sorted(zip(odd["state"], odd["parm"])) == sorted((p["state"], p["parm"]) for p in exc["parms"])
 
-    vals = tables["pas_anim_values"]
+    vals = tables["pas4_anim_values"]
     real = vals[vals["parm_type"] == 2]
     out = real[(real["value"] < real["parm_min"]) | (real["value"] > real["parm_max"])]
     r = planted["real_out_of_range"]
     assert list(zip(out["file"], out["state"], out["anim"], out["parm"])) == [
         (r["file"], r["state"], r["anim"], r["parm"])]
 
-    states = tables["pas_states"]
+    states = tables["pas4_states"]
     later = states[states["state_type"] >= 21]
     assert set(later["file"]) == {planted["later_game_file"]}
     assert set(later["state_type"]) == set(planted["later_game_state_types"])
@@ -218,12 +218,12 @@ def test_planted_regularities_visible_in_tables(tables, pas_manifest):
 
 def test_unknown_parm_type_is_flagged_not_guessed(tables, pas_manifest):
     u = pas_manifest["planted"]["unknown_parm_type"]
-    parms = tables["pas_parms"].set_index(["file", "state", "parm"])
+    parms = tables["pas4_parms"].set_index(["file", "state", "parm"])
     row = parms.loc[(u["file"], u["state"], u["parm"])]
     assert row["parm_type"] == u["parm_type"] == 7
     assert not row["is_known_type"]
     assert pd.isna(row["min_value"]) and pd.isna(row["max_value"]) and pd.isna(row["parm_type_name"])
-    vals = tables["pas_anim_values"]
+    vals = tables["pas4_anim_values"]
     col = vals[(vals["file"] == u["file"]) & (vals["state"] == u["state"]) & (vals["parm"] == u["parm"])]
     assert len(col) > 0 and (~col["is_known_type"]).all() and col["value"].isna().all()
     # every other value of the corpus is known
@@ -361,8 +361,8 @@ def test_container_with_several_blocks_yields_every_block(samples_dir, manifest,
     head = c.tables["pas4"]
     assert head["block"].tolist() == [0, 1, 2]
     assert head["block_offset"].tolist() == offsets
-    states = c.tables["pas_states"]
-    parms = c.tables["pas_parms"]
+    states = c.tables["pas4_states"]
+    parms = c.tables["pas4_parms"]
     for k, n in enumerate(bare):
         e = truth[n]
         assert head.loc[k, "num_anim_states"] == e["num_anim_states"]

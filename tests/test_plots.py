@@ -18,7 +18,7 @@ from animre.errors import UsageError  # noqa: E402
 
 @pytest.fixture(scope="module")
 def homm2(manifest):
-    return manifest["formats"]["homm2"]
+    return manifest["formats"]["frm"]
 
 
 # ----------------------------------------------------------------------------- FRM
@@ -37,8 +37,8 @@ def test_idle_weight_bars_equal_manifest(sample_corpus, homm2):
     labels = [t.get_text() for t in ax.get_xticklabels()]
     assert labels == [f.rsplit("/", 1)[-1].rsplit(".", 1)[0] for f in frm["file"]]
     # stacked: each segment starts where the previous idles end
-    f0 = list(frm["file"]).index("homm2/ARCHRFRM.BIN")
-    w = homm2["files"]["homm2/ARCHRFRM.BIN"]["idle_weights"]
+    f0 = list(frm["file"]).index("frm/ARCHRFRM.BIN")
+    w = homm2["files"]["frm/ARCHRFRM.BIN"]["idle_weights"]
     assert ax.containers[2].patches[f0].get_y() == pytest.approx(w[0] + w[1], rel=1e-6)
 
 
@@ -201,7 +201,7 @@ def test_palette_swatch():
 
 
 def test_key_curves_of_a_gnt4_bone_equal_manifest(sample_corpus, manifest):
-    name, truth = next(iter(manifest["formats"]["gnt4"]["files"].items()))
+    name, truth = next(iter(manifest["formats"]["mot"]["files"].items()))
     anim = truth["animations"][0]
     track = next(t for t in anim["tracks"] if t["num_keys"] >= 3 and t["flags"] == 0x0202)
     keys = sample_corpus.tables["mot_keys"]
@@ -218,7 +218,7 @@ def test_key_curves_of_a_gnt4_bone_equal_manifest(sample_corpus, manifest):
 def test_contact_sheet_of_a_civ3_unit(sample_corpus, manifest):
     from animre.decode.flic import civ3_directions, decode_all
 
-    civ3 = manifest["formats"]["civ3"]
+    civ3 = manifest["formats"]["flc"]
     name = civ3["planted"]["unit_files"][0]
     truth = civ3["files"][name]
     dirs = civ3_directions(sample_corpus.path(name))

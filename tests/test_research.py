@@ -94,13 +94,13 @@ def test_profile_monotonic_within_files():
 
 
 def test_profile_frm_planted(profiles, manifest):
-    planted = _planted(manifest, "homm2")
+    planted = _planted(manifest, "frm")
     frm = profiles["frm"]
     magic = _prof_row(frm, "unknown_magic")
     assert "NEARLY_CONSTANT" in magic["alerts"]
     odd = planted["odd_magic_file"]
     assert [(e["file"], e["value"], e["offset"]) for e in magic["exceptions"]] == \
-        [(odd, manifest["formats"]["homm2"]["files"][odd]["unknown_magic"], 0)]
+        [(odd, manifest["formats"]["frm"]["files"][odd]["unknown_magic"], 0)]
     for i in range(5):
         row = _prof_row(frm, f"idle_delay_{i}")
         assert "NEARLY_CONSTANT" in row["alerts"]
@@ -128,7 +128,7 @@ def test_profile_omf_planted(profiles, manifest):
 
 
 def test_profile_gnt4_planted(profiles, manifest):
-    planted = _planted(manifest, "gnt4")
+    planted = _planted(manifest, "mot")
     u0c = _prof_row(profiles["mot_tracks"], "unknown_0c")
     exc = planted["unknown_0c_exception"]
     assert "NEARLY_CONSTANT" in u0c["alerts"]
@@ -143,20 +143,20 @@ def test_profile_gnt4_planted(profiles, manifest):
 
 
 def test_profile_other_planted(profiles, manifest):
-    civ3 = _planted(manifest, "civ3")
+    civ3 = _planted(manifest, "flc")
     row = _prof_row(profiles["flc_files"], "num_anims")
     assert "NEARLY_CONSTANT" in row["alerts"]
     assert [e["file"] for e in row["exceptions"]] == [civ3["plain_file"]]
     assert _prof_row(profiles["flc_files"], civ3["random_column"])["alerts"] == []
     pas4 = _planted(manifest, "pas4")
-    row = _prof_row(profiles["pas_parms"], "is_known_type")
+    row = _prof_row(profiles["pas4_parms"], "is_known_type")
     assert "NEARLY_CONSTANT" in row["alerts"]
     assert [e["file"] for e in row["exceptions"]] == [pas4["unknown_parm_type"]["file"]]
 
 
 def test_profile_index_into_other_table(sample_corpus):
     # the default anim state is a state type of the same file (-1 = none)
-    p = profile("pas4", corpus=sample_corpus, key_tables={"pas_states": "state_type"})
+    p = profile("pas4", corpus=sample_corpus, key_tables={"pas4_states": "state_type"})
     assert "LOOKS_LIKE_INDEX" in _prof_row(p, "default_anim_state")["alerts"]
     p = profile("af_moves", corpus=sample_corpus)
     assert "LOOKS_LIKE_INDEX" in _prof_row(p, "successor_id")["alerts"]
@@ -251,7 +251,7 @@ def test_relations_omf_planted(sample_corpus, manifest):
 
 
 def test_relations_gnt4_planted(sample_corpus, manifest):
-    planted = _planted(manifest, "gnt4")
+    planted = _planted(manifest, "mot")
     r = relations("mot_tracks", corpus=sample_corpus, max_counterexamples=1000)
     u18 = r[(r["target"] == "unknown_18") & r["source"].isin(["total_time", "last_key_time"])]
     assert len(u18) >= 1
@@ -278,14 +278,14 @@ def test_relations_gnt4_planted(sample_corpus, manifest):
 def test_relations_pas4_and_civ3_planted(sample_corpus, manifest):
     pas4 = _planted(manifest, "pas4")
     # one file breaks the rule in 5 of the 44 no-weight parms: below the default 0.9 support
-    r = relations("pas_parms", corpus=sample_corpus, min_support=0.8, max_counterexamples=100)
+    r = relations("pas4_parms", corpus=sample_corpus, min_support=0.8, max_counterexamples=100)
     w = _rel(r, "weight", "weight_function", partial=True)
     assert len(w) == 1
     assert w.iloc[0]["parameter"] == f"weight_function == 3 -> weight == {pas4['no_weight_weight']:g}"
     exc = pas4["no_weight_weight_exception"]
     assert {(c["file"], c["state"], c["parm"]) for c in w.iloc[0]["counterexamples"]} == \
         {(exc["file"], p["state"], p["parm"]) for p in exc["parms"]}
-    civ3 = _planted(manifest, "civ3")
+    civ3 = _planted(manifest, "flc")
     flc = sample_corpus.tables["flc_files"]
     units = flc[flc["file"].isin(civ3["unit_files"])]  # the rules are about unit sprites
     r = relations(units, corpus=sample_corpus, min_support=0.8)
@@ -306,7 +306,7 @@ def test_relations_pas4_and_civ3_planted(sample_corpus, manifest):
 
 
 def test_relations_frm_clamp(sample_corpus, manifest):
-    planted = _planted(manifest, "homm2")
+    planted = _planted(manifest, "frm")
     r = relations("frm", corpus=sample_corpus)
     pair = ["num_idles", "num_idles_raw"]
     rows = r[r["target"].isin(pair) & r["source"].isin(pair)]
@@ -328,7 +328,7 @@ def test_reinterpret_frm_floats(sample_corpus):
 
 
 def test_reinterpret_frm_values_match_manifest(sample_corpus, manifest):
-    files = manifest["formats"]["homm2"]["files"]
+    files = manifest["formats"]["frm"]["files"]
     res = reinterpret(sample_corpus, "idle_weights", types=["f32le", "u32le"], format="frm")
     for r in res.values.itertuples(index=False):
         i = int(r.where.rsplit("[", 1)[1].rstrip("]"))
@@ -342,8 +342,8 @@ def test_reinterpret_af_speeds_are_24_8(sample_corpus):
 
 
 def test_reinterpret_gnt4_halves(samples_dir, manifest):
-    f32 = set(_planted(manifest, "gnt4")["f32_characters"])
-    files = sorted(p for p in (samples_dir / "gnt4").rglob("*.mot") if p.parent.name not in f32)
+    f32 = set(_planted(manifest, "mot")["f32_characters"])
+    files = sorted(p for p in (samples_dir / "mot").rglob("*.mot") if p.parent.name not in f32)
     c = animre.open_corpus(files, cache=False)
     for comp in ("coords.x", "coords.w"):
         res = reinterpret(c, comp)
@@ -388,7 +388,7 @@ def _all_counterexamples(res: pd.DataFrame) -> set[tuple]:
 def test_claims_name_planted_counterexamples(sample_corpus, manifest):
     res = claims(sample_corpus)
     found = _all_counterexamples(res)
-    homm2 = _planted(manifest, "homm2")
+    homm2 = _planted(manifest, "frm")
     frm = res[res["format"] == "frm"].set_index("claim")
     ce = frm["counterexamples"]
     assert [(c["file"], c["offset"]) for c in ce["FRM byte 0 is 0x01 (magic value)."]] == \
@@ -404,12 +404,12 @@ def test_claims_name_planted_counterexamples(sample_corpus, manifest):
         == [(m["file"], 243 + m["slot"], m["count"]) for m in homm2["count_fill_mismatch"] if m["count"] > 16]
     assert frm.loc["FRM files are 821 bytes.", "holds_all"]
     # planted breaks of other formats' claims, by file and byte offset
-    gnt4 = _planted(manifest, "gnt4")
+    gnt4 = _planted(manifest, "mot")
     expected = [(gnt4["len_file_exception"]["file"], gnt4["len_file_exception"]["offset"]),
                 (gnt4["unknown_0c_exception"]["file"], gnt4["unknown_0c_exception"]["offset"])]
     expected += [(e["file"], e["offset"]) for e in gnt4["play_speed_exceptions"]]
     expected += [(e["file"], e["offset"]) for e in gnt4["f32_tracks"]]
-    civ3 = _planted(manifest, "civ3")
+    civ3 = _planted(manifest, "flc")
     # anim_time (u4 at 0x58 + 20 in the FlicAnim header, NOTES.md section 5) breaks its rule
     expected += [(f, 0x58 + 20) for f in civ3["anim_time_exceptions"]]
     missing = [e for e in expected if e not in found]
@@ -457,8 +457,8 @@ def test_coverage_matches_generator(sample_corpus, manifest, samples_dir):
 
 
 def test_diff_two_files(sample_corpus, manifest, samples_dir):
-    files = manifest["formats"]["homm2"]["files"]
-    a, b = "homm2/GOBLNFRM.BIN", manifest["formats"]["homm2"]["planted"]["odd_magic_file"]
+    files = manifest["formats"]["frm"]["files"]
+    a, b = "frm/GOBLNFRM.BIN", manifest["formats"]["frm"]["planted"]["odd_magic_file"]
     d = diff(a, b, corpus=sample_corpus).set_index("path")
     assert (d.loc["unknown_magic", "old"], d.loc["unknown_magic", "new"]) == \
         (files[a]["unknown_magic"], files[b]["unknown_magic"])
@@ -469,21 +469,21 @@ def test_diff_two_files(sample_corpus, manifest, samples_dir):
     same = diff(samples_dir / a, samples_dir / a)
     assert same.empty
     with pytest.raises(animre.UsageError):
-        diff("homm2/GOBLNFRM.BIN", "omf/FIGHTR0.AF", corpus=sample_corpus)
+        diff("frm/GOBLNFRM.BIN", "omf/FIGHTR0.AF", corpus=sample_corpus)
 
 
 def test_diff_corpora_after_spec_edit(samples_dir, manifest):
     from animre.compile import KSY_DIR
 
-    homm2 = samples_dir / "homm2"
-    text = (KSY_DIR / "homm2_frm.ksy").read_text()
+    homm2 = samples_dir / "frm"
+    text = (KSY_DIR / "frm.ksy").read_text()
     edited = text.replace("  - id: eye_x\n    type: s2", "  - id: eye_x\n    type: u2", 1)
     assert edited != text
     old = animre.open_corpus(homm2, cache=False)
-    new = animre.open_corpus(homm2, cache=False, parsers={"homm2_frm": animre.compile_spec(edited)})
+    new = animre.open_corpus(homm2, cache=False, parsers={"frm": animre.compile_spec(edited)})
     d = diff_corpora(old, new)
     assert list(zip(d["table"], d["column"], d["status"])) == [("frm", "eye_x", "changed")]
-    negative = sum(1 for v in manifest["formats"]["homm2"]["files"].values() if v["eye_x"] < 0)
+    negative = sum(1 for v in manifest["formats"]["frm"]["files"].values() if v["eye_x"] < 0)
     assert d.iloc[0]["n_changed"] == negative
     ex = d.iloc[0]["examples"][0]
     assert ex["new"] == ex["old"] + 65536
@@ -491,7 +491,7 @@ def test_diff_corpora_after_spec_edit(samples_dir, manifest):
 
 
 def test_reinterpret_locators(sample_corpus, manifest):
-    files = manifest["formats"]["homm2"]["files"]
+    files = manifest["formats"]["frm"]["files"]
     n = len(files)
     one = reinterpret(sample_corpus, "sequences[3].frame_ids", types=["u8"], format="frm").values
     assert len(one) == 16 * n

@@ -36,7 +36,7 @@ def explorer(sample_corpus):
 
 @pytest.fixture(scope="module")
 def homm2(manifest):
-    return manifest["formats"]["homm2"]
+    return manifest["formats"]["frm"]
 
 
 def _field(corpus, file, path):
@@ -69,11 +69,11 @@ def test_hex_view_long_range_is_cut_and_says_so():
 
 
 @pytest.mark.parametrize("file,path", [
-    ("homm2/GOBLNFRM.BIN", "walk_speed"),
-    ("homm2/GOBLNFRM.BIN", "idle_weights[2]"),
-    ("homm2/ODDMGFRM.BIN", "unknown_magic"),
-    ("homm2/ARCHRFRM.BIN", "x_offsets[3].offsets[5]"),
-    ("homm2/ARCHRFRM.BIN", "projectile_offsets[1]"),
+    ("frm/GOBLNFRM.BIN", "walk_speed"),
+    ("frm/GOBLNFRM.BIN", "idle_weights[2]"),
+    ("frm/ODDMGFRM.BIN", "unknown_magic"),
+    ("frm/ARCHRFRM.BIN", "x_offsets[3].offsets[5]"),
+    ("frm/ARCHRFRM.BIN", "projectile_offsets[1]"),
 ])
 def test_select_highlights_the_fields_byte_range(explorer, sample_corpus, file, path):
     explorer.select(file=file, path=path)
@@ -96,9 +96,9 @@ def test_select_in_other_formats(explorer, sample_corpus):
 
 
 def test_representations_come_from_research(explorer, homm2):
-    explorer.select(file="homm2/GOBLNFRM.BIN", path="idle_weights[1]")
+    explorer.select(file="frm/GOBLNFRM.BIN", path="idle_weights[1]")
     rep = explorer.representations.set_index("type")["value"]
-    assert np.float32(rep["f32le"]) == np.float32(homm2["files"]["homm2/GOBLNFRM.BIN"]["idle_weights"][1])
+    assert np.float32(rep["f32le"]) == np.float32(homm2["files"]["frm/GOBLNFRM.BIN"]["idle_weights"][1])
     raw = bytes.fromhex(rep["hex"].replace(" ", ""))
     assert len(raw) == 4
     assert rep["u32le"] == int.from_bytes(raw, "little")
@@ -106,7 +106,7 @@ def test_representations_come_from_research(explorer, homm2):
 
 
 def test_dropdowns_drive_the_selection(explorer, sample_corpus, homm2):
-    explorer.file.value = "homm2/DWARFFRM.BIN"  # as a click would
+    explorer.file.value = "frm/DWARFFRM.BIN"  # as a click would
     assert explorer.record.value == "(file)"
     assert explorer.selected["path"] == "unknown_magic"
     assert highlighted(explorer.hex_html) == [0]
@@ -115,21 +115,21 @@ def test_dropdowns_drive_the_selection(explorer, sample_corpus, homm2):
     assert highlighted(explorer.hex_html) == list(range(118, 122))
     explorer.field.value = "idle_weights[4]"
     assert highlighted(explorer.hex_html) == list(range(134, 138))
-    assert explorer.selected["value"] == pytest.approx(homm2["files"]["homm2/DWARFFRM.BIN"]["idle_weights"][4])
+    assert explorer.selected["value"] == pytest.approx(homm2["files"]["frm/DWARFFRM.BIN"]["idle_weights"][4])
 
 
 def test_records_and_fields_follow_the_fields_table(explorer, sample_corpus):
-    explorer.select(file="homm2/GOBLNFRM.BIN", record="sequences[3]")
-    f = sample_corpus.fields("homm2/GOBLNFRM.BIN")
+    explorer.select(file="frm/GOBLNFRM.BIN", record="sequences[3]")
+    f = sample_corpus.fields("frm/GOBLNFRM.BIN")
     expected = f.loc[f["parent"] == "sequences[3]", "path"].tolist()
     assert [v for _, v in explorer.field.options] == expected
     assert "sequences[3]" in explorer.record.options
 
 
 def test_computed_field_has_no_highlight(explorer, sample_corpus):
-    f = sample_corpus.fields("homm2/GOBLNFRM.BIN")
+    f = sample_corpus.fields("frm/GOBLNFRM.BIN")
     computed = f[f["start"].isna()]["path"].iloc[0]
-    explorer.select(file="homm2/GOBLNFRM.BIN", path=computed)
+    explorer.select(file="frm/GOBLNFRM.BIN", path=computed)
     assert explorer.selected["start"] is None
     assert highlighted(explorer.hex_html) == []
     assert "computed" in explorer.info.value
@@ -139,7 +139,7 @@ def test_explorer_rejects_unknown_names(explorer):
     with pytest.raises(UsageError):
         explorer.select(file="nope.bin")
     with pytest.raises(UsageError):
-        explorer.select(file="homm2/GOBLNFRM.BIN", path="no_such_field")
+        explorer.select(file="frm/GOBLNFRM.BIN", path="no_such_field")
 
 
 def test_explorer_widget_has_its_css_class(explorer):
@@ -193,8 +193,8 @@ def test_reinterpret_explorer_reads_idle_weights_as_floats(sample_corpus, homm2)
     rx = reinterpret_explorer(sample_corpus, "idle_weights", types=["u32le", "f32le", "s32be"])
     assert rx.result.best == "f32le"
     v = rx.result.values
-    row = v[(v["file"] == "homm2/GOBLNFRM.BIN") & (v["where"] == "idle_weights[1]")].iloc[0]
-    assert np.float32(row["f32le"]) == np.float32(homm2["files"]["homm2/GOBLNFRM.BIN"]["idle_weights"][1])
+    row = v[(v["file"] == "frm/GOBLNFRM.BIN") & (v["where"] == "idle_weights[1]")].iloc[0]
+    assert np.float32(row["f32le"]) == np.float32(homm2["files"]["frm/GOBLNFRM.BIN"]["idle_weights"][1])
     assert len(rx.figure.axes) == 3
     assert rx.plot.value[:4] == b"\x89PNG"
     assert "animre-reinterpret" in rx.widget._dom_classes

@@ -182,8 +182,8 @@ def frame_roles(parsed: Any) -> list[FrameRole]:
 
     Parameters
     ----------
-    parsed : Civ3Flc
-        A file parsed by the ``civ3_flc`` spec.
+    parsed : Flc
+        A file parsed by the ``flc`` spec.
 
     Examples
     --------
@@ -218,7 +218,7 @@ def _load(src: str | os.PathLike | bytes | bytearray | memoryview, name: str | N
 
 
 def _parse(data: bytes, name: str):
-    """(parsed FLI/FLC, its Bases) through the corpus' own parse path (the shipped civ3_flc spec)."""
+    """(parsed FLI/FLC, its Bases) through the corpus' own parse path (the shipped flc spec)."""
     from ..corpus import parse_data
 
     _, root, bases = parse_data(data, name, "flc")

@@ -94,14 +94,14 @@ def rotation_direction_twist(coords: Any) -> tuple[np.ndarray, np.ndarray]:
 def track_coords(track: Any) -> np.ndarray:
     """Decoded ``(num_keys, 4)`` float32 coordinates of a parsed GNTA track.
 
-    ``track`` is a ``Gnt4Mot.Track`` from the compiled parser; 16-bit
+    ``track`` is a ``Mot.Track`` from the compiled parser; 16-bit
     components are decoded with :func:`half_to_float`, f32 ones are taken as
     read. A track without coordinates gives an empty ``(0, 4)`` array.
 
     Examples
     --------
     >>> from animre import parse_file  # doctest: +SKIP
-    >>> _, mot, _ = parse_file("data/samples/gnt4/nar/0001.mot")  # doctest: +SKIP
+    >>> _, mot, _ = parse_file("data/samples/mot/nar/0001.mot")  # doctest: +SKIP
     >>> track_coords(mot.anims[0].gnta.tracks[0]).shape  # doctest: +SKIP
     (4, 4)
     """

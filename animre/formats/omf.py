@@ -1,7 +1,7 @@
 """One Must Fall 2097 fighter (``FIGHTR*.AF``) and arena (``*.BK``) files.
 
 Two formats share the animation and sprite records of ``ksy/omf_common.ksy``:
-``af`` (spec ``omf_af``) and ``bk`` (spec ``omf_bk``). Sprite pixels are
+``af`` (spec ``af``) and ``bk`` (spec ``bk``). Sprite pixels are
 decoded by :mod:`animre.decode.omf_sprites`.
 """
 
@@ -385,7 +385,7 @@ BK_CLAIMS = (
 
 AF = Format(
     name="af",
-    spec="omf_af",
+    spec="af",
     title="One Must Fall 2097 fighter (FIGHTR*.AF)",
     extensions=(".af",),
     detect=detect_af,
@@ -402,7 +402,7 @@ AF = Format(
 
 BK = Format(
     name="bk",
-    spec="omf_bk",
+    spec="bk",
     title="One Must Fall 2097 arena / scene (*.BK)",
     extensions=(".bk",),
     detect=detect_bk,

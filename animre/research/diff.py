@@ -68,7 +68,7 @@ def diff(a: str | os.PathLike, b: str | os.PathLike, *, corpus: Any = None, pars
 
     Examples
     --------
-    >>> d = diff("homm2/GOBLNFRM.BIN", "homm2/ORC__FRM.BIN", corpus=c)  # doctest: +SKIP
+    >>> d = diff("frm/GOBLNFRM.BIN", "frm/ORC__FRM.BIN", corpus=c)  # doctest: +SKIP
     >>> d.query("path == 'walk_speed'")[["old", "new"]]  # doctest: +SKIP
     """
     fa, fmt_a, _ = _fields_of(a, corpus, parsers)
@@ -153,7 +153,7 @@ def diff_corpora(a: Any, b: Any, *, include_same: bool = False, examples: int = 
 
     Examples
     --------
-    >>> new = open_corpus("data/samples", parsers={"homm2_frm": compile_spec(edited)})  # doctest: +SKIP
+    >>> new = open_corpus("data/samples", parsers={"frm": compile_spec(edited)})  # doctest: +SKIP
     >>> diff_corpora(old, new)  # doctest: +SKIP
     """
     out = []

@@ -52,7 +52,7 @@ def generate_all(out_dir: str | Path, seed: int = 2097, only: list[str] | None =
     --------
     >>> m = generate_all("/tmp/animre-samples", seed=1)  # doctest: +SKIP
     >>> sorted(m["formats"])  # doctest: +SKIP
-    ['civ3', 'gnt4', 'homm2', 'omf', 'pas4']
+    ['flc', 'mot', 'frm', 'omf', 'pas4']
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

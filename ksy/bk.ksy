@@ -1,5 +1,5 @@
 meta:
-  id: omf_bk
+  id: bk
   title: One Must Fall 2097 arena / scene file
   application: One Must Fall 2097
   file-extension: bk

@@ -11,7 +11,7 @@ import collections
 if getattr(kaitaistruct, 'API_VERSION', (0, 9)) < (0, 11):
     raise Exception("Incompatible Kaitai Struct Python API: 0.11 or later is required, but you have %s" % (kaitaistruct.__version__))
 
-class OmfAf(KaitaiStruct):
+class Af(KaitaiStruct):
     """`FIGHTR<n>.AF` describes one HAR (robot): a 29-byte header of speeds and
     endurance, then moves (animation + 21-byte move footer + move string +
     footer string) until a move number >= 70 (writers use 250), then the
@@ -45,7 +45,7 @@ class OmfAf(KaitaiStruct):
         destruction = 13
     SEQ_FIELDS = ["fighter_id", "exec_window", "endurance", "unknown_8", "health", "forward_speed", "reverse_speed", "jump_speed", "fall_speed", "unknown_27", "unknown_28", "moves", "sound_table", "trailing"]
     def __init__(self, _io, _parent=None, _root=None):
-        super(OmfAf, self).__init__(_io)
+        super(Af, self).__init__(_io)
         self._parent = _parent
         self._root = _root or self
         self._debug = collections.defaultdict(dict)
@@ -90,7 +90,7 @@ class OmfAf(KaitaiStruct):
         i = 0
         while True:
             self._debug['moves']['arr'].append({'start': self._io.pos()})
-            _t_moves = OmfAf.MoveRecord(self._io, self, self._root)
+            _t_moves = Af.MoveRecord(self._io, self, self._root)
             try:
                 _t_moves._read()
             finally:
@@ -125,7 +125,7 @@ class OmfAf(KaitaiStruct):
         """
         SEQ_FIELDS = ["ai_flags", "pos_constraint", "unknown_4", "unknown_5", "unknown_6", "unknown_7", "unknown_8", "unknown_9", "unknown_10", "unknown_11", "next_anim_on_hit", "category", "block_damage", "block_stun", "successor_id", "damage", "unknown_18", "extra_string_selector", "points", "move_string", "footer_string"]
         def __init__(self, _io, _parent=None, _root=None):
-            super(OmfAf.MoveFooter, self).__init__(_io)
+            super(Af.MoveFooter, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self._debug = collections.defaultdict(dict)
@@ -165,7 +165,7 @@ class OmfAf(KaitaiStruct):
             self.next_anim_on_hit = self._io.read_u1()
             self._debug['next_anim_on_hit']['end'] = self._io.pos()
             self._debug['category']['start'] = self._io.pos()
-            self.category = KaitaiStream.resolve_enum(OmfAf.MoveCategory, self._io.read_u1())
+            self.category = KaitaiStream.resolve_enum(Af.MoveCategory, self._io.read_u1())
             self._debug['category']['end'] = self._io.pos()
             self._debug['block_damage']['start'] = self._io.pos()
             self.block_damage = self._io.read_u1()
@@ -191,7 +191,7 @@ class OmfAf(KaitaiStruct):
             self._debug['move_string']['start'] = self._io.pos()
             self._raw_move_string = self._io.read_bytes(21)
             _io__raw_move_string = KaitaiStream(BytesIO(self._raw_move_string))
-            self.move_string = OmfAf.MoveString(_io__raw_move_string, self, self._root)
+            self.move_string = Af.MoveString(_io__raw_move_string, self, self._root)
             self.move_string._read()
             self._debug['move_string']['end'] = self._io.pos()
             self._debug['footer_string']['start'] = self._io.pos()
@@ -210,7 +210,7 @@ class OmfAf(KaitaiStruct):
         """One move number followed, when it is < 70, by an animation and a move footer."""
         SEQ_FIELDS = ["move_number", "animation", "footer"]
         def __init__(self, _io, _parent=None, _root=None):
-            super(OmfAf.MoveRecord, self).__init__(_io)
+            super(Af.MoveRecord, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self._debug = collections.defaultdict(dict)
@@ -229,7 +229,7 @@ class OmfAf(KaitaiStruct):
             if self.move_number < 70:
                 pass
                 self._debug['footer']['start'] = self._io.pos()
-                self.footer = OmfAf.MoveFooter(self._io, self, self._root)
+                self.footer = Af.MoveFooter(self._io, self, self._root)
                 self.footer._read()
                 self._debug['footer']['end'] = self._io.pos()
 
@@ -254,7 +254,7 @@ class OmfAf(KaitaiStruct):
         """
         SEQ_FIELDS = ["raw"]
         def __init__(self, _io, _parent=None, _root=None):
-            super(OmfAf.MoveString, self).__init__(_io)
+            super(Af.MoveString, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self._debug = collections.defaultdict(dict)

@@ -218,7 +218,7 @@ CLAIMS = (
 
 FORMAT = Format(
     name="flc",
-    spec="civ3_flc",
+    spec="flc",
     title="FLI/FLC animation (Civ3 FlicAnim)",
     extensions=(".flc", ".fli"),
     detect=detect,

@@ -10,7 +10,7 @@ import collections
 if getattr(kaitaistruct, 'API_VERSION', (0, 9)) < (0, 11):
     raise Exception("Incompatible Kaitai Struct Python API: 0.11 or later is required, but you have %s" % (kaitaistruct.__version__))
 
-class Homm2Frm(KaitaiStruct):
+class Frm(KaitaiStruct):
     """Per-monster battle animation description stored in HEROES2.AGG as
     `<monster>FRM.BIN`, always 821 bytes: eye position, per-slot X offsets for
     the movement sequences, idle weights, speeds, projectile geometry, the
@@ -65,7 +65,7 @@ class Homm2Frm(KaitaiStruct):
         shoot_bottom_end = 33
     SEQ_FIELDS = ["unknown_magic", "eye_x", "eye_y", "x_offsets", "num_idles_raw", "idle_weights", "idle_delays", "idle_interval", "walk_speed", "shoot_speed", "fly_speed", "projectile_offsets", "num_projectile_frames_raw", "projectile_angles", "troop_box_left", "troop_box_right", "num_frames_raw", "sequences", "trailing"]
     def __init__(self, _io, _parent=None, _root=None):
-        super(Homm2Frm, self).__init__(_io)
+        super(Frm, self).__init__(_io)
         self._parent = _parent
         self._root = _root or self
         self._debug = collections.defaultdict(dict)
@@ -88,7 +88,7 @@ class Homm2Frm(KaitaiStruct):
             self._debug['x_offsets']['arr'].append({'start': self._io.pos()})
             self._raw_x_offsets.append(self._io.read_bytes(16))
             _io__raw_x_offsets = KaitaiStream(BytesIO(self._raw_x_offsets[i]))
-            _t_x_offsets = Homm2Frm.MoveXOffsets(i, _io__raw_x_offsets, self, self._root)
+            _t_x_offsets = Frm.MoveXOffsets(i, _io__raw_x_offsets, self, self._root)
             try:
                 _t_x_offsets._read()
             finally:
@@ -134,7 +134,7 @@ class Homm2Frm(KaitaiStruct):
         self.projectile_offsets = []
         for i in range(3):
             self._debug['projectile_offsets']['arr'].append({'start': self._io.pos()})
-            _t_projectile_offsets = Homm2Frm.Point16(self._io, self, self._root)
+            _t_projectile_offsets = Frm.Point16(self._io, self, self._root)
             try:
                 _t_projectile_offsets._read()
             finally:
@@ -177,7 +177,7 @@ class Homm2Frm(KaitaiStruct):
             self._debug['sequences']['arr'].append({'start': self._io.pos()})
             self._raw_sequences.append(self._io.read_bytes(16))
             _io__raw_sequences = KaitaiStream(BytesIO(self._raw_sequences[i]))
-            _t_sequences = Homm2Frm.FrameSequence(i, _io__raw_sequences, self, self._root)
+            _t_sequences = Frm.FrameSequence(i, _io__raw_sequences, self, self._root)
             try:
                 _t_sequences._read()
             finally:
@@ -223,7 +223,7 @@ class Homm2Frm(KaitaiStruct):
     class FrameSequence(KaitaiStruct):
         SEQ_FIELDS = ["frame_ids"]
         def __init__(self, slot, _io, _parent=None, _root=None):
-            super(Homm2Frm.FrameSequence, self).__init__(_io)
+            super(Frm.FrameSequence, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self.slot = slot
@@ -298,14 +298,14 @@ class Homm2Frm(KaitaiStruct):
             if hasattr(self, '_m_slot_name'):
                 return self._m_slot_name
 
-            self._m_slot_name = KaitaiStream.resolve_enum(Homm2Frm.Slot, self.slot)
+            self._m_slot_name = KaitaiStream.resolve_enum(Frm.Slot, self.slot)
             return getattr(self, '_m_slot_name', None)
 
 
     class MoveXOffsets(KaitaiStruct):
         SEQ_FIELDS = ["offsets"]
         def __init__(self, slot, _io, _parent=None, _root=None):
-            super(Homm2Frm.MoveXOffsets, self).__init__(_io)
+            super(Frm.MoveXOffsets, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self.slot = slot
@@ -335,14 +335,14 @@ class Homm2Frm(KaitaiStruct):
             if hasattr(self, '_m_slot_name'):
                 return self._m_slot_name
 
-            self._m_slot_name = KaitaiStream.resolve_enum(Homm2Frm.Slot, self.slot)
+            self._m_slot_name = KaitaiStream.resolve_enum(Frm.Slot, self.slot)
             return getattr(self, '_m_slot_name', None)
 
 
     class Point16(KaitaiStruct):
         SEQ_FIELDS = ["x", "y"]
         def __init__(self, _io, _parent=None, _root=None):
-            super(Homm2Frm.Point16, self).__init__(_io)
+            super(Frm.Point16, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self._debug = collections.defaultdict(dict)

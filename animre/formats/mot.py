@@ -184,7 +184,7 @@ CLAIMS = (
 
 FORMAT = Format(
     name="mot",
-    spec="gnt4_mot",
+    spec="mot",
     title="Naruto GNT4 motion file (MOT/GNTA)",
     extensions=(".mot",),
     detect=detect,

@@ -98,7 +98,7 @@ def _value_ref(pv):
 
 def tables(r, ctx) -> dict[str, list[dict]]:
     """Curated tables: ``pas4`` (one row per block: one per bare file, one per character in
-    a container), ``pas_states``, ``pas_parms``, ``pas_anims``, ``pas_anim_values``; the
+    a container), ``pas4_states``, ``pas4_parms``, ``pas4_anims``, ``pas4_anim_values``; the
     corpus puts the ``block`` number in front of every row."""
     block_end = r._debug["anim_states"]["end"]
     state_types = [int(s.state_type) for s in r.anim_states]
@@ -160,8 +160,8 @@ def tables(r, ctx) -> dict[str, list[dict]]:
                     "parm_min": _value_ref(p.min_value),
                     "parm_max": _value_ref(p.max_value),
                 })
-    return {"pas4": [head], "pas_states": states, "pas_parms": parms, "pas_anims": anims,
-            "pas_anim_values": values}
+    return {"pas4": [head], "pas4_states": states, "pas4_parms": parms, "pas4_anims": anims,
+            "pas4_anim_values": values}
 
 
 # ------------------------------------------------------------------ claims
@@ -192,40 +192,40 @@ def _check_default_valid(corpus) -> pd.DataFrame:
 
 
 def _check_bool_values(corpus) -> pd.DataFrame:
-    return _rows(corpus, "pas_anim_values", "value", lambda d: d["parm_type"] == 3,
+    return _rows(corpus, "pas4_anim_values", "value", lambda d: d["parm_type"] == 3,
                  lambda d: d["value"].isin([0, 1]), "per-animation values of Bool parms")
 
 
 CLAIMS = (
     Claim("The default anim state is -1 when there are no anim states.", SEED, _check_default_empty, "pas4"),
     Claim("The default anim state is one of the file's anim state types.", NOTES, _check_default_valid, "pas4"),
-    column_claim("At most 8 parms per anim state (engine limit).", NOTES, "pas_states", "num_parm_infos",
+    column_claim("At most 8 parms per anim state (engine limit).", NOTES, "pas4_states", "num_parm_infos",
                  lambda v: 0 <= v <= 8),
-    column_claim("Parm types are 0-4 (Int32, UInt32, Real, Bool, Enum).", SEED, "pas_parms", "parm_type",
+    column_claim("Parm types are 0-4 (Int32, UInt32, Real, Bool, Enum).", SEED, "pas4_parms", "parm_type",
                  lambda v: 0 <= v <= 4),
     column_claim("Weight functions are 0-3 (exact match, percent error, angular percent, no weight).",
-                 SEED, "pas_parms", "weight_function", lambda v: 0 <= v <= 3),
+                 SEED, "pas4_parms", "weight_function", lambda v: 0 <= v <= 3),
     Claim("Bool anim values are 0 or 1.", NOTES, _check_bool_values, "pas4"),
-    column_claim("Anim state types are 0-20 (the note's table).", SEED, "pas_states", "state_type",
+    column_claim("Anim state types are 0-20 (the note's table).", SEED, "pas4_states", "state_type",
                  lambda v: 0 <= v <= 20, "ids 21-24 are additive states of later games (NOTES.md)"),
     column_claim("Anim state types are 0-24 (with the additive states of later games).", NOTES,
-                 "pas_states", "state_type", lambda v: 0 <= v <= 24),
+                 "pas4_states", "state_type", lambda v: 0 <= v <= 24),
 )
 
 
 FORMAT = Format(
     name="pas4",
-    spec="retro_pas4",
+    spec="pas4",
     title="Retro Studios parameterized animation state database (PAS4)",
     extensions=(".pas4", ".ancs", ".char"),
     detect=detect,
     tables=tables,
     table_keys={
         "pas4": ("block",),
-        "pas_states": ("block", "state"),
-        "pas_parms": ("block", "state", "parm"),
-        "pas_anims": ("block", "state", "anim"),
-        "pas_anim_values": ("block", "state", "anim", "parm"),
+        "pas4_states": ("block", "state"),
+        "pas4_parms": ("block", "state", "parm"),
+        "pas4_anims": ("block", "state", "anim"),
+        "pas4_anim_values": ("block", "state", "anim", "parm"),
     },
     locate=locate,
     next_block=next_block,

@@ -8,8 +8,8 @@ in descending id order; inside a GNTA the header, the track headers, then per
 track the key times and the key coordinates, each padded to 16 bytes with
 non-zero junk. Offsets inside a GNTA are relative to its start.
 
-For each character ``gnt4/<chr>/0000.mot`` holds many animations and
-``gnt4/<chr>/0001.mot`` only the idle animation (id 0), byte-identical to the
+For each character ``mot/<chr>/0000.mot`` holds many animations and
+``mot/<chr>/0001.mot`` only the idle animation (id 0), byte-identical to the
 idle GNTA of ``0000.mot``.
 
 Planted regularities (recorded under ``planted``):
@@ -38,7 +38,7 @@ import numpy as np
 
 __all__ = ["generate", "CHARACTERS", "ANIM_IDS", "SUBDIR", "upper_half", "from_upper_half"]
 
-SUBDIR = "gnt4"
+SUBDIR = "mot"
 CHARACTERS = [
     "ank", "bou", "cho", "gai", "gar", "hin", "ino", "ita", "jir", "kab",
     "kak", "kib", "nar", "nej", "oro", "sak", "sas", "sik", "ten", "tsu",
@@ -209,7 +209,7 @@ def _write_mot(rng: np.random.Generator, anims: list[tuple[int, bytes, dict]], n
 
 
 def generate(out_dir: Path, seed: int) -> dict:
-    """Write ``gnt4/<chr>/0000.mot`` and ``0001.mot`` under ``out_dir``; return the manifest section."""
+    """Write ``mot/<chr>/0000.mot`` and ``0001.mot`` under ``out_dir``; return the manifest section."""
     rng = np.random.default_rng(seed)
     root = Path(out_dir) / SUBDIR
     files: dict[str, dict] = {}

@@ -1,5 +1,5 @@
 meta:
-  id: homm2_frm
+  id: frm
   title: Heroes of Might and Magic II monster animation (*FRM.BIN)
   application: Heroes of Might and Magic II (The Price of Loyalty)
   file-extension: bin

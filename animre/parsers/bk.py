@@ -10,7 +10,7 @@ import collections
 if getattr(kaitaistruct, 'API_VERSION', (0, 9)) < (0, 11):
     raise Exception("Incompatible Kaitai Struct Python API: 0.11 or later is required, but you have %s" % (kaitaistruct.__version__))
 
-class OmfBk(KaitaiStruct):
+class Bk(KaitaiStruct):
     """`*.BK` files hold an arena or menu scene: a 9-byte header, animation
     records (each starting with the absolute offset of the next record)
     until an animation number >= 50 (writers use 51), the width x height
@@ -27,7 +27,7 @@ class OmfBk(KaitaiStruct):
     """
     SEQ_FIELDS = ["file_id", "unknown_4", "width", "height", "animations", "background", "num_palettes", "palettes", "sound_table", "trailing"]
     def __init__(self, _io, _parent=None, _root=None):
-        super(OmfBk, self).__init__(_io)
+        super(Bk, self).__init__(_io)
         self._parent = _parent
         self._root = _root or self
         self._debug = collections.defaultdict(dict)
@@ -56,7 +56,7 @@ class OmfBk(KaitaiStruct):
         i = 0
         while True:
             self._debug['animations']['arr'].append({'start': self._io.pos()})
-            _t_animations = OmfBk.AnimRecord(self._io, self, self._root)
+            _t_animations = Bk.AnimRecord(self._io, self, self._root)
             try:
                 _t_animations._read()
             finally:
@@ -81,7 +81,7 @@ class OmfBk(KaitaiStruct):
         self.palettes = []
         for i in range(self.num_palettes):
             self._debug['palettes']['arr'].append({'start': self._io.pos()})
-            _t_palettes = OmfBk.Palette(self._io, self, self._root)
+            _t_palettes = Bk.Palette(self._io, self, self._root)
             try:
                 _t_palettes._read()
             finally:
@@ -114,7 +114,7 @@ class OmfBk(KaitaiStruct):
         """One animation record or the terminator."""
         SEQ_FIELDS = ["ofs_next", "anim_number", "header", "animation"]
         def __init__(self, _io, _parent=None, _root=None):
-            super(OmfBk.AnimRecord, self).__init__(_io)
+            super(Bk.AnimRecord, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self._debug = collections.defaultdict(dict)
@@ -132,7 +132,7 @@ class OmfBk(KaitaiStruct):
             if self.anim_number < 50:
                 pass
                 self._debug['header']['start'] = self._io.pos()
-                self.header = OmfBk.BkAnimHeader(self._io, self, self._root)
+                self.header = Bk.BkAnimHeader(self._io, self, self._root)
                 self.header._read()
                 self._debug['header']['end'] = self._io.pos()
 
@@ -161,7 +161,7 @@ class OmfBk(KaitaiStruct):
         """Arena-specific header of an animation record (openomf sd_bk_anim_load)."""
         SEQ_FIELDS = ["unknown_0", "chain_if_hit", "chain_if_no_hit", "repeat", "probability", "hazard_damage", "footer_string"]
         def __init__(self, _io, _parent=None, _root=None):
-            super(OmfBk.BkAnimHeader, self).__init__(_io)
+            super(Bk.BkAnimHeader, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self._debug = collections.defaultdict(dict)
@@ -200,7 +200,7 @@ class OmfBk(KaitaiStruct):
         """One palette (256 colours, 6 bits per channel) and its 19 remap tables."""
         SEQ_FIELDS = ["colors", "remaps"]
         def __init__(self, _io, _parent=None, _root=None):
-            super(OmfBk.Palette, self).__init__(_io)
+            super(Bk.Palette, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self._debug = collections.defaultdict(dict)

@@ -10,7 +10,7 @@ import collections
 if getattr(kaitaistruct, 'API_VERSION', (0, 9)) < (0, 11):
     raise Exception("Incompatible Kaitai Struct Python API: 0.11 or later is required, but you have %s" % (kaitaistruct.__version__))
 
-class Gnt4Mot(KaitaiStruct):
+class Mot(KaitaiStruct):
     """A character's motion file (`files/chr/<chr>/0000.mot`, `0001.mot`, ...):
     a 16-byte MOT header, one absolute u4 offset per animation id (0 = the id
     has no animation), then the animations themselves ("GNTA", an unofficial
@@ -121,7 +121,7 @@ class Gnt4Mot(KaitaiStruct):
         disabled = 64
     SEQ_FIELDS = ["unknown_0", "num_anim_ids", "len_header", "len_file", "anims"]
     def __init__(self, _io, _parent=None, _root=None):
-        super(Gnt4Mot, self).__init__(_io)
+        super(Mot, self).__init__(_io)
         self._parent = _parent
         self._root = _root or self
         self._debug = collections.defaultdict(dict)
@@ -149,7 +149,7 @@ class Gnt4Mot(KaitaiStruct):
         self.anims = []
         for i in range(self.num_anim_ids):
             self._debug['anims']['arr'].append({'start': self._io.pos()})
-            _t_anims = Gnt4Mot.AnimSlot(i, self._io, self, self._root)
+            _t_anims = Mot.AnimSlot(i, self._io, self, self._root)
             try:
                 _t_anims._read()
             finally:
@@ -173,7 +173,7 @@ class Gnt4Mot(KaitaiStruct):
     class AnimSlot(KaitaiStruct):
         SEQ_FIELDS = ["ofs_gnta"]
         def __init__(self, anim_id, _io, _parent=None, _root=None):
-            super(Gnt4Mot.AnimSlot, self).__init__(_io)
+            super(Mot.AnimSlot, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self.anim_id = anim_id
@@ -207,7 +207,7 @@ class Gnt4Mot(KaitaiStruct):
                 _pos = self._io.pos()
                 self._io.seek(self.ofs_gnta)
                 self._debug['_m_gnta']['start'] = self._io.pos()
-                self._m_gnta = Gnt4Mot.Gnta(self.ofs_gnta, self._io, self, self._root)
+                self._m_gnta = Mot.Gnta(self.ofs_gnta, self._io, self, self._root)
                 self._m_gnta._read()
                 self._debug['_m_gnta']['end'] = self._io.pos()
                 self._io.seek(_pos)
@@ -218,7 +218,7 @@ class Gnt4Mot(KaitaiStruct):
     class CoordF4(KaitaiStruct):
         SEQ_FIELDS = ["x", "y", "z", "w"]
         def __init__(self, _io, _parent=None, _root=None):
-            super(Gnt4Mot.CoordF4, self).__init__(_io)
+            super(Mot.CoordF4, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self._debug = collections.defaultdict(dict)
@@ -245,7 +245,7 @@ class Gnt4Mot(KaitaiStruct):
     class CoordU2(KaitaiStruct):
         SEQ_FIELDS = ["x", "y", "z", "w"]
         def __init__(self, _io, _parent=None, _root=None):
-            super(Gnt4Mot.CoordU2, self).__init__(_io)
+            super(Mot.CoordU2, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self._debug = collections.defaultdict(dict)
@@ -272,7 +272,7 @@ class Gnt4Mot(KaitaiStruct):
     class Gnta(KaitaiStruct):
         SEQ_FIELDS = ["num_tracks", "len_header", "play_speed", "end_time", "tracks"]
         def __init__(self, ofs_base, _io, _parent=None, _root=None):
-            super(Gnt4Mot.Gnta, self).__init__(_io)
+            super(Mot.Gnta, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self.ofs_base = ofs_base
@@ -299,7 +299,7 @@ class Gnt4Mot(KaitaiStruct):
             self.tracks = []
             for i in range(self.num_tracks):
                 self._debug['tracks']['arr'].append({'start': self._io.pos()})
-                _t_tracks = Gnt4Mot.Track(i, self._io, self, self._root)
+                _t_tracks = Mot.Track(i, self._io, self, self._root)
                 try:
                     _t_tracks._read()
                 finally:
@@ -320,7 +320,7 @@ class Gnt4Mot(KaitaiStruct):
     class Track(KaitaiStruct):
         SEQ_FIELDS = ["flags", "track_flags", "bone_id", "num_keys", "total_time", "unknown_0c", "ofs_times", "ofs_coords", "unknown_18", "unknown_1c"]
         def __init__(self, track_index, _io, _parent=None, _root=None):
-            super(Gnt4Mot.Track, self).__init__(_io)
+            super(Mot.Track, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self.track_index = track_index
@@ -406,7 +406,7 @@ class Gnt4Mot(KaitaiStruct):
             if hasattr(self, '_m_bone'):
                 return self._m_bone
 
-            self._m_bone = KaitaiStream.resolve_enum(Gnt4Mot.Bone, self.bone_id)
+            self._m_bone = KaitaiStream.resolve_enum(Mot.Bone, self.bone_id)
             return getattr(self, '_m_bone', None)
 
         @property
@@ -427,14 +427,14 @@ class Gnt4Mot(KaitaiStruct):
                     _on = self.len_component
                     if _on == 2:
                         pass
-                        _t__m_coords = Gnt4Mot.CoordU2(self._io, self, self._root)
+                        _t__m_coords = Mot.CoordU2(self._io, self, self._root)
                         try:
                             _t__m_coords._read()
                         finally:
                             self._m_coords.append(_t__m_coords)
                     elif _on == 4:
                         pass
-                        _t__m_coords = Gnt4Mot.CoordF4(self._io, self, self._root)
+                        _t__m_coords = Mot.CoordF4(self._io, self, self._root)
                         try:
                             _t__m_coords._read()
                         finally:
@@ -515,7 +515,7 @@ class Gnt4Mot(KaitaiStruct):
             if hasattr(self, '_m_kind'):
                 return self._m_kind
 
-            self._m_kind = KaitaiStream.resolve_enum(Gnt4Mot.TrackFlag, self.track_flags & 15)
+            self._m_kind = KaitaiStream.resolve_enum(Mot.TrackFlag, self.track_flags & 15)
             return getattr(self, '_m_kind', None)
 
         @property

@@ -1,5 +1,5 @@
 meta:
-  id: civ3_flc
+  id: flc
   title: Autodesk FLI/FLC animation, with the Civilization III FlicAnim header
   application:
     - Autodesk Animator / Animator Pro

@@ -10,7 +10,7 @@ import collections
 if getattr(kaitaistruct, 'API_VERSION', (0, 9)) < (0, 11):
     raise Exception("Incompatible Kaitai Struct Python API: 0.11 or later is required, but you have %s" % (kaitaistruct.__version__))
 
-class Civ3Flc(KaitaiStruct):
+class Flc(KaitaiStruct):
     """FLI (magic 0xAF11) and FLC (0xAF12) animations: a 128-byte header, an
     optional prefix chunk (0xF100), then frame chunks (0xF1FA) up to the end of
     the file, each holding sub-chunks (palettes, compressed pixels, a postage
@@ -56,7 +56,7 @@ class Civ3Flc(KaitaiStruct):
         pstamp = 18
     SEQ_FIELDS = ["header", "chunks"]
     def __init__(self, _io, _parent=None, _root=None):
-        super(Civ3Flc, self).__init__(_io)
+        super(Flc, self).__init__(_io)
         self._parent = _parent
         self._root = _root or self
         self._debug = collections.defaultdict(dict)
@@ -65,7 +65,7 @@ class Civ3Flc(KaitaiStruct):
         self._debug['header']['start'] = self._io.pos()
         self._raw_header = self._io.read_bytes(128)
         _io__raw_header = KaitaiStream(BytesIO(self._raw_header))
-        self.header = Civ3Flc.FlicHeader(_io__raw_header, self, self._root)
+        self.header = Flc.FlicHeader(_io__raw_header, self, self._root)
         self.header._read()
         self._debug['header']['end'] = self._io.pos()
         self._debug['chunks']['start'] = self._io.pos()
@@ -74,7 +74,7 @@ class Civ3Flc(KaitaiStruct):
         i = 0
         while not self._io.is_eof():
             self._debug['chunks']['arr'].append({'start': self._io.pos()})
-            _t_chunks = Civ3Flc.Chunk(self._io, self, self._root)
+            _t_chunks = Flc.Chunk(self._io, self, self._root)
             try:
                 _t_chunks._read()
             finally:
@@ -97,7 +97,7 @@ class Civ3Flc(KaitaiStruct):
         """A top-level chunk - u4 size (including this 6-byte header), u2 type, body."""
         SEQ_FIELDS = ["len_chunk", "chunk_type", "body"]
         def __init__(self, _io, _parent=None, _root=None):
-            super(Civ3Flc.Chunk, self).__init__(_io)
+            super(Flc.Chunk, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self._debug = collections.defaultdict(dict)
@@ -110,15 +110,15 @@ class Civ3Flc(KaitaiStruct):
             if not  ((_ >= 6) and (_ - 6 <= ((self._io.size() - self._io.pos()) - 2) + 1)) :
                 raise kaitaistruct.ValidationExprError(self.len_chunk, self._io, u"/types/chunk/seq/0")
             self._debug['chunk_type']['start'] = self._io.pos()
-            self.chunk_type = KaitaiStream.resolve_enum(Civ3Flc.ChunkType, self._io.read_u2le())
+            self.chunk_type = KaitaiStream.resolve_enum(Flc.ChunkType, self._io.read_u2le())
             self._debug['chunk_type']['end'] = self._io.pos()
             self._debug['body']['start'] = self._io.pos()
             _on = self.chunk_type
-            if _on == Civ3Flc.ChunkType.frame:
+            if _on == Flc.ChunkType.frame:
                 pass
                 self._raw_body = self._io.read_bytes(self.len_body)
                 _io__raw_body = KaitaiStream(BytesIO(self._raw_body))
-                self.body = Civ3Flc.FrameBody(_io__raw_body, self, self._root)
+                self.body = Flc.FrameBody(_io__raw_body, self, self._root)
                 self.body._read()
             else:
                 pass
@@ -129,7 +129,7 @@ class Civ3Flc(KaitaiStruct):
         def _fetch_instances(self):
             pass
             _on = self.chunk_type
-            if _on == Civ3Flc.ChunkType.frame:
+            if _on == Flc.ChunkType.frame:
                 pass
                 self.body._fetch_instances()
             else:
@@ -157,7 +157,7 @@ class Civ3Flc(KaitaiStruct):
     class FlicHeader(KaitaiStruct):
         SEQ_FIELDS = ["len_file", "magic", "num_frames", "width", "height", "depth", "flags", "speed", "reserved_14", "created", "creator", "updated", "updater", "aspect_x", "aspect_y", "reserved_2a", "ofs_frame1", "ofs_frame2", "flicanim", "reserved_74"]
         def __init__(self, _io, _parent=None, _root=None):
-            super(Civ3Flc.FlicHeader, self).__init__(_io)
+            super(Flc.FlicHeader, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self._debug = collections.defaultdict(dict)
@@ -220,7 +220,7 @@ class Civ3Flc(KaitaiStruct):
             self.ofs_frame2 = self._io.read_u4le()
             self._debug['ofs_frame2']['end'] = self._io.pos()
             self._debug['flicanim']['start'] = self._io.pos()
-            self.flicanim = Civ3Flc.FlicanimHeader(self._io, self, self._root)
+            self.flicanim = Flc.FlicanimHeader(self._io, self, self._root)
             self.flicanim._read()
             self._debug['flicanim']['end'] = self._io.pos()
             self._debug['reserved_74']['start'] = self._io.pos()
@@ -237,7 +237,7 @@ class Civ3Flc(KaitaiStruct):
         """Civ3's FlicAnimHeader, 28 bytes at header offset 0x58 (seed note)."""
         SEQ_FIELDS = ["len_header", "flags", "num_anims", "anim_length", "x_offset", "y_offset", "xs_orig", "ys_orig", "anim_time", "directions"]
         def __init__(self, _io, _parent=None, _root=None):
-            super(Civ3Flc.FlicanimHeader, self).__init__(_io)
+            super(Flc.FlicanimHeader, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self._debug = collections.defaultdict(dict)
@@ -283,7 +283,7 @@ class Civ3Flc(KaitaiStruct):
         """Body of a frame chunk (0xF1FA) - a 10-byte frame header, then sub-chunks up to the frame's end."""
         SEQ_FIELDS = ["num_chunks", "delay", "reserved_4", "width", "height", "chunks"]
         def __init__(self, _io, _parent=None, _root=None):
-            super(Civ3Flc.FrameBody, self).__init__(_io)
+            super(Flc.FrameBody, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self._debug = collections.defaultdict(dict)
@@ -310,7 +310,7 @@ class Civ3Flc(KaitaiStruct):
             i = 0
             while not self._io.is_eof():
                 self._debug['chunks']['arr'].append({'start': self._io.pos()})
-                _t_chunks = Civ3Flc.SubChunk(self._io.pos(), self._io, self, self._root)
+                _t_chunks = Flc.SubChunk(self._io.pos(), self._io, self, self._root)
                 try:
                     _t_chunks._read()
                 finally:
@@ -342,7 +342,7 @@ class Civ3Flc(KaitaiStruct):
         """COLOR_256 (8-bit components) or COLOR_64 (6-bit components) - packets of skip, count, colours."""
         SEQ_FIELDS = ["num_packets", "packets", "padding"]
         def __init__(self, is_sized, _io, _parent=None, _root=None):
-            super(Civ3Flc.PaletteBody, self).__init__(_io)
+            super(Flc.PaletteBody, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self.is_sized = is_sized
@@ -360,7 +360,7 @@ class Civ3Flc(KaitaiStruct):
             self.packets = []
             for i in range(self.num_packets):
                 self._debug['packets']['arr'].append({'start': self._io.pos()})
-                _t_packets = Civ3Flc.PalettePacket(self._io, self, self._root)
+                _t_packets = Flc.PalettePacket(self._io, self, self._root)
                 try:
                     _t_packets._read()
                 finally:
@@ -384,7 +384,7 @@ class Civ3Flc(KaitaiStruct):
     class PalettePacket(KaitaiStruct):
         SEQ_FIELDS = ["num_skip", "num_colors_raw", "colors"]
         def __init__(self, _io, _parent=None, _root=None):
-            super(Civ3Flc.PalettePacket, self).__init__(_io)
+            super(Flc.PalettePacket, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self._debug = collections.defaultdict(dict)
@@ -401,7 +401,7 @@ class Civ3Flc(KaitaiStruct):
             self.colors = []
             for i in range(self.num_colors):
                 self._debug['colors']['arr'].append({'start': self._io.pos()})
-                _t_colors = Civ3Flc.Rgb(self._io, self, self._root)
+                _t_colors = Flc.Rgb(self._io, self, self._root)
                 try:
                     _t_colors._read()
                 finally:
@@ -432,7 +432,7 @@ class Civ3Flc(KaitaiStruct):
         """PSTAMP (18) postage stamp - a small preview image of the first frame."""
         SEQ_FIELDS = ["height", "width", "color_translation", "data"]
         def __init__(self, _io, _parent=None, _root=None):
-            super(Civ3Flc.PstampBody, self).__init__(_io)
+            super(Flc.PstampBody, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self._debug = collections.defaultdict(dict)
@@ -459,7 +459,7 @@ class Civ3Flc(KaitaiStruct):
     class Rgb(KaitaiStruct):
         SEQ_FIELDS = ["r", "g", "b"]
         def __init__(self, _io, _parent=None, _root=None):
-            super(Civ3Flc.Rgb, self).__init__(_io)
+            super(Flc.Rgb, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self._debug = collections.defaultdict(dict)
@@ -489,7 +489,7 @@ class Civ3Flc(KaitaiStruct):
         """
         SEQ_FIELDS = ["len_chunk", "chunk_type", "body", "palette_unsized"]
         def __init__(self, ofs_chunk, _io, _parent=None, _root=None):
-            super(Civ3Flc.SubChunk, self).__init__(_io)
+            super(Flc.SubChunk, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self.ofs_chunk = ofs_chunk
@@ -500,29 +500,29 @@ class Civ3Flc(KaitaiStruct):
             self.len_chunk = self._io.read_u4le()
             self._debug['len_chunk']['end'] = self._io.pos()
             self._debug['chunk_type']['start'] = self._io.pos()
-            self.chunk_type = KaitaiStream.resolve_enum(Civ3Flc.SubChunkType, self._io.read_u2le())
+            self.chunk_type = KaitaiStream.resolve_enum(Flc.SubChunkType, self._io.read_u2le())
             self._debug['chunk_type']['end'] = self._io.pos()
             if  ((self.has_valid_size) or ((not (self.is_palette)))) :
                 pass
                 self._debug['body']['start'] = self._io.pos()
                 _on = self.chunk_type
-                if _on == Civ3Flc.SubChunkType.color_256:
+                if _on == Flc.SubChunkType.color_256:
                     pass
                     self._raw_body = self._io.read_bytes(self.len_chunk - 6)
                     _io__raw_body = KaitaiStream(BytesIO(self._raw_body))
-                    self.body = Civ3Flc.PaletteBody(True, _io__raw_body, self, self._root)
+                    self.body = Flc.PaletteBody(True, _io__raw_body, self, self._root)
                     self.body._read()
-                elif _on == Civ3Flc.SubChunkType.color_64:
+                elif _on == Flc.SubChunkType.color_64:
                     pass
                     self._raw_body = self._io.read_bytes(self.len_chunk - 6)
                     _io__raw_body = KaitaiStream(BytesIO(self._raw_body))
-                    self.body = Civ3Flc.PaletteBody(True, _io__raw_body, self, self._root)
+                    self.body = Flc.PaletteBody(True, _io__raw_body, self, self._root)
                     self.body._read()
-                elif _on == Civ3Flc.SubChunkType.pstamp:
+                elif _on == Flc.SubChunkType.pstamp:
                     pass
                     self._raw_body = self._io.read_bytes(self.len_chunk - 6)
                     _io__raw_body = KaitaiStream(BytesIO(self._raw_body))
-                    self.body = Civ3Flc.PstampBody(_io__raw_body, self, self._root)
+                    self.body = Flc.PstampBody(_io__raw_body, self, self._root)
                     self.body._read()
                 else:
                     pass
@@ -532,7 +532,7 @@ class Civ3Flc(KaitaiStruct):
             if  (((not (self.has_valid_size))) and (self.is_palette)) :
                 pass
                 self._debug['palette_unsized']['start'] = self._io.pos()
-                self.palette_unsized = Civ3Flc.PaletteBody(False, self._io, self, self._root)
+                self.palette_unsized = Flc.PaletteBody(False, self._io, self, self._root)
                 self.palette_unsized._read()
                 self._debug['palette_unsized']['end'] = self._io.pos()
 
@@ -543,13 +543,13 @@ class Civ3Flc(KaitaiStruct):
             if  ((self.has_valid_size) or ((not (self.is_palette)))) :
                 pass
                 _on = self.chunk_type
-                if _on == Civ3Flc.SubChunkType.color_256:
+                if _on == Flc.SubChunkType.color_256:
                     pass
                     self.body._fetch_instances()
-                elif _on == Civ3Flc.SubChunkType.color_64:
+                elif _on == Flc.SubChunkType.color_64:
                     pass
                     self.body._fetch_instances()
-                elif _on == Civ3Flc.SubChunkType.pstamp:
+                elif _on == Flc.SubChunkType.pstamp:
                     pass
                     self.body._fetch_instances()
                 else:
@@ -575,7 +575,7 @@ class Civ3Flc(KaitaiStruct):
             if hasattr(self, '_m_is_palette'):
                 return self._m_is_palette
 
-            self._m_is_palette =  ((self.chunk_type == Civ3Flc.SubChunkType.color_256) or (self.chunk_type == Civ3Flc.SubChunkType.color_64)) 
+            self._m_is_palette =  ((self.chunk_type == Flc.SubChunkType.color_256) or (self.chunk_type == Flc.SubChunkType.color_64)) 
             return getattr(self, '_m_is_palette', None)
 
 

@@ -12,8 +12,8 @@ rotating pointer, a moving dot) drawn over the transparent index 255, each
 direction moving and turning its own way, clipped to a box inside the
 240 x 240 unit canvas.
 
-``civ3/<Unit>/<Action>.flc`` are unit animations (8 directions, 0xFF);
-``civ3/Plain/Title.flc`` is a plain FLC without a FlicAnim header (prefix
+``flc/<Unit>/<Action>.flc`` are unit animations (8 directions, 0xFF);
+``flc/Plain/Title.flc`` is a plain FLC without a FlicAnim header (prefix
 chunk, PSTAMP, COPY, BLACK, DELTA_FLI, a COLOR_64 palette change and a final
 ring frame). :func:`sprite_images` and :func:`expected_palettes` rebuild the
 exact indexed images and palettes of a file from its manifest entry.
@@ -55,7 +55,7 @@ __all__ = [
     "DIRECTION_NAMES",
 ]
 
-SUBDIR = "civ3"
+SUBDIR = "flc"
 DIRECTION_NAMES = ("SW", "S", "SE", "E", "NE", "N", "NW", "W")
 # unit -> (box width, box height, actions with their frames per direction)
 UNITS = {
@@ -63,12 +63,12 @@ UNITS = {
     "Catapult": (45, 32, {"Default": 4, "Run": 5}),
     "Galley": (52, 30, {"Default": 3, "Death": 5}),
 }
-SPEED_4_FILE = "civ3/Catapult/Run.flc"
-FEET_EXCEPTION = "civ3/Galley/Death.flc"
-CDCD_FILES = ("civ3/Warrior/Run.flc", "civ3/Galley/Default.flc")
-EXTRA_SUBCHUNK = {"civ3/Warrior/Attack.flc": 2, "civ3/Galley/Default.flc": 5}  # file -> frame ordinal
-PLAIN_FILE = "civ3/Plain/Title.flc"
-HOLD_FILE = "civ3/Catapult/Default.flc"  # one image repeats the previous: an empty frame chunk
+SPEED_4_FILE = "flc/Catapult/Run.flc"
+FEET_EXCEPTION = "flc/Galley/Death.flc"
+CDCD_FILES = ("flc/Warrior/Run.flc", "flc/Galley/Default.flc")
+EXTRA_SUBCHUNK = {"flc/Warrior/Attack.flc": 2, "flc/Galley/Default.flc": 5}  # file -> frame ordinal
+PLAIN_FILE = "flc/Plain/Title.flc"
+HOLD_FILE = "flc/Catapult/Default.flc"  # one image repeats the previous: an empty frame chunk
 CREATOR_CIV3 = 0xF1F1F2F2
 CREATOR_FLIB = 0x464C4942
 CDCD = 0xCDCDCDCD
@@ -119,7 +119,7 @@ def sprite_images(entry: dict) -> np.ndarray:
     Parameters
     ----------
     entry : dict
-        ``manifest["formats"]["civ3"]["files"][name]``.
+        ``manifest["formats"]["flc"]["files"][name]``.
 
     Returns
     -------
@@ -129,8 +129,8 @@ def sprite_images(entry: dict) -> np.ndarray:
 
     Examples
     --------
-    >>> m = generate_all("/tmp/s", seed=1)["formats"]["civ3"]  # doctest: +SKIP
-    >>> sprite_images(m["files"]["civ3/Warrior/Run.flc"]).shape  # doctest: +SKIP
+    >>> m = generate_all("/tmp/s", seed=1)["formats"]["flc"]  # doctest: +SKIP
+    >>> sprite_images(m["files"]["flc/Warrior/Run.flc"]).shape  # doctest: +SKIP
     (48, 40, 36)
     """
     w, h = entry["header"]["width"], entry["header"]["height"]
@@ -488,7 +488,7 @@ def _plain_file(rng: np.random.Generator) -> tuple[bytes, dict]:
 
 
 def generate(out_dir: Path, seed: int) -> dict:
-    """Write ``civ3/<Unit>/<Action>.flc`` and ``civ3/Plain/Title.flc``; return the manifest section."""
+    """Write ``flc/<Unit>/<Action>.flc`` and ``flc/Plain/Title.flc``; return the manifest section."""
     rng = np.random.default_rng(seed)
     root = Path(out_dir)
     files: dict[str, dict] = {}

@@ -1,5 +1,5 @@
 meta:
-  id: retro_pas4
+  id: pas4
   title: Retro Studios parameterized animation state database (PAS4)
   application:
     - Metroid Prime

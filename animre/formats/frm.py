@@ -76,7 +76,7 @@ def tables(r, ctx) -> dict[str, list[dict]]:
 
 FORMAT = Format(
     name="frm",
-    spec="homm2_frm",
+    spec="frm",
     title="HoMM2 monster animation (*FRM.BIN)",
     extensions=(".bin",),
     detect=detect,

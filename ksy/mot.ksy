@@ -1,5 +1,5 @@
 meta:
-  id: gnt4_mot
+  id: mot
   title: Naruto Gekitou Ninja Taisen 4 motion file (MOT holding GNTA animations)
   application: Naruto Gekitou Ninja Taisen 4 / Clash of Ninja (GameCube)
   file-extension: mot

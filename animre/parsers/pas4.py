@@ -10,7 +10,7 @@ import collections
 if getattr(kaitaistruct, 'API_VERSION', (0, 9)) < (0, 11):
     raise Exception("Incompatible Kaitai Struct Python API: 0.11 or later is required, but you have %s" % (kaitaistruct.__version__))
 
-class RetroPas4(KaitaiStruct):
+class Pas4(KaitaiStruct):
     """The parameterized animation state database ("PAS4") that a character uses
     to pick an animation from gameplay parameters: a list of anim states (fall,
     locomotion, melee attack ...), each with typed parameter descriptions
@@ -81,7 +81,7 @@ class RetroPas4(KaitaiStruct):
         no_weight = 3
     SEQ_FIELDS = ["magic", "num_anim_states", "default_anim_state", "anim_states"]
     def __init__(self, _io, _parent=None, _root=None):
-        super(RetroPas4, self).__init__(_io)
+        super(Pas4, self).__init__(_io)
         self._parent = _parent
         self._root = _root or self
         self._debug = collections.defaultdict(dict)
@@ -106,7 +106,7 @@ class RetroPas4(KaitaiStruct):
         self.anim_states = []
         for i in range(self.num_anim_states):
             self._debug['anim_states']['arr'].append({'start': self._io.pos()})
-            _t_anim_states = RetroPas4.AnimState(i, self._io, self, self._root)
+            _t_anim_states = Pas4.AnimState(i, self._io, self, self._root)
             try:
                 _t_anim_states._read()
             finally:
@@ -127,7 +127,7 @@ class RetroPas4(KaitaiStruct):
         """One selectable animation (note, "Anim Info")."""
         SEQ_FIELDS = ["anim_id", "values"]
         def __init__(self, _io, _parent=None, _root=None):
-            super(RetroPas4.AnimInfo, self).__init__(_io)
+            super(Pas4.AnimInfo, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self._debug = collections.defaultdict(dict)
@@ -141,7 +141,7 @@ class RetroPas4(KaitaiStruct):
             self.values = []
             for i in range(self._parent.num_parm_infos):
                 self._debug['values']['arr'].append({'start': self._io.pos()})
-                _t_values = RetroPas4.ParmValue(self._parent.parm_infos[i].parm_type, self._io, self, self._root)
+                _t_values = Pas4.ParmValue(self._parent.parm_infos[i].parm_type, self._io, self, self._root)
                 try:
                     _t_values._read()
                 finally:
@@ -163,7 +163,7 @@ class RetroPas4(KaitaiStruct):
         """One anim state (note, "Anim State")."""
         SEQ_FIELDS = ["state_type", "num_parm_infos", "num_anim_infos", "parm_infos", "anim_infos"]
         def __init__(self, state_index, _io, _parent=None, _root=None):
-            super(RetroPas4.AnimState, self).__init__(_io)
+            super(Pas4.AnimState, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self.state_index = state_index
@@ -171,7 +171,7 @@ class RetroPas4(KaitaiStruct):
 
         def _read(self):
             self._debug['state_type']['start'] = self._io.pos()
-            self.state_type = KaitaiStream.resolve_enum(RetroPas4.AnimStateType, self._io.read_u4be())
+            self.state_type = KaitaiStream.resolve_enum(Pas4.AnimStateType, self._io.read_u4be())
             self._debug['state_type']['end'] = self._io.pos()
             self._debug['num_parm_infos']['start'] = self._io.pos()
             self.num_parm_infos = self._io.read_u4be()
@@ -190,7 +190,7 @@ class RetroPas4(KaitaiStruct):
             self.parm_infos = []
             for i in range(self.num_parm_infos):
                 self._debug['parm_infos']['arr'].append({'start': self._io.pos()})
-                _t_parm_infos = RetroPas4.ParmInfo(self._io, self, self._root)
+                _t_parm_infos = Pas4.ParmInfo(self._io, self, self._root)
                 try:
                     _t_parm_infos._read()
                 finally:
@@ -203,7 +203,7 @@ class RetroPas4(KaitaiStruct):
             self.anim_infos = []
             for i in range(self.num_anim_infos):
                 self._debug['anim_infos']['arr'].append({'start': self._io.pos()})
-                _t_anim_infos = RetroPas4.AnimInfo(self._io, self, self._root)
+                _t_anim_infos = Pas4.AnimInfo(self._io, self, self._root)
                 try:
                     _t_anim_infos._read()
                 finally:
@@ -229,27 +229,27 @@ class RetroPas4(KaitaiStruct):
         """One parameter description (note, "Parm Info")."""
         SEQ_FIELDS = ["parm_type", "weight_function", "weight", "min_value", "max_value"]
         def __init__(self, _io, _parent=None, _root=None):
-            super(RetroPas4.ParmInfo, self).__init__(_io)
+            super(Pas4.ParmInfo, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self._debug = collections.defaultdict(dict)
 
         def _read(self):
             self._debug['parm_type']['start'] = self._io.pos()
-            self.parm_type = KaitaiStream.resolve_enum(RetroPas4.ParmType, self._io.read_u4be())
+            self.parm_type = KaitaiStream.resolve_enum(Pas4.ParmType, self._io.read_u4be())
             self._debug['parm_type']['end'] = self._io.pos()
             self._debug['weight_function']['start'] = self._io.pos()
-            self.weight_function = KaitaiStream.resolve_enum(RetroPas4.WeightFunction, self._io.read_u4be())
+            self.weight_function = KaitaiStream.resolve_enum(Pas4.WeightFunction, self._io.read_u4be())
             self._debug['weight_function']['end'] = self._io.pos()
             self._debug['weight']['start'] = self._io.pos()
             self.weight = self._io.read_f4be()
             self._debug['weight']['end'] = self._io.pos()
             self._debug['min_value']['start'] = self._io.pos()
-            self.min_value = RetroPas4.ParmValue(self.parm_type, self._io, self, self._root)
+            self.min_value = Pas4.ParmValue(self.parm_type, self._io, self, self._root)
             self.min_value._read()
             self._debug['min_value']['end'] = self._io.pos()
             self._debug['max_value']['start'] = self._io.pos()
-            self.max_value = RetroPas4.ParmValue(self.parm_type, self._io, self, self._root)
+            self.max_value = Pas4.ParmValue(self.parm_type, self._io, self, self._root)
             self.max_value._read()
             self._debug['max_value']['end'] = self._io.pos()
 
@@ -273,7 +273,7 @@ class RetroPas4(KaitaiStruct):
         """A value whose width and type come from a parm type (min, max, or an anim's value)."""
         SEQ_FIELDS = ["value"]
         def __init__(self, parm_type, _io, _parent=None, _root=None):
-            super(RetroPas4.ParmValue, self).__init__(_io)
+            super(Pas4.ParmValue, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self.parm_type = parm_type
@@ -284,19 +284,19 @@ class RetroPas4(KaitaiStruct):
                 pass
                 self._debug['value']['start'] = self._io.pos()
                 _on = self.parm_type
-                if _on == RetroPas4.ParmType.bool:
+                if _on == Pas4.ParmType.bool:
                     pass
                     self.value = self._io.read_u1()
-                elif _on == RetroPas4.ParmType.enum:
+                elif _on == Pas4.ParmType.enum:
                     pass
                     self.value = self._io.read_s4be()
-                elif _on == RetroPas4.ParmType.int32:
+                elif _on == Pas4.ParmType.int32:
                     pass
                     self.value = self._io.read_s4be()
-                elif _on == RetroPas4.ParmType.real:
+                elif _on == Pas4.ParmType.real:
                     pass
                     self.value = self._io.read_f4be()
-                elif _on == RetroPas4.ParmType.uint32:
+                elif _on == Pas4.ParmType.uint32:
                     pass
                     self.value = self._io.read_u4be()
                 self._debug['value']['end'] = self._io.pos()
@@ -308,15 +308,15 @@ class RetroPas4(KaitaiStruct):
             if self.is_known_type:
                 pass
                 _on = self.parm_type
-                if _on == RetroPas4.ParmType.bool:
+                if _on == Pas4.ParmType.bool:
                     pass
-                elif _on == RetroPas4.ParmType.enum:
+                elif _on == Pas4.ParmType.enum:
                     pass
-                elif _on == RetroPas4.ParmType.int32:
+                elif _on == Pas4.ParmType.int32:
                     pass
-                elif _on == RetroPas4.ParmType.real:
+                elif _on == Pas4.ParmType.real:
                     pass
-                elif _on == RetroPas4.ParmType.uint32:
+                elif _on == Pas4.ParmType.uint32:
                     pass
 
 
@@ -326,7 +326,7 @@ class RetroPas4(KaitaiStruct):
             if hasattr(self, '_m_is_known_type'):
                 return self._m_is_known_type
 
-            self._m_is_known_type =  ((self.parm_type == RetroPas4.ParmType.int32) or (self.parm_type == RetroPas4.ParmType.uint32) or (self.parm_type == RetroPas4.ParmType.real) or (self.parm_type == RetroPas4.ParmType.bool) or (self.parm_type == RetroPas4.ParmType.enum)) 
+            self._m_is_known_type =  ((self.parm_type == Pas4.ParmType.int32) or (self.parm_type == Pas4.ParmType.uint32) or (self.parm_type == Pas4.ParmType.real) or (self.parm_type == Pas4.ParmType.bool) or (self.parm_type == Pas4.ParmType.enum)) 
             return getattr(self, '_m_is_known_type', None)
 
 

@@ -25,7 +25,7 @@ import numpy as np
 __all__ = ["generate", "encode_frm", "SLOT_NAMES", "FRM_SIZE"]
 
 FRM_SIZE = 821
-SUBDIR = "homm2"
+SUBDIR = "frm"
 SLOT_NAMES = [
     "move_start", "move_tile_start", "move_main", "move_tile_end", "move_stop", "move_one_tile",
     "unused", "static", "idle_1", "idle_2", "idle_3", "idle_4", "idle_5", "death", "wince_up",
@@ -79,7 +79,7 @@ def _f32(x: float) -> float:
 
 
 def generate(out_dir: Path, seed: int) -> dict:
-    """Write ``homm2/*FRM.BIN`` under ``out_dir``; return the manifest section."""
+    """Write ``frm/*FRM.BIN`` under ``out_dir``; return the manifest section."""
     rng = np.random.default_rng(seed)
     d = Path(out_dir) / SUBDIR
     d.mkdir(parents=True, exist_ok=True)

@@ -1,5 +1,5 @@
 meta:
-  id: omf_af
+  id: af
   title: One Must Fall 2097 fighter (HAR) file
   application: One Must Fall 2097
   file-extension: af
