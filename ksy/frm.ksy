@@ -29,6 +29,8 @@ seq:
     type: s2
     doc: Y position of the creature's eyes (note, bytes 3-4).
   - id: x_offsets
+    -animre-table: x_offset_slots
+    -animre-key: slot
     type: move_x_offsets(_index)
     size: 16
     repeat: expr
@@ -38,11 +40,13 @@ seq:
     type: u1
     doc: Byte 117, number of idle animations as stored; the engine clamps it to 5.
   - id: idle_weights
+    -animre-spread: true
     type: f4
     repeat: expr
     repeat-expr: 5
     doc: Bytes 118-137, relative weights of idle 1-5 (only the first num_idles are used; not required to sum to 1).
   - id: idle_delays
+    -animre-spread: true
     type: u4
     repeat: expr
     repeat-expr: 5
@@ -60,6 +64,7 @@ seq:
     type: u4
     doc: Bytes 170-173, flying speed (pixels per second in the note; used by the engine).
   - id: projectile_offsets
+    -animre-spread: true
     type: point16
     repeat: expr
     repeat-expr: 3
@@ -68,6 +73,7 @@ seq:
     type: u1
     doc: Byte 186, number of projectile sprites/angles as stored; the engine clamps it to 12.
   - id: projectile_angles
+    -animre-spread: true
     type: f4
     repeat: expr
     repeat-expr: 12
@@ -79,11 +85,15 @@ seq:
     type: s4
     doc: Bytes 239-242, troop-count box offset for the right-facing sprite (the note says "y").
   - id: num_frames_raw
+    -animre-table: frame_counts
+    -animre-key: slot
     type: u1
     repeat: expr
     repeat-expr: 34
     doc: Bytes 243-276, frame count per sequence slot as stored; the engine clamps it to 16.
   - id: sequences
+    -animre-table: sequences
+    -animre-key: slot
     type: frame_sequence(_index)
     size: 16
     repeat: expr
@@ -117,15 +127,17 @@ types:
         doc: Movement slot 0-6.
     seq:
       - id: offsets
+        -animre-table: x_offsets
+        -animre-key: position
         type: s1
         repeat: expr
         repeat-expr: 16
         doc: Signed X offset of each frame position in this movement slot.
     instances:
-      slot_name:
+      animation:
         value: slot
         enum: slot
-        doc: Name of the movement slot.
+        doc: The movement animation this slot holds (its number, and its name in the name column).
   frame_sequence:
     params:
       - id: slot
@@ -133,15 +145,17 @@ types:
         doc: Sequence slot 0-33.
     seq:
       - id: frame_ids
+        -animre-table: frames
+        -animre-key: position
         type: u1
         repeat: expr
         repeat-expr: 16
         doc: Frame ids; 0xFF = unused position.
     instances:
-      slot_name:
+      animation:
         value: slot
         enum: slot
-        doc: Name of the sequence slot (NOTES.md order; the note swaps top and bottom).
+        doc: The animation this slot holds (the engine's order; the community note swaps top and bottom).
       num_frames_raw:
         value: _parent.num_frames_raw[slot]
         doc: The stored count byte for this slot.

@@ -1,91 +1,67 @@
-"""What a format module provides, and how curated table rows point at bytes."""
+"""What a format module provides: detection, derived columns and the notes' claims.
+
+Tables come from the spec (:mod:`animre.flatten`); a format module only says
+what a spec cannot: how to recognise a file, columns computed from several
+fields (:class:`Derived`), and the notes' statements as executable
+:class:`Claim` objects. Both declare the spec columns they read, so that a
+renamed or removed field makes them "not testable" instead of silently
+computing from nothing.
+"""
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
-from kaitaistruct import KaitaiStruct
 
-from ..parse import Bases
+__all__ = ["Format", "Claim", "Derived", "derived", "column_claim", "row_claim", "file_claim", "not_testable",
+           "CLAIM_COLUMNS"]
 
-__all__ = ["Format", "F", "Ref", "Claim", "column_claim", "row_claim", "file_claim", "resolve_rows"]
+
+Read = tuple[str, str]  # (table, column) a derived column or a claim reads
+
+
+def _reads(table: str, reads: Iterable[str | Read]) -> tuple[Read, ...]:
+    return tuple(r if isinstance(r, tuple) else (table, r) for r in reads)
 
 
 @dataclass(frozen=True)
-class Ref:
-    """A value in a parsed object, to be resolved to (value, start, end)."""
+class Derived:
+    """A column computed from spec columns, for the whole corpus at once.
 
-    obj: Any
-    name: str
-    index: int | None = None
-    transform: Callable[[Any], Any] | None = None
+    ``fn(df, ctx)`` gets the assembled table ``table`` and a context with
+    ``ctx.table(name)`` (any other table), ``ctx.files`` and
+    ``ctx.starts(table, column)`` (absolute start offsets, Int64), and returns
+    values aligned with ``df``. ``reads`` lists every ``(table, column)`` it
+    uses; when one is not in the loaded spec the column is not computed and
+    the corpus reports why (``corpus.unavailable``).
+    """
+
+    table: str
+    column: str
+    reads: tuple[Read, ...]
+    fn: Callable[[pd.DataFrame, Any], Any]
+    doc: str = ""
 
 
-def F(obj: Any, name: str, index: int | None = None, transform: Callable[[Any], Any] | None = None) -> Ref:
-    """Refer to ``obj.name`` (or ``obj.name[index]``) in a curated table row.
+def derived(table: str, column: str, reads: Iterable[str | Read], doc: str = ""):
+    """Decorator: declare ``fn(df, ctx)`` as the derived column ``table.column``.
 
-    The corpus resolves the reference to the plain value (enums become their
-    integer) and records the field's absolute byte range, so every cell of a
-    curated table can be traced back to its bytes.
+    ``reads``: columns of ``table`` (strings) or ``(other_table, column)`` pairs.
 
     Examples
     --------
-    >>> rows.append({"slot": 3, "frame_id": F(seq, "frame_ids", 2)})  # doctest: +SKIP
+    >>> @derived("frm", "idle_weight_sum", ["num_idles", "idle_weights[0]"], "Sum of the used weights.")
+    ... def _sum(df, ctx):
+    ...     return df["idle_weights[0]"]
+    >>> _sum.reads
+    (('frm', 'num_idles'), ('frm', 'idle_weights[0]'))
     """
-    return Ref(obj, name, index, transform)
-
-
-_SIMPLE = (int, float, str, bool, type(None))
-
-
-def _plain(v: Any) -> Any:
-    if v.__class__ in _SIMPLE:
-        return v
-    if isinstance(v, enum.Enum):
-        return v.value
-    if isinstance(v, bytes):
-        return bytes(v)
-    return v
-
-
-def resolve_rows(rows: list[dict], bases: Bases) -> tuple[list[dict], list[dict], list[dict]]:
-    """Resolve :class:`Ref` cells: (plain rows, start offsets, end offsets).
-
-    Computed cells (plain values) get no offsets; a reference gets the
-    absolute ``[start, end)`` of the field it names.
-    """
-    out, starts, ends = [], [], []
-    for row in rows:
-        r, s, e = {}, {}, {}
-        for k, v in row.items():
-            if v.__class__ is not Ref:
-                r[k] = _plain(v)
-                continue
-            obj, name = v.obj, v.name
-            val = getattr(obj, name, _MISSING)
-            if val is _MISSING:
-                # an edited spec (animre.compile_spec) may rename or drop a field:
-                # the cell becomes missing instead of failing the file
-                r[k] = s[k] = e[k] = None
-                continue
-            if v.index is not None:
-                val = val[v.index]
-            val = _plain(val)
-            if v.transform is not None:
-                val = v.transform(val)
-            r[k] = val
-            s[k], e[k] = bases.span(obj, name, v.index)
-        out.append(r)
-        starts.append(s)
-        ends.append(e)
-    return out, starts, ends
-
-
-_MISSING = object()
+    def wrap(fn) -> Derived:
+        return Derived(table, column, _reads(table, reads), fn, doc or (fn.__doc__ or "").strip())
+    return wrap
 
 
 @dataclass(frozen=True)
@@ -95,9 +71,8 @@ class Format:
     Attributes
     ----------
     name : str
-        Short name used in tables (``frm``, ``af``, ``bk``, ``mot``, ``pas4``, ``flc``).
-    spec : str
-        The ksy id whose compiled parser reads it.
+        The format's one id: its spec is ``ksy/<name>.ksy``, its tables are
+        ``<name>`` and ``<name>_*``, its samples ``data/samples/<name>/``.
     title : str
         Human name.
     extensions : tuple of str
@@ -105,28 +80,31 @@ class Format:
     detect : callable(head: bytes, size: int, name: str) -> float
         Confidence 0..1 that a file is of this format, from its first 4 KiB,
         size and name. Content decides; the name only breaks ties.
-    tables : callable(parsed, ctx) -> dict[str, list[dict]]
-        Curated table rows (cells may be :func:`F` references).
-    table_keys : dict
-        Key columns of each curated table (after ``file``).
+    derived : tuple of Derived
+        Columns computed from several spec columns.
+    claims : tuple of Claim
+        The notes' statements as executable checks.
     locate : callable(data: bytes) -> int, optional
         Offset of the parsed block inside a container (PAS4 inside ANCS).
     next_block : callable(data: bytes, start: int) -> int, optional
         For containers holding several blocks: offset of the next block at or
-        after ``start`` (the end of the previous one), or -1. Curated tables
-        then get a ``block`` key column.
+        after ``start`` (the end of the previous one), or -1. Tables then get
+        a ``block`` key column.
     """
 
     name: str
-    spec: str
     title: str
     extensions: tuple[str, ...]
     detect: Callable[[bytes, int, str], float]
-    tables: Callable[[KaitaiStruct, Any], dict[str, list[dict]]]
-    table_keys: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    locate: Callable[[bytes], int] | None = None
+    derived: tuple[Derived, ...] = ()
     claims: tuple[Claim, ...] = ()
+    locate: Callable[[bytes], int] | None = None
     next_block: Callable[[bytes, int], int] | None = None
+
+    @property
+    def spec(self) -> str:
+        """The spec id (the same as the format's name)."""
+        return self.name
 
 
 CLAIM_COLUMNS = ["file", "holds", "offset", "value", "detail"]
@@ -145,6 +123,12 @@ class Claim:
     source: str
     check: Callable[[Any], Any]
     format: str = ""
+    reads: tuple[Read, ...] = ()
+
+
+def not_testable(corpus: Any, reads: Iterable[Read]) -> list[str]:
+    """The ``table.column`` names among ``reads`` that the corpus's specs do not have."""
+    return [f"{t}.{c}" for t, c in reads if not corpus.has_column(t, c)]
 
 
 def column_claim(text: str, source: str, table: str, column: str,
@@ -173,14 +157,18 @@ def column_claim(text: str, source: str, table: str, column: str,
         })
         return out
 
-    return Claim(text, source, check)
+    return Claim(text, source, check, reads=((table, column),))
 
 
 def row_claim(text: str, source: str, table: str, predicate: Callable[[pd.Series], bool], *,
               where: Callable[[pd.Series], bool] | None = None, offset_column: str | None = None,
               offset: int | None = None, value: Callable[[pd.Series], Any] | str | None = None,
-              detail: str = "", format: str = "") -> Claim:
+              detail: str = "", format: str = "", reads: Iterable[str | Read] = ()) -> Claim:
     """A claim that ``predicate(row)`` holds for every row of ``table`` (where ``where(row)``).
+
+    ``reads``: every column the predicate, ``where`` and ``value`` use (the
+    offset and value columns are added); a column missing from the spec makes
+    the claim "not testable".
 
     ``offset`` of each tested row: the span start of ``offset_column`` (from
     ``corpus.spans``) or the fixed absolute ``offset``; ``value``: a column
@@ -216,7 +204,8 @@ def row_claim(text: str, source: str, table: str, predicate: Callable[[pd.Series
             "detail": detail,
         }, columns=CLAIM_COLUMNS)
 
-    return Claim(text, source, check, format)
+    used = list(reads) + [c for c in (offset_column, value if isinstance(value, str) else None) if c]
+    return Claim(text, source, check, format, _reads(table, dict.fromkeys(used)))
 
 
 def file_claim(text: str, source: str, format: str, predicate: Callable[[pd.Series], bool], *,

@@ -1,0 +1,627 @@
+"""Tables from the spec: one generic flattener for every format.
+
+The spec (``ksy/<id>.ksy``) says which tables a format yields; this module
+reads those declarations and turns parsed objects into tidy tables whose
+columns are named after the spec's field ids. Nothing here knows a format.
+
+The rules (documented once, used everywhere)
+--------------------------------------------
+* A format with spec id ``X`` has a root table named ``X`` (or
+  ``X_<name>`` when ``meta`` has ``-animre-table: <name>``): one row per
+  parsed file (per block for containers).
+* A repeated field with ``-animre-table: <name>`` becomes the table
+  ``X_<name>``: one row per element, with the parent table's key columns
+  and its own key column ``-animre-key`` (the element's position in the
+  array; default ``<name>_index``). ``-animre-where: <expression>`` keeps
+  only elements for which the expression (Kaitai syntax: ``_.move_number <
+  70``) is true. Arrays of user types without ``-animre-table`` become
+  tables named after the field.
+* Every other field is a column of the table of the record that holds it.
+  **A column's name is the field's path relative to the record**, exactly as
+  in :meth:`Corpus.fields` paths: ``walk_speed``, ``footer.unknown_4`` (a
+  nested non-repeated type adds ``<id>.``), ``idle_weights[2]`` (arrays with
+  ``-animre-spread: true`` give one column per element), ``projectile_offsets[1].x``.
+  ``-animre-inline: true`` on a nested type drops its ``<id>.`` prefix.
+  Other arrays of values are one column holding the list.
+* An enum field gives the integer column and a ``<column>_name`` column.
+* ``seq`` fields and ``pos:`` instances carry their byte range; ``value:``
+  instances have none, unless ``-animre-bytes: <sibling id>`` names the field
+  their bits come from.
+* ``-animre-skip: true`` leaves a field out of every table (it still appears
+  in :meth:`Corpus.fields`).
+
+The compiler ignores keys that start with ``-``, so these declarations live
+in the spec beside the fields they describe. The flattener works per column:
+for every column it walks the records of its table once and fills a value
+array and two int32 offset arrays (``-1`` = not read from the file).
+"""
+
+from __future__ import annotations
+
+import ast
+import enum
+import functools
+import hashlib
+import operator
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import yaml
+
+from .errors import SpecError
+from .parse import Bases
+
+__all__ = [
+    "FieldDef",
+    "TypeDef",
+    "SpecModel",
+    "Column",
+    "TablePlan",
+    "Plan",
+    "load_spec",
+    "plan_for",
+    "flatten",
+    "COLUMN_INFO",
+]
+
+COLUMN_INFO = ["table", "column", "kind", "type", "enum", "doc", "field", "spec"]
+
+_PRIM = re.compile(r"^(?:[us][1248]|f[48]|b\d+)(?:le|be)?$|^(?:str|strz)$")
+
+
+# ------------------------------------------------------------------ the spec model
+
+
+@dataclass(frozen=True)
+class FieldDef:
+    """One field of a spec type (a ``seq`` attribute or an instance)."""
+
+    id: str
+    kind: str  # "seq", "pos" (positional instance) or "value" (computed instance)
+    type: str  # ksy type as written (u2, s4le, str, bytes, a user type, "switch", "value")
+    users: tuple  # resolved user type keys (several for switch-on)
+    repeat: bool
+    repeat_n: int | None
+    enum: str | None
+    doc: str
+    opts: dict = field(hash=False, compare=False, default_factory=dict)
+
+    @property
+    def is_user(self) -> bool:
+        return bool(self.users)
+
+
+@dataclass
+class TypeDef:
+    """A type of a spec: its fields in spec order (seq, then instances)."""
+
+    spec: str
+    path: tuple[str, ...]
+    fields: list[FieldDef]
+    doc: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.path[-1] if self.path else self.spec
+
+
+@dataclass
+class SpecModel:
+    """Every type of a spec and of the specs it imports."""
+
+    id: str
+    meta: dict
+    types: dict[tuple, TypeDef]
+    text_hash: str
+
+    @property
+    def root(self) -> TypeDef:
+        return self.types[(self.id, ())]
+
+
+def _opts(d: dict) -> dict:
+    return {k[len("-animre-"):]: v for k, v in d.items() if isinstance(k, str) and k.startswith("-animre-")}
+
+
+def _strip_params(t: str) -> str:
+    return t.split("(", 1)[0].strip()
+
+
+def _ksy_type(a: dict) -> str:
+    if "value" in a:
+        return "value"
+    t = a.get("type")
+    if isinstance(t, dict):
+        return "switch"
+    if t is None:
+        return "bytes"
+    return _strip_params(str(t))
+
+
+def _collect(sid: str, doc: dict, path: tuple, raw: dict) -> None:
+    raw[(sid, path)] = doc
+    for tid, tdoc in (doc.get("types") or {}).items():
+        _collect(sid, tdoc or {}, path + (str(tid),), raw)
+
+
+def _resolve(ref: str, sid: str, path: tuple, raw: dict) -> tuple | None:
+    ref = _strip_params(ref)
+    if "::" in ref:
+        parts = ref.split("::")
+        key = (parts[0], tuple(parts[1:]))
+        return key if key in raw else None
+    if _PRIM.match(ref) or ref == "bytes":
+        return None
+    for k in range(len(path), -1, -1):
+        key = (sid, path[:k] + (ref,))
+        if key in raw:
+            return key
+    return None
+
+
+def _field(fid: str, a: dict, kind: str, sid: str, path: tuple, raw: dict) -> FieldDef:
+    t = _ksy_type(a)
+    users: tuple = ()
+    if t == "switch":
+        cases = (a.get("type") or {}).get("cases") or {}
+        users = tuple(dict.fromkeys(
+            k for k in (_resolve(str(c), sid, path, raw) for c in cases.values()) if k is not None))
+    elif t not in ("value", "bytes"):
+        k = _resolve(t, sid, path, raw)
+        users = (k,) if k is not None else ()
+    n = a.get("repeat-expr")
+    return FieldDef(
+        id=str(fid), kind=kind, type=t, users=users, repeat="repeat" in a,
+        repeat_n=n if isinstance(n, int) else None, enum=a.get("enum"),
+        doc=str(a.get("doc") or "").strip(), opts=_opts(a),
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _load(text: str, ksy_dir: str) -> SpecModel:
+    try:
+        main = yaml.safe_load(text) or {}
+    except yaml.YAMLError as e:
+        raise SpecError("spec", f"YAML error: {e}") from e
+    meta = main.get("meta") or {}
+    sid = str(meta.get("id", "spec"))
+    raw: dict[tuple, dict] = {}
+    todo, seen = [(sid, main)], set()
+    while todo:
+        s, doc = todo.pop()
+        if s in seen:
+            continue
+        seen.add(s)
+        _collect(s, doc, (), raw)
+        for imp in (doc.get("meta") or {}).get("imports") or []:
+            name = Path(str(imp)).name
+            p = Path(ksy_dir) / f"{name}.ksy"
+            if p.exists():
+                todo.append((name, yaml.safe_load(p.read_text(encoding="utf-8")) or {}))
+    types: dict[tuple, TypeDef] = {}
+    for (s, path), doc in raw.items():
+        fields = [_field(a["id"], a, "seq", s, path, raw)
+                  for a in doc.get("seq") or [] if isinstance(a, dict) and "id" in a]
+        for iid, a in (doc.get("instances") or {}).items():
+            if isinstance(a, dict):
+                fields.append(_field(iid, a, "value" if "value" in a else "pos", s, path, raw))
+        types[(s, path)] = TypeDef(s, path, fields, str(doc.get("doc") or "").strip())
+    return SpecModel(sid, meta, types, hashlib.sha256(text.encode()).hexdigest())
+
+
+def load_spec(text: str, ksy_dir: str | Path | None = None) -> SpecModel:
+    """The types of a spec (YAML text), its imports resolved from ``ksy_dir`` (default ``ksy/``).
+
+    Examples
+    --------
+    >>> m = load_spec(open("ksy/frm.ksy").read())
+    >>> [f.id for f in m.root.fields][:3]
+    ['unknown_magic', 'eye_x', 'eye_y']
+    """
+    if ksy_dir is None:
+        from .compile import KSY_DIR
+
+        ksy_dir = KSY_DIR
+    return _load(text, str(ksy_dir))
+
+
+# ------------------------------------------------------------------ the plan
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a table: how to reach the value from a record, and what it is."""
+
+    name: str
+    steps: tuple  # ((attr, index or None), ...) from the record
+    field: FieldDef
+    owner: str  # the spec type holding the field
+    role: str  # "value", "enum_name" or "list"
+    span_from: str | None = None
+
+    @property
+    def kind(self) -> str:
+        if self.role == "enum_name":
+            return "enum name"
+        if self.field.kind == "value":
+            return "value" if self.span_from is None else "value (bits)"
+        return "read" if self.field.kind == "seq" else "pos"
+
+
+@dataclass
+class TablePlan:
+    """A table: where its records are, its keys and its columns."""
+
+    name: str
+    parent: str | None
+    steps: tuple  # from the parent record to the array holder; the last step names the array
+    key: str | None
+    keys: tuple[str, ...]
+    columns: list[Column]
+    primitive: FieldDef | None = None  # rows are the values of a primitive array
+    where: Callable[[Any], bool] | None = None
+    owner: str = ""
+
+
+@dataclass
+class Plan:
+    """Every table a spec yields, in parent-before-child order."""
+
+    spec: str
+    tables: dict[str, TablePlan]
+
+    def info(self) -> pd.DataFrame:
+        """One row per column: table, column, kind, type, enum, doc, field, spec."""
+        rows = []
+        for t in self.tables.values():
+            for k in t.keys:
+                rows.append((t.name, k, "key", "index", None, "Position of the record in its array.", None,
+                             self.spec))
+            for c in t.columns:
+                ty = c.field.type + ("[]" if c.role == "list" else "")
+                if c.role == "enum_name":
+                    ty = "str"
+                rows.append((t.name, c.name, c.kind, ty, c.field.enum, c.field.doc,
+                             f"{c.owner}.{c.field.id}", self.spec))
+        return pd.DataFrame(rows, columns=COLUMN_INFO)
+
+
+_BIN = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
+        ast.Div: operator.floordiv, ast.Mod: operator.mod, ast.BitAnd: operator.and_,
+        ast.BitOr: operator.or_, ast.BitXor: operator.xor, ast.LShift: operator.lshift,
+        ast.RShift: operator.rshift}
+_CMP = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+        ast.Gt: operator.gt, ast.GtE: operator.ge}
+
+
+def _where(expr: str, where: str) -> Callable[[Any], bool]:
+    """A record filter from a small Kaitai expression (names are the element's fields, ``_`` the element).
+
+    Only comparisons, boolean and arithmetic operators, constants and field
+    access are allowed; nothing is ``eval``-ed.
+    """
+    try:
+        tree = ast.parse(expr.strip(), mode="eval")
+    except SyntaxError as e:
+        raise SpecError(where, f"-animre-where: cannot read {expr!r}: {e.msg}") from None
+
+    def ev(node, el):
+        if isinstance(node, ast.Expression):
+            return ev(node.body, el)
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.Name):
+            return el if node.id == "_" else _plain(getattr(el, node.id))
+        if isinstance(node, ast.Attribute):
+            return _plain(getattr(ev(node.value, el), node.attr))
+        if isinstance(node, ast.BoolOp):
+            vals = (ev(v, el) for v in node.values)
+            return all(vals) if isinstance(node.op, ast.And) else any(vals)
+        if isinstance(node, ast.UnaryOp):
+            v = ev(node.operand, el)
+            return (not v) if isinstance(node.op, ast.Not) else -v
+        if isinstance(node, ast.BinOp) and type(node.op) in _BIN:
+            return _BIN[type(node.op)](ev(node.left, el), ev(node.right, el))
+        if isinstance(node, ast.Compare):
+            left = ev(node.left, el)
+            for op, comp in zip(node.ops, node.comparators):
+                right = ev(comp, el)
+                if not _CMP[type(op)](left, right):
+                    return False
+                left = right
+            return True
+        raise SpecError(where, f"-animre-where: {ast.dump(node)[:60]} is not allowed in {expr!r}")
+
+    ev(tree, _Probe())  # reject unsupported syntax now, not per record
+
+    def pred(el) -> bool:
+        try:
+            return bool(ev(tree, el))
+        except (AttributeError, TypeError):
+            return False
+
+    return pred
+
+
+class _Probe:
+    """Stands in for a record when checking a where-expression's syntax."""
+
+    def __getattr__(self, name):
+        return 0
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, enum.Enum):
+        return v.value
+    return v
+
+
+class _Planner:
+    def __init__(self, model: SpecModel):
+        self.m = model
+        self.tables: dict[str, TablePlan] = {}
+
+    def table_name(self, short: str) -> str:
+        return f"{self.m.id}_{short}"
+
+    def add_table(self, t: TablePlan) -> None:
+        if t.name in self.tables:
+            raise SpecError(f"{self.m.id}.ksy", f"two fields declare the table {t.name!r}")
+        self.tables[t.name] = t
+
+    def record_columns(self, tkey: tuple, table: TablePlan, prefix: str, steps: tuple, depth: int,
+                       stack: tuple) -> None:
+        tdef = self.m.types.get(tkey)
+        if tdef is None:
+            return
+        for f in tdef.fields:
+            if f.opts.get("skip"):
+                continue
+            self.field_columns(f, tdef, table, prefix, steps, depth, stack)
+
+    def field_columns(self, f: FieldDef, tdef: TypeDef, table: TablePlan, prefix: str, steps: tuple,
+                      depth: int, stack: tuple) -> None:
+        owner = tdef.name
+        name = prefix + f.id
+        if f.repeat and (f.opts.get("table") or (f.is_user and not f.opts.get("spread"))):
+            short = str(f.opts.get("table") or f.id)
+            key = str(f.opts.get("key") or f"{short}_index")
+            where = None
+            if f.opts.get("where"):
+                where = _where(str(f.opts["where"]), f"{self.m.id}.ksy: {owner}.{f.id}")
+            child = TablePlan(self.table_name(short), table.name, steps + ((f.id, None),), key,
+                              table.keys + (key,), [], None if f.is_user else f, where, owner)
+            self.add_table(child)
+            if f.is_user:
+                for u in f.users:
+                    if u in stack:
+                        continue
+                    self.record_columns(u, child, "", (), 0, stack + (u,))
+            else:
+                child.columns.append(Column(f.id, (), f, owner, "value"))
+                if f.enum:
+                    child.columns.append(Column(f.id + "_name", (), f, owner, "enum_name"))
+            return
+        if f.repeat and f.opts.get("spread"):
+            if f.repeat_n is None:
+                raise SpecError(f"{self.m.id}.ksy", f"{owner}.{f.id}: -animre-spread needs a constant repeat-expr")
+            for i in range(f.repeat_n):
+                st = steps + ((f.id, i),)
+                if f.is_user:
+                    for u in f.users:
+                        if u not in stack:
+                            self.record_columns(u, table, f"{name}[{i}].", st, depth + 1, stack + (u,))
+                else:
+                    self.leaf(table, f"{name}[{i}]", st, f, owner)
+            return
+        if f.is_user and not f.repeat:
+            if depth > 12:
+                return
+            inner = prefix if f.opts.get("inline") else name + "."
+            for u in f.users:
+                if u not in stack:
+                    self.record_columns(u, table, inner, steps + ((f.id, None),), depth + 1, stack + (u,))
+            return
+        if f.repeat:
+            table.columns.append(Column(name, steps + ((f.id, None),), f, owner, "list"))
+            return
+        self.leaf(table, name, steps + ((f.id, None),), f, owner)
+
+    def leaf(self, table: TablePlan, name: str, steps: tuple, f: FieldDef, owner: str) -> None:
+        span_from = f.opts.get("bytes")
+        table.columns.append(Column(name, steps, f, owner, "value", str(span_from) if span_from else None))
+        if f.enum:
+            table.columns.append(Column(name + "_name", steps, f, owner, "enum_name"))
+
+    def plan(self) -> Plan:
+        root = self.m.root
+        short = (self.m.meta or {}).get("-animre-table")
+        name = self.table_name(str(short)) if short else self.m.id
+        t = TablePlan(name, None, (), None, (), [], owner=root.name)
+        self.add_table(t)
+        self.record_columns((self.m.id, ()), t, "", (), 0, ((self.m.id, ()),))
+        for tp in self.tables.values():
+            seen: dict[str, int] = {}
+            for c in tp.columns:
+                seen[c.name] = seen.get(c.name, 0) + 1
+            dup = [n for n, k in seen.items() if k > 1 or n in tp.keys]
+            if dup:
+                raise SpecError(f"{self.m.id}.ksy", f"table {tp.name}: column names used twice: {dup}")
+        return Plan(self.m.id, self.tables)
+
+
+@functools.lru_cache(maxsize=64)
+def _plan_cached(text: str, ksy_dir: str) -> Plan:
+    return _Planner(_load(text, ksy_dir)).plan()
+
+
+def plan_for(text: str, ksy_dir: str | Path | None = None) -> Plan:
+    """The tables a spec (YAML text) yields.
+
+    Examples
+    --------
+    >>> p = plan_for(open("ksy/frm.ksy").read())
+    >>> list(p.tables)[0]
+    'frm'
+    """
+    if ksy_dir is None:
+        from .compile import KSY_DIR
+
+        ksy_dir = KSY_DIR
+    return _plan_cached(text, str(ksy_dir))
+
+
+# ------------------------------------------------------------------ flattening one parsed object
+
+
+_MISS = object()
+
+
+def _debug_entry(obj, attr: str):
+    d = getattr(obj, "_debug", None)
+    if not d:
+        return None
+    return d.get(attr) or d.get("_m_" + attr)
+
+
+def _get(obj, attr: str):
+    try:
+        return getattr(obj, attr)
+    except AttributeError:
+        return _MISS
+    except Exception:  # noqa: BLE001 - a value instance that cannot be computed is no value
+        return _MISS
+
+
+def flatten(root, bases: Bases, plan: Plan, keys: dict | None = None
+            ) -> dict[str, tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]]:
+    """Tables of one parsed object: table -> (values, start offsets, end offsets).
+
+    Offsets are absolute int32 (``-1`` for cells not read from the file).
+    ``keys`` are extra leading key columns with one value (e.g. ``block``).
+
+    Examples
+    --------
+    >>> from animre.parse import parse_bytes
+    >>> from animre.compile import load_parser
+    >>> mod = load_parser("frm")
+    >>> data = open("data/samples/frm/GOBLNFRM.BIN", "rb").read()
+    >>> obj = parse_bytes(data, mod)
+    >>> plan = plan_for(open("ksy/frm.ksy").read())
+    >>> vals, starts, ends = flatten(obj, Bases(obj), plan)["frm"]
+    >>> int(starts.at[0, "walk_speed"]), int(ends.at[0, "walk_speed"])
+    (162, 166)
+    """
+    keys = keys or {}
+    base_cache: dict[int, int] = {}
+
+    def base(o) -> int:
+        b = base_cache.get(id(o))
+        if b is None:
+            b = base_cache[id(o)] = bases.base(o)
+        return b
+
+    records: dict[str, tuple[list, list]] = {}  # table -> (records, key tuples)
+    out = {}
+    for t in plan.tables.values():
+        if t.parent is None:
+            recs, ks = [root], [()]
+        else:
+            precs, pks = records[t.parent]
+            recs, ks = [], []
+            *path, (arr_attr, _) = t.steps
+            for r, k in zip(precs, pks):
+                holder = r
+                for attr, idx in path:
+                    holder = _get(holder, attr) if holder is not None else _MISS
+                    if holder is _MISS or holder is None:
+                        break
+                    if idx is not None:
+                        holder = holder[idx] if idx < len(holder) else None
+                if holder is _MISS or holder is None:
+                    continue
+                arr = _get(holder, arr_attr)
+                if arr is _MISS or arr is None:
+                    continue
+                for i, el in enumerate(arr):
+                    if t.where is not None and not t.where(el):
+                        continue
+                    recs.append(el if t.primitive is None else (holder, arr_attr, i))
+                    ks.append(k + (i,))
+        records[t.name] = (recs, ks)
+        out[t.name] = _columns(t, recs, ks, keys, base)
+    return out
+
+
+def _columns(t: TablePlan, recs: list, ks: list, keys: dict, base) -> tuple:
+    n = len(recs)
+    data: dict[str, Any] = {k: [v] * n for k, v in keys.items()}
+    starts: dict[str, np.ndarray] = {}
+    ends: dict[str, np.ndarray] = {}
+    for j, k in enumerate(t.keys):
+        data[k] = [kk[j] for kk in ks]
+    for c in t.columns:
+        vals = [None] * n
+        st = np.full(n, -1, dtype=np.int32)
+        en = np.full(n, -1, dtype=np.int32)
+        if t.primitive is not None:  # rows are the elements of a primitive array
+            for i, (holder, attr, idx) in enumerate(recs):
+                v = getattr(holder, attr)[idx]
+                vals[i] = v.name if (c.role == "enum_name" and isinstance(v, enum.Enum)) else (
+                    None if c.role == "enum_name" else _plain(v))
+                d = _debug_entry(holder, attr)
+                arr = d.get("arr") if d else None
+                if arr and idx < len(arr):
+                    b = base(holder)
+                    st[i] = b + arr[idx].get("start", -1 - b)
+                    en[i] = b + arr[idx].get("end", -1 - b)
+        else:
+            *path, (attr, idx) = c.steps
+            for i, r in enumerate(recs):
+                holder = r
+                for a, ix in path:
+                    holder = _get(holder, a)
+                    if holder is _MISS or holder is None:
+                        break
+                    if ix is not None:
+                        holder = holder[ix] if ix < len(holder) else None
+                        if holder is None:
+                            break
+                if holder is _MISS or holder is None:
+                    continue
+                v = _get(holder, attr)
+                if v is _MISS:
+                    continue
+                if idx is not None:
+                    if v is None or idx >= len(v):
+                        continue
+                    v = v[idx]
+                if c.role == "enum_name":
+                    vals[i] = v.name if isinstance(v, enum.Enum) else None
+                elif c.role == "list":
+                    vals[i] = None if v is None else [_plain(x) for x in v]
+                else:
+                    vals[i] = _plain(v)
+                d = _debug_entry(holder, c.span_from or attr)
+                if d:
+                    if idx is not None and c.span_from is None:
+                        arr = d.get("arr") or ()
+                        d = arr[idx] if idx < len(arr) else None
+                    if d and "start" in d and "end" in d:
+                        b = base(holder)
+                        st[i] = b + d["start"]
+                        en[i] = b + d["end"]
+        data[c.name] = vals
+        starts[c.name] = st
+        ends[c.name] = en
+    cols = list(data)
+    df = pd.DataFrame(data, columns=cols) if n else pd.DataFrame({c: [] for c in cols}, columns=cols)
+    empty = np.full(n, -1, dtype=np.int32)
+    s = pd.DataFrame({c: starts.get(c, empty) for c in cols}, columns=cols)
+    e = pd.DataFrame({c: ends.get(c, empty) for c in cols}, columns=cols)
+    return df, s, e
