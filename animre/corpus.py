@@ -1,22 +1,19 @@
 """Open a folder of game files: detect, parse, tabulate, keep errors, cache.
 
-``open_corpus(path)`` detects every file's format by content, parses it with
-the compiled Kaitai parser, turns it into curated tables (each cell traced to
-its byte range) and keeps one error row per file that failed instead of
-stopping. Results are cached as a Parquet snapshot of the corpus tables plus
-a JSON index of every file's key (content hash + spec hash + animre version):
-re-opening reads the snapshot and re-parses only files whose key changed.
-Nothing is ever pickled (a cache may come from anyone).
+``open_corpus(path)`` detects every file's format by content, reads it into
+the tables its spec declares (:mod:`animre.read`, :mod:`animre.flatten`:
+every cell traced to its byte range), keeps one error row per file that
+failed instead of stopping, adds each format's derived columns, and caches
+the result (:mod:`animre.cache`): re-opening re-parses only files whose
+content, spec or animre version changed.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
-import tempfile
-import time
 import types
+import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,34 +23,29 @@ import numpy as np
 import pandas as pd
 
 from . import __version__
-from .compile import load_parser, spec_hash
+from .atomic import write_atomic  # noqa: F401 - re-exported for callers of the old location
+from .cache import default_cache_dir, read_snapshot, snapshot_dir, write_snapshot
 from .errors import AnimreError, ParseError, UsageError
-from .formats import Format, all_formats, detect_format, format_for_spec
-from .formats.base import resolve_rows
-from .parse import Bases, parse_bytes
+from .flatten import COLUMN_INFO
+from .formats import Format, all_formats, detect_format
+from .formats.base import not_testable
+from .read import HEAD, module_for, parse_blocks, parse_data, parse_file, plan_of, read_tables
 
-__all__ = ["Corpus", "open_corpus", "parse_file", "parse_blocks", "FileResult", "default_cache_dir"]
+__all__ = ["Corpus", "open_corpus", "parse_file", "parse_data", "parse_blocks", "FileResult",
+           "default_cache_dir", "UNAVAILABLE_COLUMNS"]
 
 ERROR_COLUMNS = ["file", "format", "path", "offset", "message"]
 FILES_COLUMNS = ["file", "format", "size", "sha256", "ok"]
+UNAVAILABLE_COLUMNS = ["kind", "format", "table", "name", "missing", "message"]
 IGNORED_SUFFIXES = {
     ".json", ".md", ".txt", ".csv", ".parquet", ".xlsx", ".ipynb", ".py", ".png", ".jpg",
     ".html", ".tmp", ".ksy", ".yaml", ".yml", ".log",
 }
-HEAD = 4096
-
-
-def default_cache_dir() -> Path:
-    """``$ANIMRE_CACHE_DIR``, else ``$XDG_CACHE_HOME/animre``, else ``~/.cache/animre``."""
-    env = os.environ.get("ANIMRE_CACHE_DIR")
-    if env:
-        return Path(env)
-    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "animre"
 
 
 @dataclass
 class FileResult:
-    """What one file yielded: its curated table rows with byte spans, or its error."""
+    """What one file yielded: its table rows with byte spans, or its error."""
 
     file: str
     path: str
@@ -68,107 +60,7 @@ class FileResult:
     cached: bool = False
 
 
-# ------------------------------------------------------------------ atomic writes
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that no reader ever sees a half-written file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-
-
-# ------------------------------------------------------------------ parsing one file
-
-
-def _module_for(fmt: Format, parsers: Mapping[str, types.ModuleType] | None) -> tuple[types.ModuleType, str]:
-    if parsers and fmt.spec in parsers:
-        mod = parsers[fmt.spec]
-        text = getattr(mod, "__animre_spec_text__", None) or Path(mod.__file__).read_text()
-        return mod, "custom:" + hashlib.sha256(text.encode()).hexdigest()
-    return load_parser(fmt.spec), spec_hash(fmt.spec)
-
-
-def parse_file(path: str | os.PathLike, fmt: str | Format | None = None,
-               parsers: Mapping[str, types.ModuleType] | None = None, name: str | None = None):
-    """Parse one file; returns ``(format, parsed_object, bases)``.
-
-    Raises :class:`~animre.errors.ParseError` (file, field path, offset) when
-    the file is not recognised or does not parse.
-
-    Examples
-    --------
-    >>> fmt, obj, bases = parse_file("data/samples/frm/GOBLNFRM.BIN")  # doctest: +SKIP
-    >>> obj.walk_speed  # doctest: +SKIP
-    """
-    path = Path(path)
-    data = path.read_bytes()
-    return parse_data(data, name or str(path), fmt, parsers)
-
-
-def parse_data(data: bytes, name: str, fmt: str | Format | None = None,
-               parsers: Mapping[str, types.ModuleType] | None = None):
-    """Like :func:`parse_file` for bytes already in memory."""
-    if isinstance(fmt, str):
-        fmt = all_formats()[fmt]
-    if fmt is None:
-        fmt, _ = detect_format(data[:HEAD] if fmt is None else b"", len(data), name)
-        if fmt is None:
-            raise ParseError(name, "", 0, "not recognised as any animre format "
-                             f"({', '.join(all_formats())}); {len(data)} bytes")
-    mod, _ = _module_for(fmt, parsers)
-    offset = 0
-    if fmt.locate is not None:
-        offset = fmt.locate(data)
-        if offset is None or offset < 0:
-            raise ParseError(name, "", 0, f"no {fmt.title} block found")
-    obj, bases = _parse_at(data, name, fmt, mod, offset)
-    return fmt, obj, bases
-
-
-def _parse_at(data: bytes, name: str, fmt: Format, mod, offset: int):
-    try:
-        obj = parse_bytes(data[offset:] if offset else data, mod, name)
-    except ParseError as e:
-        if offset:
-            raise ParseError(name, e.path, e.offset + offset, e.reason, e.partial) from e.__cause__
-        raise
-    return obj, Bases(obj, offset)
-
-
-def parse_blocks(data: bytes, name: str, fmt: str | Format | None = None,
-                 parsers: Mapping[str, types.ModuleType] | None = None):
-    """Every block of a file: yields ``(format, block_number, parsed_object, bases)``.
-
-    Most formats have one block per file. Containers hold several (ANCS/CHAR
-    files: one PAS4 database per character); their format's ``next_block``
-    finds the next one after the end of the previous, so work stays
-    proportional to the file size.
-    """
-    fmt, obj, bases = parse_data(data, name, fmt, parsers)
-    yield fmt, 0, obj, bases
-    if fmt.next_block is None:
-        return
-    mod, _ = _module_for(fmt, parsers)
-    k, pos = 0, bases.offset + max(1, obj._io.pos())
-    while pos < len(data):
-        nxt = fmt.next_block(data, pos)
-        if nxt is None or nxt < pos:
-            return
-        k += 1
-        obj, bases = _parse_at(data, name, fmt, mod, nxt)
-        yield fmt, k, obj, bases
-        pos = nxt + max(1, obj._io.pos())
+# ------------------------------------------------------------------ one file
 
 
 def _hash_file(path: Path) -> tuple[str, int, bytes]:
@@ -210,22 +102,11 @@ def _identify(path: Path, name: str, parsers, spec_hashes: dict[str, str] | None
     if spec_hashes is not None and fmt.name in spec_hashes:
         shash = spec_hashes[fmt.name]
     else:
-        shash = _module_for(fmt, parsers)[1]
+        shash = module_for(fmt, parsers)[1]
         if spec_hashes is not None:
             spec_hashes[fmt.name] = shash
     key = hashlib.sha256(f"{sha}|{fmt.name}|{shash}|{__version__}".encode()).hexdigest()
     return _Ident(path, name, sha, size, fmt, key)
-
-
-def _span_frame(spans: list[dict], columns) -> pd.DataFrame:
-    """Byte offsets of one file's table cells as int32 (-1 = computed, not read from bytes)."""
-    out = np.full((len(spans), len(columns)), -1, dtype=np.int32)
-    index = {c: j for j, c in enumerate(columns)}
-    for i, row in enumerate(spans):
-        for c, v in row.items():
-            if v is not None:
-                out[i, index[c]] = v
-    return pd.DataFrame(out, columns=columns)
 
 
 def _nullable(df: pd.DataFrame) -> pd.DataFrame:
@@ -244,34 +125,15 @@ def _nullable(df: pd.DataFrame) -> pd.DataFrame:
 
 def _process(ident: _Ident, parsers) -> FileResult:
     path, name, sha, size, fmt = ident.path, ident.name, ident.sha256, ident.size, ident.fmt
-    if ident.error:
+    if ident.error or fmt is None:
+        why = ident.error or f"not recognised as any animre format ({size} bytes)"
         return FileResult(name, str(path), None, size, sha, False,
                           error={"file": name, "format": None, "path": "", "offset": 0,
-                                 "message": f"{name}: (file) @ 0x0 (0): {ident.error}"})
-    if fmt is None:
-        return FileResult(name, str(path), None, size, sha, False,
-                          error={"file": name, "format": None, "path": "", "offset": 0,
-                                 "message": f"{name}: (file) @ 0x0 (0): not recognised as any animre "
-                                            f"format ({size} bytes)"})
+                                 "message": f"{name}: (file) @ 0x0 (0): {why}"})
     res = FileResult(name, str(path), fmt.name, size, sha, False)
     try:
-        data = path.read_bytes()
-        collected: dict[str, tuple[list, list, list]] = {}
-        for _, k, obj, bases in parse_blocks(data, name, fmt, parsers):
-            ctx = types.SimpleNamespace(file=name, data=data, size=size, offset=bases.offset, block=k)
-            for t, rows in fmt.tables(obj, ctx).items():
-                if fmt.next_block is not None:  # containers: every row says which block it is from
-                    rows = [{"block": k, **r} for r in rows]
-                v, st_, en = resolve_rows(rows, bases)
-                acc = collected.setdefault(t, ([], [], []))
-                acc[0].extend(v)
-                acc[1].extend(st_)
-                acc[2].extend(en)
-        for t, (vals, starts, ends) in collected.items():
-            # compact at once: a corpus of 10,000 files must not hold millions of row dicts
-            res.tables[t] = pd.DataFrame(vals)
-            res.starts[t] = _span_frame(starts, res.tables[t].columns)
-            res.ends[t] = _span_frame(ends, res.tables[t].columns)
+        for t, (vals, starts, ends) in read_tables(path.read_bytes(), name, fmt, parsers).items():
+            res.tables[t], res.starts[t], res.ends[t] = vals, starts, ends
         res.ok = True
     except ParseError as e:
         res.error = {"file": name, "format": fmt.name, "path": e.path, "offset": e.offset,
@@ -381,6 +243,31 @@ class _Spans(Mapping):
         return len(self._d)
 
 
+class _DeriveContext:
+    """What a derived column's function may look at besides its own table."""
+
+    def __init__(self, corpus: Corpus):
+        self._c = corpus
+
+    @property
+    def files(self) -> pd.DataFrame:
+        return self._c.files
+
+    def table(self, name: str) -> pd.DataFrame:
+        df = self._c.tables.get(name)
+        return df if df is not None else pd.DataFrame(columns=self._c.keys(name))
+
+    def starts(self, table: str, column: str) -> pd.Series:
+        return self._c.offsets(table, column)
+
+    def ends(self, table: str, column: str) -> pd.Series:
+        df = self._c.tables.get(table)
+        idx = df.index if df is not None else pd.RangeIndex(0)
+        if table not in self._c.spans or column not in self._c.spans[table][1]:
+            return pd.Series(pd.NA, index=idx, dtype="Int64")
+        return self._c.spans[table][1][column].reindex(idx).astype("Int64")
+
+
 class Corpus:
     """A parsed folder of files.
 
@@ -390,8 +277,11 @@ class Corpus:
         ``files`` plus each format's curated tables, with a ``file`` column first.
     errors : DataFrame
         One row per file that failed: file, format, path (field path), offset, message.
+    unavailable : DataFrame
+        Derived columns and claims that read a field the loaded spec does not
+        have (kind, format, table, name, missing, message "not testable: ...").
     spans : dict of str -> (DataFrame, DataFrame)
-        For every curated table, the absolute start and end byte offset of
+        For every table, the absolute start and end byte offset of
         each cell that was read from the file (nullable Int32; NA for computed cells).
     """
 
@@ -404,6 +294,9 @@ class Corpus:
         self._paths = {r.file: Path(r.path) for r in results}
         self.tables: dict[str, pd.DataFrame] = {}
         self.spans = _Spans()
+        self.unavailable = pd.DataFrame(columns=UNAVAILABLE_COLUMNS)
+        self._derived_ok: set[tuple[str, str]] = set()
+        self._schema = None
         if fresh_tables is None:
             collector = _Collector()
             for r in results:
@@ -476,6 +369,101 @@ class Corpus:
     def _snapshot_payload(self) -> dict:
         return {"files": self.tables["files"], "errors": self.errors,
                 "tables": {t: (df, *self.spans[t]) for t, df in self.tables.items() if t in self.spans}}
+
+    # -- the spec's columns, derived columns ---------------------------------------
+
+    def _formats_in_use(self) -> list[Format]:
+        present = set(self.tables["files"]["format"].dropna())
+        return [f for f in all_formats().values() if f.name in present or f.name in self.parsers]
+
+    @property
+    def schema(self) -> pd.DataFrame:
+        """Every column of every table of the formats in the corpus, from their specs.
+
+        Columns: table, column, kind (key, read, pos, value, value (bits), enum
+        name, list, derived), type (the ksy type), enum, doc, field
+        (``type.field_id`` in the spec), spec.
+        """
+        if getattr(self, "_schema", None) is None:
+            frames = [plan_of(f, self.parsers).info() for f in self._formats_in_use()]
+            extra = []
+            for f in self._formats_in_use():
+                for d in f.derived:
+                    if (d.table, d.column) in self._derived_ok:
+                        extra.append((d.table, d.column, "derived", "derived", None, d.doc, None, f.name))
+            frames.append(pd.DataFrame(extra, columns=COLUMN_INFO))
+            frames = [x for x in frames if len(x)]
+            self._schema = (pd.concat(frames, ignore_index=True) if frames
+                            else pd.DataFrame(columns=COLUMN_INFO))
+        return self._schema
+
+    def columns(self, table: str) -> pd.DataFrame:
+        """The columns of one table with their kind, ksy type, enum and ``doc`` (from the spec).
+
+        Examples
+        --------
+        >>> c = open_corpus("data/samples", cache=False)  # doctest: +SKIP
+        >>> c.columns("frm").set_index("column").at["walk_speed", "type"]  # doctest: +SKIP
+        'u4'
+        """
+        s = self.schema
+        return s[s["table"] == table].reset_index(drop=True)
+
+    def has_column(self, table: str, column: str) -> bool:
+        """True when the loaded spec (or a derived column) gives ``table`` the column ``column``."""
+        if column in ("file", "block") or (table, column) in self._derived_ok:
+            return True
+        s = self.schema
+        return bool(((s["table"] == table) & (s["column"] == column)).any())
+
+    def keys(self, table: str) -> list[str]:
+        """Key columns of a table (``file``, ``block`` for containers, then positions)."""
+        df = self.tables.get(table)
+        ks = list(self.columns(table).query("kind == 'key'")["column"])
+        lead = ["file"] + (["block"] if df is not None and "block" in df.columns else [])
+        return lead + ks
+
+    def _derive(self) -> None:
+        """Add every format's derived columns whose spec fields exist; record the others."""
+        self._derived_ok: set[tuple[str, str]] = set()
+        self._schema = None
+        rows = []
+        ctx = _DeriveContext(self)
+        for f in self._formats_in_use():
+            for d in f.derived:
+                df = self.tables.get(d.table)
+                if df is not None and d.column in df.columns:
+                    self.tables[d.table] = df = df.drop(columns=[d.column])
+                missing = not_testable(self, d.reads)
+                if missing:
+                    rows.append(("derived", f.name, d.table, d.column, missing,
+                                 f"not testable: field {', '.join(missing)} is not in the spec"))
+                    continue
+                self._derived_ok.add((d.table, d.column))
+                if df is None:
+                    continue
+                try:
+                    vals = d.fn(df, ctx)
+                    df = df.copy()
+                    df[d.column] = list(vals) if not isinstance(vals, (pd.Series, np.ndarray)) else (
+                        vals.to_numpy() if isinstance(vals, pd.Series) else vals)
+                    self.tables[d.table] = df
+                except Exception as e:  # noqa: BLE001 - one broken derivation must not hide the tables
+                    self._derived_ok.discard((d.table, d.column))
+                    rows.append(("derived", f.name, d.table, d.column, [],
+                                 f"could not compute: {type(e).__name__}: {e}"))
+            for cl in f.claims:
+                missing = not_testable(self, cl.reads)
+                if missing:
+                    rows.append(("claim", f.name, cl.reads[0][0] if cl.reads else "", cl.text, missing,
+                                 f"not testable: field {', '.join(missing)} is not in the spec"))
+        self._schema = None
+        self.unavailable = pd.DataFrame(rows, columns=UNAVAILABLE_COLUMNS)
+        if rows:
+            warnings.warn(
+                "animre: " + "; ".join(f"{r[0]} {r[3]!r} ({r[1]}): {r[5]}" for r in rows[:8])
+                + (f"; and {len(rows) - 8} more (corpus.unavailable)" if len(rows) > 8 else ""),
+                stacklevel=3)
 
     # -- access --------------------------------------------------------------------
 
@@ -567,74 +555,6 @@ class Corpus:
         return pd.concat(frames, ignore_index=True)
 
 
-def _snapshot_dir(cache_dir: Path, root: Path | None, files: list[Path], parsers) -> Path:
-    ident = json.dumps([str(root.resolve()) if root else "", sorted((parsers or {}).keys()), __version__])
-    if root is None:
-        ident += json.dumps(sorted(str(f.resolve()) for f in files))
-    return cache_dir / "corpora" / hashlib.sha256(ident.encode()).hexdigest()[:24]
-
-
-def _span_loader(gen: Path, t: str):
-    def load() -> tuple[pd.DataFrame, pd.DataFrame]:
-        try:
-            return (pd.read_parquet(gen / f"{t}.start.parquet"), pd.read_parquet(gen / f"{t}.end.parquet"))
-        except OSError as e:
-            raise AnimreError(f"the cached byte spans of table {t!r} are gone ({e}); the corpus was "
-                              "re-cached several times since it was opened: open it again") from e
-    return load
-
-
-def _read_snapshot(sdir: Path) -> tuple[dict, dict] | None:
-    """The corpus-level Parquet snapshot: (index {file: key}, tables) or None.
-
-    Each snapshot is a generation folder named in ``sdir/CURRENT``; byte spans
-    are read lazily from it, so a corpus opened earlier keeps reading its own
-    generation even after a newer open wrote another one.
-    """
-    try:
-        gen = sdir / (sdir / "CURRENT").read_text().strip()
-        index = json.loads((gen / "index.json").read_text())
-        snap = {"files": pd.read_parquet(gen / "files.parquet"),
-                "errors": pd.read_parquet(gen / "errors.parquet"), "tables": {}}
-        for t in index["tables"]:
-            snap["tables"][t] = (pd.read_parquet(gen / f"{t}.rows.parquet"), _span_loader(gen, t))
-        return index["keys"], snap
-    except (OSError, ValueError, KeyError):
-        return None
-
-
-KEEP_GENERATIONS = 3
-
-
-def _write_snapshot(sdir: Path, keys: dict, corpus: Corpus) -> None:
-    """Write a new generation folder, then point ``CURRENT`` at it (never half-written)."""
-    import shutil
-    import uuid
-
-    sdir.mkdir(parents=True, exist_ok=True)
-    name = f"g{time.time_ns():020d}-{uuid.uuid4().hex[:8]}"
-    tmp = Path(tempfile.mkdtemp(dir=sdir, prefix=f".{name}."))
-    try:
-        payload = corpus._snapshot_payload()
-        payload["files"].to_parquet(tmp / "files.parquet")
-        payload["errors"].to_parquet(tmp / "errors.parquet")
-        for t, (df, st_, en) in payload["tables"].items():
-            df.to_parquet(tmp / f"{t}.rows.parquet")
-            st_.to_parquet(tmp / f"{t}.start.parquet")
-            en.to_parquet(tmp / f"{t}.end.parquet")
-        (tmp / "index.json").write_text(json.dumps({"keys": keys, "tables": list(payload["tables"])}))
-        os.replace(tmp, sdir / name)
-        write_atomic(sdir / "CURRENT", name.encode())
-    except BaseException as e:  # nothing half-written survives an error or an interrupt
-        shutil.rmtree(tmp, ignore_errors=True)
-        if not isinstance(e, Exception):
-            raise
-        return  # otherwise (e.g. a column pyarrow cannot store) the corpus simply stays uncached
-    gens = sorted(p for p in sdir.iterdir() if p.is_dir() and p.name.startswith("g"))
-    for old in gens[:-KEEP_GENERATIONS]:
-        shutil.rmtree(old, ignore_errors=True)
-
-
 def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache: bool | str | os.PathLike = True,
                 parsers: Mapping[str, types.ModuleType] | None = None, progress: bool | None = None) -> Corpus:
     """Open a folder (or a list of files): detect, parse and tabulate every file.
@@ -659,8 +579,8 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache:
     root, files = _collect(path)
     if parsers:
         for spec_id in parsers:
-            if format_for_spec(spec_id) is None:
-                raise UsageError(f"no format is read by spec {spec_id!r}")
+            if spec_id not in all_formats():
+                raise UsageError(f"no format is read by spec {spec_id!r}; formats: {', '.join(all_formats())}")
     cache_dir = None
     if cache is True:
         cache_dir = default_cache_dir()
@@ -672,8 +592,8 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache:
     keys = {i.name: i.key for i in idents}
     snapshot, sdir = None, None
     if cache_dir is not None:
-        sdir = _snapshot_dir(cache_dir, root, files, parsers)
-        got = _read_snapshot(sdir)
+        sdir = snapshot_dir(cache_dir, root, files, parsers)
+        got = read_snapshot(sdir)
         if got is not None:
             old_keys, snapshot = got
             # keep only files whose content, format and spec are unchanged
@@ -698,7 +618,8 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache:
         results.append(r)
     corpus = Corpus(root, results, parsers, snapshot=snapshot, order=names, fresh_tables=collector.tables())
     if sdir is not None and (todo or snapshot is None):
-        _write_snapshot(sdir, keys, corpus)
+        write_snapshot(sdir, keys, corpus._snapshot_payload())
+    corpus._derive()
     return corpus
 
 

@@ -1,8 +1,8 @@
 """Format registry: every module in this package that defines ``FORMAT``.
 
-Each format module says how to recognise a file (by content first), which
-compiled parser reads it, which curated tables it yields, and holds
-format-specific decoders a spec cannot express.
+Each format module says what its spec cannot: how to recognise a file (by
+content first), derived columns and the notes' claims. A format's one id
+names its spec (``ksy/<id>.ksy``), its tables and its sample folder.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from .base import F, Format, Ref
+from .base import Claim, Derived, Format, derived
 
-__all__ = ["F", "Format", "Ref", "all_formats", "get_format", "detect_format", "format_for_spec"]
+__all__ = ["Claim", "Derived", "Format", "derived", "all_formats", "get_format", "detect_format"]
 
 _REGISTRY: dict[str, Format] | None = None
 
@@ -41,20 +41,12 @@ def get_format(name: str) -> Format:
         raise KeyError(f"unknown format {name!r}; known: {', '.join(all_formats())}") from None
 
 
-def format_for_spec(spec_id: str) -> Format | None:
-    """The format read by the spec ``spec_id``, if any."""
-    for f in all_formats().values():
-        if f.spec == spec_id:
-            return f
-    return None
-
-
 def detect_format(head: bytes, size: int, name: str) -> tuple[Format | None, float]:
     """Best format for a file from its first bytes, size and name (content first).
 
     Examples
     --------
-    >>> detect_format(b"\\x01" + bytes(820), 821, "GOBLNFRM.BIN")[0].name  # doctest: +SKIP
+    >>> detect_format(open("data/samples/frm/GOBLNFRM.BIN", "rb").read(), 821, "x")[0].name
     'frm'
     """
     best, score = None, 0.0

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from .base import F, Format, column_claim, file_claim, row_claim
+import numpy as np
+import pandas as pd
+
+from .base import Format, column_claim, derived, file_claim, row_claim
 
 __all__ = ["FORMAT", "FRM_SIZE"]
 
@@ -25,87 +28,77 @@ def detect(head: bytes, size: int, name: str) -> float:
     return min(1.0, score + (0.1 if named else 0.0))
 
 
-def tables(r, ctx) -> dict[str, list[dict]]:
-    """Curated tables: ``frm`` (one row per file), ``frm_slots``, ``frm_sequences``."""
-    row = {
-        "unknown_magic": F(r, "unknown_magic"),
-        "eye_x": F(r, "eye_x"),
-        "eye_y": F(r, "eye_y"),
-        "num_idles_raw": F(r, "num_idles_raw"),
-        "num_idles": r.num_idles,
-    }
-    for i in range(5):
-        row[f"idle_weight_{i}"] = F(r, "idle_weights", i)
-    for i in range(5):
-        row[f"idle_delay_{i}"] = F(r, "idle_delays", i)
-    for k in ("idle_interval", "walk_speed", "shoot_speed", "fly_speed"):
-        row[k] = F(r, k)
-    for i, d in enumerate(("up", "straight", "down")):
-        row[f"projectile_{d}_x"] = F(r.projectile_offsets[i], "x")
-        row[f"projectile_{d}_y"] = F(r.projectile_offsets[i], "y")
-    row["num_projectile_frames_raw"] = F(r, "num_projectile_frames_raw")
-    row["num_projectile_frames"] = r.num_projectile_frames
-    for i in range(12):
-        row[f"projectile_angle_{i}"] = F(r, "projectile_angles", i)
-    row["troop_box_left"] = F(r, "troop_box_left")
-    row["troop_box_right"] = F(r, "troop_box_right")
-    row["idle_weight_sum"] = float(sum(r.idle_weights[: r.num_idles]))
-    row["x_offsets_all_zero"] = all(o == 0 for xo in r.x_offsets for o in xo.offsets)
+# Public sources, named in words (the project ships no copy of them).
+NOTE = "Heroes of Might and Magic II community notes on the monster animation .bin files"
+ENGINE = "fheroes2 engine source (monster animation reader)"
+FRM = "frm"
+SEQ = "frm_sequences"
 
-    slots, seqs = [], []
-    for s in r.sequences:
-        slots.append({
-            "slot": s.slot,
-            "slot_name": s.slot_name.name,
-            "num_frames_raw": F(r, "num_frames_raw", s.slot),
-            "num_frames": s.num_frames,
-            "len_by_fill": s.len_by_fill,
-            "count_matches_fill": s.num_frames == s.len_by_fill,
-        })
-        for p in range(16):
-            seqs.append({
-                "slot": s.slot,
-                "slot_name": s.slot_name.name,
-                "position": p,
-                "frame_id": F(s, "frame_ids", p),
-                "in_sequence": p < s.num_frames,
-                "x_offset": F(r.x_offsets[s.slot], "offsets", p) if s.slot < 7 else None,
-            })
-    return {"frm": [row], "frm_slots": slots, "frm_sequences": seqs}
+
+def _weights(df):
+    return df[[f"idle_weights[{i}]" for i in range(5)]].to_numpy(dtype="float64")
+
+
+@derived(FRM, "idle_weight_sum", ["num_idles"] + [f"idle_weights[{i}]" for i in range(5)],
+         "Sum of the first num_idles idle weights (the engine's relative weights).")
+def _idle_weight_sum(df, ctx):
+    n = df["num_idles"].to_numpy(dtype="int64")
+    used = np.arange(5)[None, :] < n[:, None]
+    return np.where(used, _weights(df), 0.0).sum(axis=1)
+
+
+@derived(FRM, "x_offsets_all_zero", [("frm_x_offsets", "offsets")],
+         "True when every movement X offset of the file is 0 (expected for flying monsters).")
+def _x_offsets_all_zero(df, ctx):
+    xo = ctx.table("frm_x_offsets")
+    keys = [k for k in ("file", "block") if k in df.columns and k in xo.columns]
+    allzero = (xo["offsets"].astype("int64") == 0).groupby([xo[k] for k in keys]).all()
+    idx = pd.MultiIndex.from_frame(df[keys]) if len(keys) > 1 else pd.Index(df[keys[0]])
+    return allzero.reindex(idx).fillna(True).astype(bool).to_numpy()
+
+
+@derived(SEQ, "count_matches_fill", ["num_frames", "len_by_fill"],
+         "The (clamped) count byte equals the number of frame ids before the 0xFF fill.")
+def _count_matches_fill(df, ctx):
+    return (df["num_frames"].astype("int64") == df["len_by_fill"].astype("int64")).to_numpy()
+
+
+@derived("frm_frames", "in_sequence", [(SEQ, "num_frames")],
+         "The position is inside the sequence (position < num_frames).")
+def _in_sequence(df, ctx):
+    seq = ctx.table(SEQ)
+    keys = [k for k in ("file", "block", "slot") if k in df.columns and k in seq.columns]
+    n = df[keys].merge(seq[keys + ["num_frames"]], on=keys, how="left")["num_frames"]
+    return (df["position"].to_numpy() < n.fillna(0).to_numpy(dtype="int64"))
 
 
 FORMAT = Format(
     name="frm",
-    spec="frm",
     title="HoMM2 monster animation (*FRM.BIN)",
     extensions=(".bin",),
     detect=detect,
-    tables=tables,
-    table_keys={"frm": (), "frm_slots": ("slot",), "frm_sequences": ("slot", "position")},
+    derived=(_idle_weight_sum, _x_offsets_all_zero, _count_matches_fill, _in_sequence),
     claims=(
-        file_claim("FRM files are 821 bytes.", "seeds/001_0340b32678dbfebf.txt", "frm",
+        file_claim("FRM files are 821 bytes.", NOTE, "frm",
                    lambda r: r["size"] == FRM_SIZE, offset=lambda r: min(int(r["size"]), FRM_SIZE)),
-        column_claim("FRM byte 0 is 0x01 (magic value).", "seeds/001_0340b32678dbfebf.txt",
-                     "frm", "unknown_magic", lambda v: v == 1),
-        row_claim("The idle probabilities of the first idle-count idles sum to 1.",
-                  "seeds/001_0340b32678dbfebf.txt", "frm",
+        column_claim("FRM byte 0 is 0x01 (magic value).", NOTE, FRM, "unknown_magic", lambda v: v == 1),
+        row_claim("The idle probabilities of the first idle-count idles sum to 1.", NOTE, FRM,
                   lambda r: abs(r["idle_weight_sum"] - 1.0) < 1e-3,
-                  offset_column="idle_weight_0", value="idle_weight_sum"),
-        column_claim("Each animation section has at most 16 frames.", "seeds/001_0340b32678dbfebf.txt",
-                     "frm_slots", "num_frames_raw", lambda v: v <= 16),
-        row_claim("Section 7 (slot 6) is not in use (always empty).", "seeds/001_0340b32678dbfebf.txt",
-                  "frm_slots", lambda r: r["num_frames_raw"] == 0 and r["len_by_fill"] == 0,
+                  offset_column="idle_weights[0]", value="idle_weight_sum"),
+        column_claim("Each animation section has at most 16 frames.", NOTE,
+                     "frm_frame_counts", "num_frames_raw", lambda v: v <= 16),
+        row_claim("Section 7 (slot 6) is not in use (always empty).", NOTE,
+                  "frm_frame_counts", lambda r: r["num_frames_raw"] == 0,
                   where=lambda r: r["slot"] == 6, offset_column="num_frames_raw"),
-        row_claim("X offsets are all zeros for flying monsters (fly_speed > 0).",
-                  "seeds/001_0340b32678dbfebf.txt", "frm", lambda r: bool(r["x_offsets_all_zero"]),
-                  where=lambda r: r["fly_speed"] > 0, offset=5, value="x_offsets_all_zero"),
-        row_claim("The frame count byte equals the number of ids before the 0xFF fill.",
-                  "formats/NOTES.md §2", "frm_slots",
-                  lambda r: r["num_frames_raw"] == r["len_by_fill"], offset_column="num_frames_raw"),
-        column_claim("The idle animation count is at most 5.", "formats/NOTES.md §2", "frm",
+        row_claim("X offsets are all zeros for flying monsters (fly_speed > 0).", NOTE, FRM,
+                  lambda r: bool(r["x_offsets_all_zero"]), where=lambda r: r["fly_speed"] > 0,
+                  offset=5, value="x_offsets_all_zero", reads=["fly_speed"]),
+        row_claim("The frame count byte equals the number of ids before the 0xFF fill.", ENGINE, SEQ,
+                  lambda r: r["num_frames_raw"] == r["len_by_fill"], offset_column="ids_before_fill",
+                  value="num_frames_raw", reads=["len_by_fill"]),
+        column_claim("The idle animation count is at most 5.", ENGINE, FRM,
                      "num_idles_raw", lambda v: v <= 5),
-        column_claim("The projectile sprite count is at most 12.", "formats/NOTES.md §2", "frm",
+        column_claim("The projectile sprite count is at most 12.", ENGINE, FRM,
                      "num_projectile_frames_raw", lambda v: v <= 12),
     ),
 )
-

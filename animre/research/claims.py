@@ -14,13 +14,14 @@ from typing import Any
 
 import pandas as pd
 
-from ..formats.base import CLAIM_COLUMNS, Claim, file_claim, row_claim  # noqa: F401 (re-exported)
+from ..formats import all_formats
+from ..formats.base import CLAIM_COLUMNS, Claim, file_claim, not_testable, row_claim  # noqa: F401
 from ._util import plain
 
 __all__ = ["claims", "row_claim", "file_claim", "CLAIMS_COLUMNS"]
 
 CLAIMS_COLUMNS = ["claim", "format", "source", "holds", "tested", "holds_all", "counterexamples",
-                  "error"]
+                  "error", "status"]
 MAX_COUNTEREXAMPLES = 1000
 
 
@@ -43,16 +44,16 @@ def claims(corpus: Any, formats: Iterable[str] | None = None, *,
         One row per claim: ``claim`` (text), ``format``, ``source`` (the note
         it comes from), ``holds`` (items where it holds), ``tested`` (items
         tested), ``holds_all``, ``counterexamples`` (list of dicts: file,
-        offset, value, detail) and ``error`` (when the check
-        itself failed).
+        offset, value, detail), ``error`` (when the check itself failed) and
+        ``status``: ``holds``, ``fails``, ``no data``, ``error`` or ``not
+        testable: field T.C is not in the spec`` (the loaded spec lacks a
+        field the claim reads, e.g. after a rename).
 
     Examples
     --------
     >>> c = open_corpus("data/samples")  # doctest: +SKIP
     >>> claims(c)[["claim", "holds", "tested"]].head()  # doctest: +SKIP
     """
-    from ..formats import all_formats
-
     present = set(corpus.files["format"].dropna())
     wanted = set(formats) if formats is not None else present
     rows = []
@@ -61,7 +62,13 @@ def claims(corpus: Any, formats: Iterable[str] | None = None, *,
             continue
         for cl in fmt.claims:
             row = {"claim": cl.text, "format": cl.format or fmt.name, "source": cl.source,
-                   "holds": 0, "tested": 0, "holds_all": False, "counterexamples": [], "error": None}
+                   "holds": 0, "tested": 0, "holds_all": False, "counterexamples": [], "error": None,
+                   "status": "no data"}
+            missing = not_testable(corpus, cl.reads) if hasattr(corpus, "has_column") else []
+            if missing:
+                row["status"] = f"not testable: field {', '.join(missing)} is not in the spec"
+                rows.append(row)
+                continue
             try:
                 res = cl.check(corpus)
                 res = pd.DataFrame(columns=CLAIM_COLUMNS) if res is None else pd.DataFrame(res)
@@ -71,8 +78,11 @@ def claims(corpus: Any, formats: Iterable[str] | None = None, *,
                 row["holds_all"] = bool(len(res)) and bool(ok.all())
                 bad = res[~ok.to_numpy()] if len(res) else res
                 row["counterexamples"] = [_counter(r) for r in bad.head(max_counterexamples).to_dict("records")]
+                if len(res):
+                    row["status"] = "holds" if row["holds_all"] else "fails"
             except Exception as e:  # noqa: BLE001 - one broken check must not hide the others
                 row["error"] = f"{type(e).__name__}: {e}"
+                row["status"] = "error"
             rows.append(row)
     return pd.DataFrame(rows, columns=CLAIMS_COLUMNS)
 

@@ -1,0 +1,98 @@
+"""The corpus cache: a Parquet snapshot of every table, keyed per file.
+
+Each snapshot is a generation folder named in ``<dir>/CURRENT``: tables and
+their byte spans as Parquet plus ``index.json`` (each file's key: content
+hash + spec hash + animre version). Byte spans load lazily, so a corpus
+opened earlier keeps reading its own generation after a newer open wrote
+another. Nothing is ever pickled (a cache may come from anyone).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import pandas as pd
+
+from . import __version__
+from .atomic import write_atomic
+from .errors import AnimreError
+
+__all__ = ["default_cache_dir", "snapshot_dir", "read_snapshot", "write_snapshot", "KEEP_GENERATIONS"]
+
+KEEP_GENERATIONS = 3
+
+
+def default_cache_dir() -> Path:
+    """``$ANIMRE_CACHE_DIR``, else ``$XDG_CACHE_HOME/animre``, else ``~/.cache/animre``."""
+    env = os.environ.get("ANIMRE_CACHE_DIR")
+    if env:
+        return Path(env)
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "animre"
+
+
+def snapshot_dir(cache_dir: Path, root: Path | None, files: list[Path], parsers) -> Path:
+    """The snapshot folder of one corpus (its root, the parser overrides and animre's version)."""
+    ident = json.dumps([str(root.resolve()) if root else "", sorted((parsers or {}).keys()), __version__])
+    if root is None:
+        ident += json.dumps(sorted(str(f.resolve()) for f in files))
+    return cache_dir / "corpora" / hashlib.sha256(ident.encode()).hexdigest()[:24]
+
+
+def _span_loader(gen: Path, t: str):
+    def load() -> tuple[pd.DataFrame, pd.DataFrame]:
+        try:
+            return (pd.read_parquet(gen / f"{t}.start.parquet"), pd.read_parquet(gen / f"{t}.end.parquet"))
+        except OSError as e:
+            raise AnimreError(f"the cached byte spans of table {t!r} are gone ({e}); the corpus was "
+                              "re-cached several times since it was opened: open it again") from e
+    return load
+
+
+def read_snapshot(sdir: Path) -> tuple[dict, dict] | None:
+    """``(index {file: key}, snapshot)`` or None; snapshot tables are ``(rows, load_spans)``."""
+    try:
+        gen = sdir / (sdir / "CURRENT").read_text().strip()
+        index = json.loads((gen / "index.json").read_text())
+        snap = {"files": pd.read_parquet(gen / "files.parquet"),
+                "errors": pd.read_parquet(gen / "errors.parquet"), "tables": {}}
+        for t in index["tables"]:
+            snap["tables"][t] = (pd.read_parquet(gen / f"{t}.rows.parquet"), _span_loader(gen, t))
+        return index["keys"], snap
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def write_snapshot(sdir: Path, keys: dict, payload: dict) -> None:
+    """Write a new generation folder, then point ``CURRENT`` at it (never half-written).
+
+    ``payload``: ``files`` and ``errors`` DataFrames and ``tables`` {name: (rows, starts, ends)}.
+    A table pyarrow cannot store leaves the corpus uncached; nothing half-written survives.
+    """
+    sdir.mkdir(parents=True, exist_ok=True)
+    name = f"g{time.time_ns():020d}-{uuid.uuid4().hex[:8]}"
+    tmp = Path(tempfile.mkdtemp(dir=sdir, prefix=f".{name}."))
+    try:
+        payload["files"].to_parquet(tmp / "files.parquet")
+        payload["errors"].to_parquet(tmp / "errors.parquet")
+        for t, (df, st_, en) in payload["tables"].items():
+            df.to_parquet(tmp / f"{t}.rows.parquet")
+            st_.to_parquet(tmp / f"{t}.start.parquet")
+            en.to_parquet(tmp / f"{t}.end.parquet")
+        (tmp / "index.json").write_text(json.dumps({"keys": keys, "tables": list(payload["tables"])}))
+        os.replace(tmp, sdir / name)
+        write_atomic(sdir / "CURRENT", name.encode())
+    except BaseException as e:  # nothing half-written survives an error or an interrupt
+        shutil.rmtree(tmp, ignore_errors=True)
+        if not isinstance(e, Exception):
+            raise
+        return
+    gens = sorted(p for p in sdir.iterdir() if p.is_dir() and p.name.startswith("g"))
+    for old in gens[:-KEEP_GENERATIONS]:
+        shutil.rmtree(old, ignore_errors=True)

@@ -1,0 +1,151 @@
+"""Read one file: detect its format, parse every block, flatten it into tables.
+
+This is the layer below the corpus: it knows formats, parsers and the
+flattener, and nothing above them. :func:`read_tables` is what a corpus scan
+calls for every file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import types
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import pandas as pd
+
+from .compile import KSY_DIR, load_parser, spec_hash
+from .errors import ParseError
+from .flatten import Plan, flatten, plan_for
+from .formats import Format, all_formats, detect_format
+from .parse import Bases, parse_bytes
+
+__all__ = ["HEAD", "parse_file", "parse_data", "parse_blocks", "read_tables", "module_for", "plan_of",
+           "spec_text"]
+
+HEAD = 4096
+Parsers = Mapping[str, types.ModuleType]
+
+
+def spec_text(fmt: Format, parsers: Parsers | None = None) -> str:
+    """The spec text a format is read with: an edited one from ``parsers`` or ``ksy/<id>.ksy``."""
+    if parsers and fmt.name in parsers:
+        text = getattr(parsers[fmt.name], "__animre_spec_text__", None)
+        if text is not None:
+            return text
+    return (KSY_DIR / f"{fmt.name}.ksy").read_text(encoding="utf-8")
+
+
+def module_for(fmt: Format, parsers: Parsers | None = None) -> tuple[types.ModuleType, str]:
+    """(parser module, spec hash) for a format; ``parsers`` overrides the shipped parser."""
+    if parsers and fmt.name in parsers:
+        mod = parsers[fmt.name]
+        text = getattr(mod, "__animre_spec_text__", None) or Path(mod.__file__).read_text()
+        return mod, "custom:" + hashlib.sha256(text.encode()).hexdigest()
+    return load_parser(fmt.name), spec_hash(fmt.name)
+
+
+def plan_of(fmt: Format, parsers: Parsers | None = None) -> Plan:
+    """The tables the format's (possibly edited) spec declares."""
+    return plan_for(spec_text(fmt, parsers))
+
+
+def parse_file(path: str | os.PathLike, fmt: str | Format | None = None,
+               parsers: Parsers | None = None, name: str | None = None):
+    """Parse one file; returns ``(format, parsed_object, bases)``.
+
+    Raises :class:`~animre.errors.ParseError` (file, field path, offset) when
+    the file is not recognised or does not parse.
+
+    Examples
+    --------
+    >>> fmt, obj, bases = parse_file("data/samples/frm/GOBLNFRM.BIN")
+    >>> fmt.name, bases.span(obj, "walk_speed")
+    ('frm', (162, 166))
+    """
+    path = Path(path)
+    return parse_data(path.read_bytes(), name or str(path), fmt, parsers)
+
+
+def parse_data(data: bytes, name: str, fmt: str | Format | None = None, parsers: Parsers | None = None):
+    """Like :func:`parse_file` for bytes already in memory."""
+    if isinstance(fmt, str):
+        fmt = all_formats()[fmt]
+    if fmt is None:
+        fmt, _ = detect_format(data[:HEAD], len(data), name)
+        if fmt is None:
+            raise ParseError(name, "", 0, "not recognised as any animre format "
+                             f"({', '.join(all_formats())}); {len(data)} bytes")
+    mod, _ = module_for(fmt, parsers)
+    offset = 0
+    if fmt.locate is not None:
+        offset = fmt.locate(data)
+        if offset is None or offset < 0:
+            raise ParseError(name, "", 0, f"no {fmt.title} block found")
+    obj, bases = _parse_at(data, name, mod, offset)
+    return fmt, obj, bases
+
+
+def _parse_at(data: bytes, name: str, mod, offset: int):
+    try:
+        obj = parse_bytes(data[offset:] if offset else data, mod, name)
+    except ParseError as e:
+        if offset:
+            raise ParseError(name, e.path, e.offset + offset, e.reason, e.partial) from e.__cause__
+        raise
+    return obj, Bases(obj, offset)
+
+
+def parse_blocks(data: bytes, name: str, fmt: str | Format | None = None,
+                 parsers: Parsers | None = None) -> Iterator[tuple[Format, int, object, Bases]]:
+    """Every block of a file: yields ``(format, block_number, parsed_object, bases)``.
+
+    Most formats have one block per file. Containers hold several (ANCS/CHAR
+    files: one PAS4 database per character); their format's ``next_block``
+    finds the next one after the end of the previous, so work stays
+    proportional to the file size.
+    """
+    fmt, obj, bases = parse_data(data, name, fmt, parsers)
+    yield fmt, 0, obj, bases
+    if fmt.next_block is None:
+        return
+    mod, _ = module_for(fmt, parsers)
+    k, pos = 0, bases.offset + max(1, obj._io.pos())
+    while pos < len(data):
+        nxt = fmt.next_block(data, pos)
+        if nxt is None or nxt < pos:
+            return
+        k += 1
+        obj, bases = _parse_at(data, name, mod, nxt)
+        yield fmt, k, obj, bases
+        pos = nxt + max(1, obj._io.pos())
+
+
+def read_tables(data: bytes, name: str, fmt: Format, parsers: Parsers | None = None
+                ) -> dict[str, tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]]:
+    """Every table of one file: table -> (values, start offsets, end offsets), int32 offsets (-1 = none).
+
+    Containers with several blocks get a leading ``block`` key column.
+
+    Examples
+    --------
+    >>> from animre.formats import get_format
+    >>> data = open("data/samples/frm/GOBLNFRM.BIN", "rb").read()
+    >>> vals, starts, ends = read_tables(data, "GOBLNFRM.BIN", get_format("frm"))["frm_frames"]
+    >>> list(vals.columns), int(starts.at[0, "frame_ids"])
+    (['slot', 'position', 'frame_ids'], 277)
+    """
+    plan = plan_of(fmt, parsers)
+    parts: dict[str, list] = {}
+    for _, k, obj, bases in parse_blocks(data, name, fmt, parsers):
+        keys = {"block": k} if fmt.next_block is not None else None
+        for t, triple in flatten(obj, bases, plan, keys).items():
+            parts.setdefault(t, []).append(triple)
+    out = {}
+    for t, ps in parts.items():
+        if len(ps) == 1:
+            out[t] = ps[0]
+        else:
+            out[t] = tuple(pd.concat([p[i] for p in ps], ignore_index=True) for i in range(3))
+    return out
