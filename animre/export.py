@@ -292,7 +292,11 @@ def _v(v: Any) -> str:
 
 
 def wiki_table(corpus: Any, table: str) -> pd.DataFrame:
-    """A format-wiki field table of a curated table: offset, type, name, observed, alerts.
+    """A format-wiki field table of a table: offset, type, name, observed, alerts, doc.
+
+    ``type`` and ``doc`` come from the spec (``corpus.columns(table)``), so a
+    renamed or retyped field shows its new name and type; derived columns say
+    ``derived``.
 
     ``offset`` is absolute when it is the same in every file, ``+n`` when it
     is the same inside each record, ``<field>+n`` when it is at a fixed
@@ -306,7 +310,7 @@ def wiki_table(corpus: Any, table: str) -> pd.DataFrame:
     >>> w = wiki_table(open_corpus("data/samples"), "frm")  # doctest: +SKIP
     >>> export(w, "out", ["md"], name="frm_fields")  # doctest: +SKIP
     """
-    from .research.profile import profile
+    from .research import profile
 
     if table not in corpus.tables:
         raise UsageError(f"no table {table!r}; tables: {', '.join(corpus.tables)}")
@@ -319,9 +323,12 @@ def wiki_table(corpus: Any, table: str) -> pd.DataFrame:
     unit = "files" if per_file else "rows"
     rows = []
     anchors: list[tuple[str, pd.Series]] = []
+    info = corpus.columns(table).set_index("column") if hasattr(corpus, "columns") else pd.DataFrame()
     for c in df.columns:
         if c == "file":
             continue
+        spec_type = info.at[c, "type"] if c in info.index else None
+        doc = info.at[c, "doc"] if c in info.index and isinstance(info.at[c, "doc"], str) else ""
         st = starts[c] if c in starts.columns else pd.Series(np.nan, index=df.index)
         en = ends[c] if c in ends.columns else pd.Series(np.nan, index=df.index)
         p = prof.loc[c]
@@ -347,6 +354,9 @@ def wiki_table(corpus: Any, table: str) -> pd.DataFrame:
             obs = f"{int(p['n_distinct'])} distinct, e.g. {ex}"
         if n < len(df):
             obs += f" (present in {n}/{len(df)} {unit})"
-        rows.append({"offset": _offset_text(st.rename(c), row_min, anchors), "type": _ktype(en - st, df[c]),
-                     "name": c, "observed": obs, "alerts": ", ".join(alerts)})
-    return pd.DataFrame(rows, columns=["offset", "type", "name", "observed", "alerts"])
+        ktype = spec_type if isinstance(spec_type, str) else _ktype(en - st, df[c])
+        if c in info.index and isinstance(info.at[c, "enum"], str):
+            ktype += f" enum {info.at[c, 'enum']}"
+        rows.append({"offset": _offset_text(st.rename(c), row_min, anchors), "type": ktype,
+                     "name": c, "observed": obs, "alerts": ", ".join(alerts), "doc": " ".join(doc.split())})
+    return pd.DataFrame(rows, columns=["offset", "type", "name", "observed", "alerts", "doc"])

@@ -133,6 +133,8 @@ def _strip_params(t: str) -> str:
 
 
 def _ksy_type(a: dict) -> str:
+    if "contents" in a:
+        return "contents"
     if "value" in a:
         return "value"
     t = a.get("type")

@@ -6,6 +6,7 @@ import functools
 
 import pandas as pd
 
+from .flatten import load_spec
 from .parse import Bases, camel, walk
 
 __all__ = ["fields_table", "spec_types", "FIELDS_COLUMNS"]
@@ -13,38 +14,13 @@ __all__ = ["fields_table", "spec_types", "FIELDS_COLUMNS"]
 FIELDS_COLUMNS = ["file", "path", "parent", "index", "name", "kind", "type", "value", "start", "end"]
 
 
-def _ksy_type(attrs: dict) -> str:
-    if "contents" in attrs:
-        return "contents"
-    if "value" in attrs:
-        return "value"
-    t = attrs.get("type")
-    if isinstance(t, dict):
-        t = "switch-on " + str(t.get("switch-on"))
-    if t is None:
-        t = "bytes" if any(k in attrs for k in ("size", "size-eos", "terminator")) else "bytes"
-    t = str(t)
-    if "enum" in attrs:
-        t += f" enum {attrs['enum']}"
-    if "repeat" in attrs:
+def _type_text(f) -> str:
+    t = f.type
+    if f.enum:
+        t += f" enum {f.enum}"
+    if f.repeat:
         t += "[]"
     return t
-
-
-def _collect_types(doc: dict, out: dict, endian: str | None) -> None:
-    for tid, tdoc in (doc.get("types") or {}).items():
-        _collect_type(camel(tid), tdoc or {}, out, endian)
-        _collect_types(tdoc or {}, out, endian)
-
-
-def _collect_type(cls: str, tdoc: dict, out: dict, endian: str | None) -> None:
-    m = out.setdefault(cls, {})
-    for a in tdoc.get("seq") or []:
-        if isinstance(a, dict) and "id" in a:
-            m[a["id"]] = _ksy_type(a)
-    for iid, a in (tdoc.get("instances") or {}).items():
-        if isinstance(a, dict):
-            m[iid] = _ksy_type(a)
 
 
 @functools.lru_cache(maxsize=64)
@@ -55,29 +31,15 @@ def spec_types(spec_text: str) -> dict[str, dict[str, str]]:
 
     Examples
     --------
-    >>> spec_types(open("ksy/frm.ksy").read())["Frm"]["eye_x"]  # doctest: +SKIP
+    >>> spec_types(open("ksy/frm.ksy").read())["Frm"]["eye_x"]
     's2'
     """
-    import yaml
-
-    from .compile import KSY_DIR
-
+    model = load_spec(spec_text)
     out: dict[str, dict[str, str]] = {}
-    todo, seen = [spec_text], set()
-    while todo:
-        text = todo.pop()
-        doc = yaml.safe_load(text) or {}
-        meta = doc.get("meta") or {}
-        sid = str(meta.get("id", ""))
-        if sid in seen:
-            continue
-        seen.add(sid)
-        _collect_type(camel(sid), doc, out, meta.get("endian"))
-        _collect_types(doc, out, meta.get("endian"))
-        for imp in meta.get("imports") or []:
-            p = KSY_DIR / f"{imp}.ksy"
-            if p.exists():
-                todo.append(p.read_text(encoding="utf-8"))
+    for t in model.types.values():
+        m = out.setdefault(camel(t.name), {})
+        for f in t.fields:
+            m[f.id] = _type_text(f)
     return out
 
 

@@ -468,7 +468,7 @@ def _types() -> list[str]:
     r = _research()
     types = getattr(r, "TYPES", None)
     if types is None:
-        from .research.reinterpret import TYPES as types
+        from .research import TYPES as types
     return list(types)
 
 

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 import animre
+import animre.read
 from animre.errors import ParseError
 
 SLOT_COUNT = 34
@@ -45,29 +46,32 @@ def test_frm_table_equals_manifest(frm_truth, frm_tables):
         for k in scalars:
             assert row[k] == v[k], (name, k)
         for i in range(5):
-            assert _f32(row[f"idle_weight_{i}"]) == _f32(v["idle_weights"][i]), (name, i)
-            assert row[f"idle_delay_{i}"] == v["idle_delays"][i]
+            assert _f32(row[f"idle_weights[{i}]"]) == _f32(v["idle_weights"][i]), (name, i)
+            assert row[f"idle_delays[{i}]"] == v["idle_delays"][i]
         for i in range(12):
-            assert _f32(row[f"projectile_angle_{i}"]) == _f32(v["projectile_angles"][i])
-        for i, d in enumerate(("up", "straight", "down")):
-            assert (row[f"projectile_{d}_x"], row[f"projectile_{d}_y"]) == tuple(v["projectile_offsets"][i])
+            assert _f32(row[f"projectile_angles[{i}]"]) == _f32(v["projectile_angles"][i])
+        for i in range(3):
+            pair = (row[f"projectile_offsets[{i}].x"], row[f"projectile_offsets[{i}].y"])
+            assert pair == tuple(v["projectile_offsets"][i])
         # the engine clamps the idle count to 5 (NOTES.md section 2)
         assert row["num_idles"] == min(v["num_idles_raw"], 5)
 
 
 def test_sequences_equal_manifest(frm_truth, frm_tables):
-    seq = frm_tables["frm_sequences"]
-    slots = frm_tables["frm_slots"]
+    frames = frm_tables["frm_frames"]
+    slots = frm_tables["frm_sequences"]
+    counts = frm_tables["frm_frame_counts"]
+    xofs = frm_tables["frm_x_offsets"]
     for name, v in frm_truth["files"].items():
-        s = seq[seq.file == name].sort_values(["slot", "position"])
+        s = frames[frames.file == name].sort_values(["slot", "position"])
         assert len(s) == SLOT_COUNT * 16
         ids = np.array(v["frame_ids"]).ravel()
-        assert (s["frame_id"].to_numpy() == ids).all(), name
-        names = s.groupby("slot")["slot_name"].first().tolist()
-        assert names == frm_truth["slot_names"]
-        xo = s[s.slot < 7]["x_offset"].to_numpy()
-        assert (xo == np.array(v["x_offsets"]).ravel()).all()
+        assert (s["frame_ids"].to_numpy() == ids).all(), name
         sl = slots[slots.file == name].set_index("slot")
+        assert sl["animation_name"].tolist() == frm_truth["slot_names"]
+        xo = xofs[xofs.file == name].sort_values(["slot", "position"])["offsets"].to_numpy()
+        assert (xo == np.array(v["x_offsets"]).ravel()).all()
+        assert counts[counts.file == name].sort_values("slot")["num_frames_raw"].tolist() == v["num_frames_raw"]
         assert sl["num_frames_raw"].tolist() == v["num_frames_raw"]
         fill = [next((i for i, f in enumerate(row) if f == 0xFF), 16) for row in v["frame_ids"]]
         assert sl["len_by_fill"].tolist() == fill
@@ -75,7 +79,7 @@ def test_sequences_equal_manifest(frm_truth, frm_tables):
 
 
 def test_planted_mismatches_visible(frm_truth, frm_tables):
-    slots = frm_tables["frm_slots"]
+    slots = frm_tables["frm_sequences"]
     bad = slots[slots["num_frames_raw"] != slots["len_by_fill"]]
     found = {(r.file, r.slot) for r in bad.itertuples()}
     planted = {(m["file"], m["slot"]) for m in frm_truth["planted"]["count_fill_mismatch"]}
@@ -92,8 +96,8 @@ def test_zero_first_byte_is_parsed_and_visible(frm_truth, frm_tables):
 def test_every_cell_maps_to_its_bytes(samples_dir, sample_corpus):
     frm = sample_corpus.tables["frm"]
     starts, ends = sample_corpus.spans["frm"]
-    fmts = {"unknown_magic": "<B", "eye_x": "<h", "walk_speed": "<I", "idle_weight_2": "<f",
-            "troop_box_left": "<i", "projectile_down_y": "<h", "projectile_angle_11": "<f"}
+    fmts = {"unknown_magic": "<B", "eye_x": "<h", "walk_speed": "<I", "idle_weights[2]": "<f",
+            "troop_box_left": "<i", "projectile_offsets[2].y": "<h", "projectile_angles[11]": "<f"}
     for i in range(0, len(frm), 5):
         data = (samples_dir / frm.at[i, "file"]).read_bytes()
         for col, f in fmts.items():
@@ -105,10 +109,13 @@ def test_every_cell_maps_to_its_bytes(samples_dir, sample_corpus):
     assert sample_corpus.span("frm", 0, "walk_speed") == (162, 166)
     assert sample_corpus.span("frm", 0, "troop_box_left") == (235, 239)
     assert sample_corpus.span("frm", 0, "troop_box_right") == (239, 243)
-    seq = sample_corpus.tables["frm_sequences"]
-    s0, _ = sample_corpus.spans["frm_sequences"]
+    seq = sample_corpus.tables["frm_frames"]
+    s0, _ = sample_corpus.spans["frm_frames"]
     row = seq[(seq.slot == 2) & (seq.position == 3)].index[0]
-    assert s0.at[row, "frame_id"] == 277 + 2 * 16 + 3
+    assert s0.at[row, "frame_ids"] == 277 + 2 * 16 + 3
+    counts = sample_corpus.tables["frm_frame_counts"]
+    row = counts[counts.slot == 9].index[0]
+    assert sample_corpus.span("frm_frame_counts", row, "num_frames_raw") == (243 + 9, 244 + 9)
 
 
 def test_byte_coverage_is_complete(samples_dir, sample_corpus):
@@ -147,10 +154,10 @@ def test_bad_files_give_one_error_row_each(samples_dir, tmp_path):
 def test_wrong_size_is_an_error(samples_dir):
     data = next((samples_dir / "frm").glob("*FRM.BIN")).read_bytes()
     with pytest.raises(ParseError) as ei:
-        animre.corpus.parse_data(data + b"\0\0", "LONG_FRM.BIN", "frm")
+        animre.read.parse_data(data + b"\0\0", "LONG_FRM.BIN", "frm")
     assert ei.value.path == "trailing" and ei.value.offset == 821
     with pytest.raises(ParseError) as ei:
-        animre.corpus.parse_data(data[:100], "SHORTFRM.BIN", "frm")
+        animre.read.parse_data(data[:100], "SHORTFRM.BIN", "frm")
     assert ei.value.path == "x_offsets[5].offsets[15]" or ei.value.path.startswith("x_offsets[")
     assert ei.value.offset <= 100
 
@@ -162,7 +169,7 @@ def test_progress_bar_on_many_files(samples_dir, capsys):
 
 
 def test_tables_have_file_first(frm_tables):
-    for name in ("frm", "frm_slots", "frm_sequences"):
+    for name in ("frm", "frm_frame_counts", "frm_sequences", "frm_frames", "frm_x_offsets"):
         assert frm_tables[name].columns[0] == "file"
     assert isinstance(frm_tables["files"], pd.DataFrame)
     assert list(frm_tables["files"].columns) == ["file", "format", "size", "sha256", "ok"]

@@ -24,11 +24,14 @@ Examples
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
+from ..compile import load_parser
 from ..errors import ParseError, UsageError
+from ..parse import Bases, parse_bytes
 
 __all__ = ["decode_sprite", "sprite_images", "to_rgba", "SpriteImage", "grey_palette", "bk_palette"]
 
@@ -157,15 +160,13 @@ def sprite_images(path: str | os.PathLike, *, strict: bool = True) -> list[Sprit
     >>> imgs[0].number, imgs[0].sprite, imgs[0].image.shape  # doctest: +SKIP
     (0, 0, (12, 9))
     """
-    from ..corpus import parse_file
-
-    fmt, obj, bases = parse_file(path)
-    if fmt.name == "af":
+    kind, obj, bases = _parse_omf(path)
+    if kind == "af":
         records = [(m.move_number, m.animation, f"moves[{k}]") for k, m in enumerate(obj.moves[:-1])]
-    elif fmt.name == "bk":
+    elif kind == "bk":
         records = [(a.anim_number, a.animation, f"animations[{k}]") for k, a in enumerate(obj.animations[:-1])]
     else:
-        raise ParseError(str(path), "", 0, f"not an OMF AF or BK file (detected as {fmt.name})")
+        raise ParseError(str(path), "", 0, "not an OMF AF or BK file")
     name = str(path)
     out: list[SpriteImage] = []
     latest: dict[int, tuple[tuple[int, int], np.ma.MaskedArray]] = {}
@@ -190,6 +191,26 @@ def sprite_images(path: str | os.PathLike, *, strict: bool = True) -> list[Sprit
     return out
 
 
+def _parse_omf(path, kinds: tuple[str, ...] | None = None):
+    """Parse an AF or BK file with the shipped parsers: ``(kind, object, bases)``.
+
+    The kind is tried by file suffix first, then the other one; decoders sit
+    below format detection and the corpus, so they parse with the compiled
+    parsers directly.
+    """
+    data = Path(path).read_bytes()
+    if kinds is None:
+        kinds = ("bk", "af") if str(path).lower().endswith(".bk") else ("af", "bk")
+    first = None
+    for kind in kinds:
+        try:
+            obj = parse_bytes(data, load_parser(kind), str(path))
+            return kind, obj, Bases(obj)
+        except ParseError as e:
+            first = first or e
+    raise first
+
+
 def grey_palette() -> np.ndarray:
     """The default palette of :func:`to_rgba`: a grey ramp, index i -> (i, i, i, 255)."""
     ramp = np.arange(256, dtype=np.uint8)
@@ -206,9 +227,7 @@ def bk_palette(path_or_colors, palette: int = 0) -> np.ndarray:
     if isinstance(path_or_colors, (bytes, bytearray, memoryview)):
         colors = bytes(path_or_colors)
     else:
-        from ..corpus import parse_file
-
-        fmt, obj, _ = parse_file(path_or_colors, "bk")
+        _, obj, _ = _parse_omf(path_or_colors, ("bk",))
         if palette >= len(obj.palettes):
             raise UsageError(f"{path_or_colors}: palette {palette} requested, the file has {len(obj.palettes)}")
         colors = obj.palettes[palette].colors

@@ -252,6 +252,15 @@ class Frm(KaitaiStruct):
 
 
         @property
+        def animation(self):
+            """The animation this slot holds (the engine's order; the community note swaps top and bottom)."""
+            if hasattr(self, '_m_animation'):
+                return self._m_animation
+
+            self._m_animation = KaitaiStream.resolve_enum(Frm.Slot, self.slot)
+            return getattr(self, '_m_animation', None)
+
+        @property
         def ids_before_fill(self):
             """The frame ids up to the first 0xFF (the fill-derived reading)."""
             if hasattr(self, '_m_ids_before_fill'):
@@ -292,15 +301,6 @@ class Frm(KaitaiStruct):
             self._m_num_frames_raw = self._parent.num_frames_raw[self.slot]
             return getattr(self, '_m_num_frames_raw', None)
 
-        @property
-        def slot_name(self):
-            """Name of the sequence slot (NOTES.md order; the note swaps top and bottom)."""
-            if hasattr(self, '_m_slot_name'):
-                return self._m_slot_name
-
-            self._m_slot_name = KaitaiStream.resolve_enum(Frm.Slot, self.slot)
-            return getattr(self, '_m_slot_name', None)
-
 
     class MoveXOffsets(KaitaiStruct):
         SEQ_FIELDS = ["offsets"]
@@ -330,13 +330,13 @@ class Frm(KaitaiStruct):
 
 
         @property
-        def slot_name(self):
-            """Name of the movement slot."""
-            if hasattr(self, '_m_slot_name'):
-                return self._m_slot_name
+        def animation(self):
+            """The movement animation this slot holds (its number, and its name in the name column)."""
+            if hasattr(self, '_m_animation'):
+                return self._m_animation
 
-            self._m_slot_name = KaitaiStream.resolve_enum(Frm.Slot, self.slot)
-            return getattr(self, '_m_slot_name', None)
+            self._m_animation = KaitaiStream.resolve_enum(Frm.Slot, self.slot)
+            return getattr(self, '_m_animation', None)
 
 
     class Point16(KaitaiStruct):

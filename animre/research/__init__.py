@@ -10,12 +10,12 @@
 Nothing here plots or renders; see :mod:`animre.export` for writing results.
 """
 
-from .claims import claims, file_claim, row_claim
-from .coverage import byte_matrix, coverage
-from .diff import diff, diff_corpora
-from .profile import profile, profile_alerts
-from .reinterpret import TYPES, Reinterpretation, decode, reinterpret, representations
-from .relations import relations
+from ._claims import claims, file_claim, row_claim
+from ._coverage import byte_matrix, coverage
+from ._diff import diff, diff_corpora
+from ._profile import profile, profile_alerts
+from ._reinterpret import TYPES, Reinterpretation, decode, reinterpret, representations
+from ._relations import relations
 
 __all__ = [
     "TYPES",

@@ -253,7 +253,7 @@ def _make_col(s: pd.Series, name: str, source_only: bool = False) -> _Col | None
 
 
 def _bit_cols(cols: list[_Col], only_flags: bool) -> list[_Col]:
-    from .profile import _flags_note
+    from ._profile import _flags_note
 
     out = []
     for c in cols:
@@ -280,13 +280,8 @@ def _bit_cols(cols: list[_Col], only_flags: bool) -> list[_Col]:
 
 def _key_columns(df: pd.DataFrame, name: str | None, corpus: Any) -> list[str]:
     keys: list[str] = []
-    if corpus is not None and name is not None:
-        from ..formats import all_formats
-
-        for fmt in all_formats().values():
-            if name in fmt.table_keys:
-                keys = [k for k in fmt.table_keys[name] if k in df.columns]
-                break
+    if corpus is not None and name is not None and hasattr(corpus, "keys"):
+        keys = [k for k in corpus.keys(name) if k in df.columns and k != "file"]
     if not keys:
         keys = [c for c in df.columns if str(c) in KEY_NAMES][:3]
     return keys
