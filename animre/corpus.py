@@ -28,6 +28,7 @@ from .cache import default_cache_dir, read_snapshot, snapshot_dir, write_snapsho
 from .errors import AnimreError, ParseError, UsageError
 from .flatten import COLUMN_INFO
 from .formats import Format, all_formats, detect_format
+from .formats.base import not_in_spec as _not_in_spec
 from .formats.base import not_testable
 from .read import HEAD, module_for, parse_blocks, parse_data, parse_file, plan_of, read_tables
 
@@ -437,7 +438,7 @@ class Corpus:
                 missing = not_testable(self, d.reads)
                 if missing:
                     rows.append(("derived", f.name, d.table, d.column, missing,
-                                 f"not testable: field {', '.join(missing)} is not in the spec"))
+                                 _not_in_spec(missing)))
                     continue
                 self._derived_ok.add((d.table, d.column))
                 if df is None:
@@ -456,7 +457,7 @@ class Corpus:
                 missing = not_testable(self, cl.reads)
                 if missing:
                     rows.append(("claim", f.name, cl.reads[0][0] if cl.reads else "", cl.text, missing,
-                                 f"not testable: field {', '.join(missing)} is not in the spec"))
+                                 _not_in_spec(missing)))
         self._schema = None
         self.unavailable = pd.DataFrame(rows, columns=UNAVAILABLE_COLUMNS)
         if rows:

@@ -110,7 +110,7 @@ def run_notebook(path: str | os.PathLike, out_dir: str | os.PathLike, data: str 
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
-    from .corpus import write_atomic
+    from .atomic import write_atomic
 
     path = Path(path)
     out_dir = Path(out_dir)

@@ -13,7 +13,6 @@ import json
 import math
 import os
 import re
-import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -21,6 +20,7 @@ from typing import Any, BinaryIO
 import numpy as np
 import pandas as pd
 
+from .atomic import write_all_atomic
 from .errors import UsageError
 
 __all__ = ["export", "wiki_table", "to_markdown", "WRITERS", "EXPORT_FORMATS"]
@@ -219,23 +219,8 @@ def export(tables_or_findings: Any, folder: str | os.PathLike,
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     jobs = [(folder / f"{_safe(t)}.{_EXT[f]}", f, t, df) for t, df in tables.items() for f in fmts]
-    staged: list[tuple[str, Path]] = []
-    try:
-        for path, fmt, t, df in jobs:
-            fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
-            staged.append((tmp, path))
-            with os.fdopen(fd, "wb") as fh:
-                WRITERS[fmt](df, fh, t)
-        for tmp, path in staged:
-            os.replace(tmp, path)
-    except BaseException:
-        for tmp, _ in staged:
-            try:
-                os.unlink(tmp)
-            except FileNotFoundError:
-                pass
-        raise
-    return [p for _, p in staged]
+    return write_all_atomic([(path, lambda fh, fmt=fmt, t=t, df=df: WRITERS[fmt](df, fh, t))
+                             for path, fmt, t, df in jobs])
 
 
 # ----------------------------------------------------------------------------- wiki table

@@ -245,6 +245,7 @@ class Column:
     owner: str  # the spec type holding the field
     role: str  # "value", "enum_name" or "list"
     span_from: str | None = None
+    spec: str = ""  # the spec (main or imported) that defines the field
 
     @property
     def kind(self) -> str:
@@ -389,6 +390,7 @@ class _Planner:
     def field_columns(self, f: FieldDef, tdef: TypeDef, table: TablePlan, prefix: str, steps: tuple,
                       depth: int, stack: tuple) -> None:
         owner = tdef.name
+        spec = tdef.spec
         name = prefix + f.id
         if f.repeat and (f.opts.get("table") or (f.is_user and not f.opts.get("spread"))):
             short = str(f.opts.get("table") or f.id)
@@ -405,9 +407,9 @@ class _Planner:
                         continue
                     self.record_columns(u, child, "", (), 0, stack + (u,))
             else:
-                child.columns.append(Column(f.id, (), f, owner, "value"))
+                child.columns.append(Column(f.id, (), f, owner, "value", spec=spec))
                 if f.enum:
-                    child.columns.append(Column(f.id + "_name", (), f, owner, "enum_name"))
+                    child.columns.append(Column(f.id + "_name", (), f, owner, "enum_name", spec=spec))
             return
         if f.repeat and f.opts.get("spread"):
             if f.repeat_n is None:
@@ -419,7 +421,7 @@ class _Planner:
                         if u not in stack:
                             self.record_columns(u, table, f"{name}[{i}].", st, depth + 1, stack + (u,))
                 else:
-                    self.leaf(table, f"{name}[{i}]", st, f, owner)
+                    self.leaf(table, f"{name}[{i}]", st, f, owner, spec)
             return
         if f.is_user and not f.repeat:
             if depth > 12:
@@ -430,15 +432,16 @@ class _Planner:
                     self.record_columns(u, table, inner, steps + ((f.id, None),), depth + 1, stack + (u,))
             return
         if f.repeat:
-            table.columns.append(Column(name, steps + ((f.id, None),), f, owner, "list"))
+            table.columns.append(Column(name, steps + ((f.id, None),), f, owner, "list", spec=spec))
             return
-        self.leaf(table, name, steps + ((f.id, None),), f, owner)
+        self.leaf(table, name, steps + ((f.id, None),), f, owner, spec)
 
-    def leaf(self, table: TablePlan, name: str, steps: tuple, f: FieldDef, owner: str) -> None:
+    def leaf(self, table: TablePlan, name: str, steps: tuple, f: FieldDef, owner: str, spec: str) -> None:
         span_from = f.opts.get("bytes")
-        table.columns.append(Column(name, steps, f, owner, "value", str(span_from) if span_from else None))
+        table.columns.append(Column(name, steps, f, owner, "value", str(span_from) if span_from else None,
+                                    spec))
         if f.enum:
-            table.columns.append(Column(name + "_name", steps, f, owner, "enum_name"))
+            table.columns.append(Column(name + "_name", steps, f, owner, "enum_name", spec=spec))
 
     def plan(self) -> Plan:
         root = self.m.root
@@ -448,6 +451,10 @@ class _Planner:
         self.add_table(t)
         self.record_columns((self.m.id, ()), t, "", (), 0, ((self.m.id, ()),))
         for tp in self.tables.values():
+            uniq: dict[tuple, Column] = {}
+            for c in tp.columns:  # switch cases sharing a field: one column
+                uniq.setdefault((c.name, c.steps, c.role), c)
+            tp.columns = list(uniq.values())
             seen: dict[str, int] = {}
             for c in tp.columns:
                 seen[c.name] = seen.get(c.name, 0) + 1
@@ -609,7 +616,7 @@ def _columns(t: TablePlan, recs: list, ks: list, keys: dict, base) -> tuple:
                     vals[i] = None if v is None else [_plain(x) for x in v]
                 else:
                     vals[i] = _plain(v)
-                d = _debug_entry(holder, c.span_from or attr)
+                d = _debug_entry(holder, c.span_from or attr) if vals[i] is not None else None
                 if d:
                     if idx is not None and c.span_from is None:
                         arr = d.get("arr") or ()

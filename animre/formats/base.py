@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["Format", "Claim", "Derived", "derived", "column_claim", "row_claim", "file_claim", "not_testable",
+__all__ = ["Format", "Claim", "Derived", "derived", "column_claim", "row_claim", "file_claim", "not_testable", "not_in_spec",
            "CLAIM_COLUMNS"]
 
 
@@ -124,6 +124,13 @@ class Claim:
     check: Callable[[Any], Any]
     format: str = ""
     reads: tuple[Read, ...] = ()
+
+
+def not_in_spec(missing: list[str]) -> str:
+    """The "not testable" message for fields the loaded spec lacks."""
+    if len(missing) == 1:
+        return f"not testable: field {missing[0]} is not in the spec"
+    return f"not testable: fields {', '.join(missing)} are not in the spec"
 
 
 def not_testable(corpus: Any, reads: Iterable[Read]) -> list[str]:

@@ -16,6 +16,7 @@ import pandas as pd
 
 from ..formats import all_formats
 from ..formats.base import CLAIM_COLUMNS, Claim, file_claim, not_testable, row_claim  # noqa: F401
+from ..formats.base import not_in_spec as _not_in_spec
 from ._util import plain
 
 __all__ = ["claims", "row_claim", "file_claim", "CLAIMS_COLUMNS"]
@@ -66,7 +67,7 @@ def claims(corpus: Any, formats: Iterable[str] | None = None, *,
                    "status": "no data"}
             missing = not_testable(corpus, cl.reads) if hasattr(corpus, "has_column") else []
             if missing:
-                row["status"] = f"not testable: field {', '.join(missing)} is not in the spec"
+                row["status"] = _not_in_spec(missing)
                 rows.append(row)
                 continue
             try:

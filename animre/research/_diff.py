@@ -173,7 +173,8 @@ def _differs(x: pd.Series, y: pd.Series) -> np.ndarray:
     return np.array([not _same(p, q) for p, q in zip(x.tolist(), y.tolist())], dtype=bool)
 
 
-def diff_corpora(a: Any, b: Any, *, include_same: bool = False, examples: int = 3) -> pd.DataFrame:
+def diff_corpora(a: Any, b: Any, *, include_same: bool = False, examples: int = 3,
+                 derived: bool = False) -> pd.DataFrame:
     """What changed between two parses of the same files: one row per changed spec field.
 
     Fields read from the file are matched by the byte ranges they cover in
@@ -190,6 +191,9 @@ def diff_corpora(a: Any, b: Any, *, include_same: bool = False, examples: int = 
         Also list fields that did not change at all.
     examples : int
         How many changed cells to show per field.
+    derived : bool
+        Also compare the formats' derived columns (not spec fields; a derived
+        column whose fields the new spec lacks is listed in ``b.unavailable``).
 
     Returns
     -------
@@ -215,7 +219,7 @@ def diff_corpora(a: Any, b: Any, *, include_same: bool = False, examples: int = 
             out.append(_row(t, None, None, "table added" if ta is None else "table removed", len(d),
                             d["file"].nunique() if "file" in d else 0))
             continue
-        out.extend(_diff_table(a, b, t, ta, tb, include_same, examples))
+        out.extend(_diff_table(a, b, t, ta, tb, include_same, examples, derived))
     ea, eb = a.errors, b.errors
     fa, fb = set(ea["file"]), set(eb["file"])
     for status, files, src in (("errors new", fb - fa, eb), ("errors fixed", fa - fb, ea)):
@@ -234,23 +238,29 @@ def _row(t, fa, fb, change, n_rows, n_files, **kw) -> dict:
             "n_files": int(n_files), "examples": kw.get("examples", [])}
 
 
-def _diff_table(a, b, t, ta, tb, include_same, examples) -> list[dict]:
+def _diff_table(a, b, t, ta, tb, include_same, examples, derived) -> list[dict]:
     ia, ib = _row_pairs(a, b, t)
     fa, fb = _fields(a, t), _fields(b, t)
+    if not derived:
+        fa = {f: d for f, d in fa.items() if d["kind"] != "derived"}
+        fb = {f: d for f, d in fb.items() if d["kind"] != "derived"}
     files = ta["file"].to_numpy()[ia] if "file" in ta.columns else np.zeros(len(ia))
     out = []
-    fp_b: dict[tuple, str] = {}
+    fp_b: dict[tuple, list[str]] = {}
     for f, d in fb.items():
         fp = _spans(b, t, d["columns"], ib) if d["read"] else None
         if fp is not None:
-            fp_b.setdefault(fp, f)
+            fp_b.setdefault(fp, []).append(f)
     matched_b: set[str] = set()
     unmatched_a: list[str] = []
     for f, d in fa.items():
         g = None
         if d["read"]:
             fp = _spans(a, t, d["columns"], ia)
-            g = fp_b.get(fp) if fp is not None else None
+            cands = [x for x in fp_b.get(fp, []) if x not in matched_b] if fp is not None else []
+            # several fields on the same bytes (bit fields, a text view of raw bytes): same name first
+            g = next((x for x in cands if x == f), None) or next(
+                (x for x in cands if x not in fa), None) or (cands[0] if cands else None)
         elif f in fb and not fb[f]["read"]:
             g = f
         if g is None or g in matched_b:
@@ -272,8 +282,10 @@ def _diff_table(a, b, t, ta, tb, include_same, examples) -> list[dict]:
             continue
         ex = [{"file": files[i], "old": plain(ta[ca[0]].iloc[ia[i]]), "new": plain(tb[cb[0]].iloc[ib[i]])}
               for i in np.flatnonzero(dif)[:examples]] if ca and cb else []
-        n = int(dif.sum()) if dif.any() else (len(ia) if kinds else 0)
-        nf = len(set(files[dif])) if dif.any() else (len(set(files)) if kinds else 0)
+        if "renamed" in kinds or "retyped" in kinds:  # every row's cell is now another field
+            n, nf = len(ia), len(set(files))
+        else:
+            n, nf = int(dif.sum()), len(set(files[dif]))
         out.append(_row(t, f, g, ", ".join(kinds) or "same", n, nf, columns_a=d["columns"],
                         columns_b=e["columns"], type_a=d["type"], type_b=e["type"], examples=ex))
     unmatched_b = [g for g in fb if g not in matched_b]
