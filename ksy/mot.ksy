@@ -15,18 +15,22 @@ doc: |
   points (relative to the GNTA start) at its key times (f4, frame / 60) and
   its key coordinates (four components x, y, z, w per key, 16-bit or f32).
   A 16-bit component is the upper half of an IEEE f32 (value = bits << 16,
-  0x4048 -> 3.125); it is kept raw (u2) here and decoded in Python
-  (animre.decode.gnt4.half_to_float). The 16-byte alignment padding after the
-  offset table and after every key array is kept as bytes: in real files it is
-  non-zero junk. Every count and offset is checked against the file size
-  before anything is looped over or allocated.
+  0x4048 -> 3.125): it is read raw (x_raw ... w_raw, u2) and its float value
+  (x ... w) is computed here from sign, exponent and mantissa bits; the same
+  decoding in numpy is animre.decode.gnt4.half_to_float. Tables: mot (one row
+  per file), mot_animations (present ids only, key anim_id), mot_tracks (key
+  track) and mot_keys (key key: time and x, y, z, w per key frame). The
+  16-byte alignment padding after the offset table and after every key array
+  is kept as bytes: in real files it is non-zero junk. Every count and offset
+  is checked against the file size before anything is looped over or
+  allocated.
 doc-ref:
-  - seeds/002_964d7e002e7b5b15.txt (MOT Files, GNTA Files, MOT Header, GNTA Header, Bone Animation Header)
-  - formats/NOTES.md section 3
+  - GNT4 community motion-format notes by Sifo and Icylittlething (MOT Header, GNTA Header, Bone Animation Header)
+  - animre format notes on GNT4 MOT/GNTA (16-bit components, descending storage order, junk padding)
 seq:
   - id: unknown_0
     type: u4
-    doc: Zero in files. The note reads it as three u2 paddings, the middle one set to 1 at run time by LoadObj_readMOTHeader.
+    doc: Zero in files. The community notes read it as three u2 paddings, the middle one set to 1 at run time by LoadObj_readMOTHeader.
   - id: num_anim_ids
     type: u4
     valid:
@@ -38,12 +42,15 @@ seq:
     doc: Size of the MOT header, always 0x10.
   - id: len_file
     type: u4
-    doc: MOT file size as stored (NOTES.md says it equals the real length; checked as a claim, not enforced).
+    doc: MOT file size as stored (the notes say it equals the real length; checked as a claim, not enforced).
   - id: anims
+    -animre-table: animations
+    -animre-key: anim_id
+    -animre-where: ofs_gnta != 0
     type: anim_slot(_index)
     repeat: expr
     repeat-expr: num_anim_ids
-    doc: One slot per animation id; a slot holds the absolute offset of that id's GNTA (0 = absent).
+    doc: One slot per animation id; a slot holds the absolute offset of that id's GNTA (0 = absent). Table mot_animations holds the present ones, keyed by anim_id (the slot index).
 instances:
   ofs_offsets_end:
     value: 16 + num_anim_ids * 4
@@ -69,10 +76,11 @@ types:
         doc: Absolute offset of this id's GNTA animation (after the offset table); 0 = no animation for the id.
     instances:
       gnta:
+        -animre-inline: true
         pos: ofs_gnta
         type: gnta(ofs_gnta)
         if: ofs_gnta != 0
-        doc: The animation (present only when ofs_gnta is not 0).
+        doc: The animation (present only when ofs_gnta is not 0); its header fields are columns of mot_animations.
   gnta:
     params:
       - id: ofs_base
@@ -83,7 +91,7 @@ types:
         type: u4
         valid:
           expr: _ * 0x20 <= _io.size - _io.pos
-        doc: Number of bone tracks (the note reads u2 padding + u2 count).
+        doc: Number of bone tracks (the community notes read u2 padding + u2 count).
       - id: len_header
         type: u4
         doc: GNTA header size, always 0x10 per the notes (track headers follow the 16-byte header regardless).
@@ -94,10 +102,12 @@ types:
         type: f4
         doc: End time in seconds (frames / 60), usually between .03 and 5.0.
       - id: tracks
+        -animre-table: tracks
+        -animre-key: track
         type: track(_index)
         repeat: expr
         repeat-expr: num_tracks
-        doc: One 0x20-byte header per bone track.
+        doc: One 0x20-byte header per bone track (table mot_tracks, keyed by track).
   track:
     params:
       - id: track_index
@@ -106,13 +116,14 @@ types:
     seq:
       - id: flags
         type: u2
-        doc: 0x0200 = coordinates present; low byte = size of one coordinate component (2 = upper half of an f32, 4 = f32). 0x0202 or 0x0000 per the note.
+        doc: 0x0200 = coordinates present; low byte = size of one coordinate component (2 = upper half of an f32, 4 = f32). 0x0202 or 0x0000 per the community notes.
       - id: track_flags
         type: u2
         doc: Track kind bits (TRANSLATE 0x01, SCALE 0x02, ROTATE 0x08, ENABLED 0x20, DISABLED 0x40); 0x21 / 0x28 are most common.
       - id: bone_id
         type: u2
-        doc: Bone the track animates (same ids as the jcv/seq files; 0xFFFF root?).
+        enum: bone
+        doc: Bone the track animates (same ids as the jcv/seq files; 0xFFFF root?); bone_id_name where the notes know the bone.
       - id: num_keys
         type: u2
         valid:
@@ -123,7 +134,7 @@ types:
         doc: Total time of the track in seconds (frames / 60).
       - id: unknown_0c
         type: u4
-        doc: Zero per the note (padding); kept raw in case it is not.
+        doc: Zero per the community notes (padding); kept raw in case it is not.
       - id: ofs_times
         type: u4
         valid:
@@ -136,11 +147,14 @@ types:
         doc: Offset of the key coordinates, relative to the GNTA start; 0 = no coordinates.
       - id: unknown_18
         type: u4
-        doc: Zero per the notes (padding); suspected to carry a value in some files.
+        doc: Zero per the community notes (padding); suspected to carry a value in some files.
       - id: unknown_1c
         type: u4
-        doc: Zero per NOTES.md (the seed's table stops at 0x18); meaning unknown.
+        doc: Zero per the animre format notes (the community notes' table stops at 0x18); meaning unknown.
     instances:
+      ofs_header:
+        value: _parent.ofs_base + 0x10 + track_index * 0x20
+        doc: Absolute offset of this track header (the GNTA's 16-byte header, then 0x20 bytes per track).
       has_coords_flag:
         value: (flags & 0x0200) != 0
         doc: Flag bit 0x0200, coordinates present.
@@ -169,16 +183,18 @@ types:
         value: track_flags & 0x0f
         enum: track_flag
         doc: The track's kind (translate, scale or rotate) from the low bits of track_flags.
-      bone:
-        value: bone_id
-        enum: bone
-        doc: Bone name where the note knows it.
-      times:
+      keys:
+        -animre-table: keys
+        -animre-key: key
         pos: _parent.ofs_base + ofs_times
-        type: f4
+        type: key(_index)
         repeat: expr
         repeat-expr: num_keys
-        doc: Key times in seconds (frame / 60).
+        doc: The key frames (table mot_keys, keyed by key); each key's time is read here, its coordinates through ofs_coords.
+      last_key_time:
+        value: keys.last.time
+        if: num_keys > 0
+        doc: Time of the last key (seconds); the notes' total time should equal it.
       ofs_times_end:
         value: ofs_times + num_keys * 4
         doc: End of the key times, relative to the GNTA start.
@@ -189,17 +205,6 @@ types:
         pos: _parent.ofs_base + ofs_times_end
         size: len_pad_times
         doc: Alignment padding after the key times (junk bytes in real files).
-      coords:
-        pos: _parent.ofs_base + ofs_coords
-        type:
-          switch-on: len_component
-          cases:
-            2: coord_u2
-            4: coord_f4
-        repeat: expr
-        repeat-expr: num_keys
-        if: has_coords
-        doc: Key coordinates, one x, y, z, w set per key.
       ofs_coords_end:
         value: "ofs_coords + num_keys * 4 * len_component"
         doc: End of the key coordinates, relative to the GNTA start.
@@ -211,34 +216,111 @@ types:
         size: len_pad_coords
         if: has_coords
         doc: Alignment padding after the coordinates (junk bytes in real files).
-  coord_u2:
+  key:
+    params:
+      - id: key_index
+        type: u4
+        doc: Index of the key inside its track.
     seq:
-      - id: x
-        type: u2
-        doc: X as the upper 16 bits of an f32 (decode with bits << 16).
-      - id: y
-        type: u2
-        doc: Y as the upper 16 bits of an f32.
-      - id: z
-        type: u2
-        doc: Z as the upper 16 bits of an f32.
-      - id: w
-        type: u2
-        doc: W as the upper 16 bits of an f32 (twist in degrees for ROTATE tracks).
-  coord_f4:
+      - id: time
+        type: f4
+        doc: Key time in seconds (frame / 60), from the track's key times (ofs_times).
+    instances:
+      ofs_coord:
+        -animre-skip: true
+        value: _parent._parent.ofs_base + _parent.ofs_coords + key_index * 4 * _parent.len_component
+        doc: Absolute offset of this key's coordinates.
+      coord:
+        -animre-inline: true
+        pos: ofs_coord
+        type: coord(_parent.len_component, ofs_coord)
+        if: _parent.has_coords
+        doc: The key's coordinates (x, y, z, w), from the track's key coordinates (ofs_coords); absent when the track has none.
+  coord:
+    doc: |
+      One key's four components, 16-bit or f32. The stored bytes are read once
+      as u2 or f4 (x_stored ..., not a table column); x_raw ... re-read the
+      16-bit halves so that they are null (and have no bytes) for f32 tracks;
+      x ... are floats. The half decoding uses sign, exponent and mantissa
+      (value = (128 + mantissa) * 2^(exponent - 134)) with integer shifts up to
+      1 << 134: exact in Python, not portable to targets with 64-bit integers.
+    params:
+      - id: len_component
+        type: u1
+        doc: Size of one component, 2 (upper half of an f32) or 4 (f32).
+      - id: ofs_coord
+        type: u4
+        doc: Absolute offset of these coordinates (where the raw halves are read).
     seq:
-      - id: x
-        type: f4
-        doc: X.
-      - id: y
-        type: f4
-        doc: Y.
-      - id: z
-        type: f4
-        doc: Z.
-      - id: w
-        type: f4
-        doc: W (twist in degrees for ROTATE tracks).
+      - id: x_stored
+        -animre-skip: true
+        type:
+          switch-on: len_component
+          cases:
+            2: u2
+            4: f4
+        doc: X as stored; the tables show it as x (float) and x_raw (the 16-bit half).
+      - id: y_stored
+        -animre-skip: true
+        type:
+          switch-on: len_component
+          cases:
+            2: u2
+            4: f4
+        doc: Y as stored; the tables show it as y (float) and y_raw (the 16-bit half).
+      - id: z_stored
+        -animre-skip: true
+        type:
+          switch-on: len_component
+          cases:
+            2: u2
+            4: f4
+        doc: Z as stored; the tables show it as z (float) and z_raw (the 16-bit half).
+      - id: w_stored
+        -animre-skip: true
+        type:
+          switch-on: len_component
+          cases:
+            2: u2
+            4: f4
+        doc: W (twist in degrees for ROTATE tracks) as stored; the tables show it as w (float) and w_raw (the 16-bit half).
+    instances:
+      x:
+        value: "len_component == 2 ? (x_raw >> 15 == 1 ? -1.0 : 1.0) * (((x_raw >> 7) & 0xff) == 255 ? ((x_raw & 0x7f) == 0 ? 1.0e300 * 1.0e300 : 1.0e300 * 1.0e300 - 1.0e300 * 1.0e300) : ((x_raw >> 7) & 0xff) == 0 ? (x_raw & 0x7f) * 1.0 / (1 << 133) : ((x_raw >> 7) & 0xff) >= 134 ? ((128 + (x_raw & 0x7f)) << (((x_raw >> 7) & 0xff) - 134)) * 1.0 : (128 + (x_raw & 0x7f)) * 1.0 / (1 << (134 - ((x_raw >> 7) & 0xff)))) : x_stored.as<f4>"
+        -animre-bytes: x_stored
+        doc: X as a float; a 16-bit component is decoded as the f32 whose upper half it is (bits << 16).
+      y:
+        value: "len_component == 2 ? (y_raw >> 15 == 1 ? -1.0 : 1.0) * (((y_raw >> 7) & 0xff) == 255 ? ((y_raw & 0x7f) == 0 ? 1.0e300 * 1.0e300 : 1.0e300 * 1.0e300 - 1.0e300 * 1.0e300) : ((y_raw >> 7) & 0xff) == 0 ? (y_raw & 0x7f) * 1.0 / (1 << 133) : ((y_raw >> 7) & 0xff) >= 134 ? ((128 + (y_raw & 0x7f)) << (((y_raw >> 7) & 0xff) - 134)) * 1.0 : (128 + (y_raw & 0x7f)) * 1.0 / (1 << (134 - ((y_raw >> 7) & 0xff)))) : y_stored.as<f4>"
+        -animre-bytes: y_stored
+        doc: Y as a float; a 16-bit component is decoded as the f32 whose upper half it is (bits << 16).
+      z:
+        value: "len_component == 2 ? (z_raw >> 15 == 1 ? -1.0 : 1.0) * (((z_raw >> 7) & 0xff) == 255 ? ((z_raw & 0x7f) == 0 ? 1.0e300 * 1.0e300 : 1.0e300 * 1.0e300 - 1.0e300 * 1.0e300) : ((z_raw >> 7) & 0xff) == 0 ? (z_raw & 0x7f) * 1.0 / (1 << 133) : ((z_raw >> 7) & 0xff) >= 134 ? ((128 + (z_raw & 0x7f)) << (((z_raw >> 7) & 0xff) - 134)) * 1.0 : (128 + (z_raw & 0x7f)) * 1.0 / (1 << (134 - ((z_raw >> 7) & 0xff)))) : z_stored.as<f4>"
+        -animre-bytes: z_stored
+        doc: Z as a float; a 16-bit component is decoded as the f32 whose upper half it is (bits << 16).
+      w:
+        value: "len_component == 2 ? (w_raw >> 15 == 1 ? -1.0 : 1.0) * (((w_raw >> 7) & 0xff) == 255 ? ((w_raw & 0x7f) == 0 ? 1.0e300 * 1.0e300 : 1.0e300 * 1.0e300 - 1.0e300 * 1.0e300) : ((w_raw >> 7) & 0xff) == 0 ? (w_raw & 0x7f) * 1.0 / (1 << 133) : ((w_raw >> 7) & 0xff) >= 134 ? ((128 + (w_raw & 0x7f)) << (((w_raw >> 7) & 0xff) - 134)) * 1.0 : (128 + (w_raw & 0x7f)) * 1.0 / (1 << (134 - ((w_raw >> 7) & 0xff)))) : w_stored.as<f4>"
+        -animre-bytes: w_stored
+        doc: W (twist in degrees for ROTATE tracks) as a float; a 16-bit component is decoded as the f32 whose upper half it is (bits << 16).
+      x_raw:
+        pos: ofs_coord + 0
+        type: u2
+        if: len_component == 2
+        doc: The raw 16-bit X (upper half of an f32) of a 16-bit track, read at the component's position; null for f32 tracks.
+      y_raw:
+        pos: ofs_coord + 2
+        type: u2
+        if: len_component == 2
+        doc: The raw 16-bit Y (upper half of an f32) of a 16-bit track, read at the component's position; null for f32 tracks.
+      z_raw:
+        pos: ofs_coord + 4
+        type: u2
+        if: len_component == 2
+        doc: The raw 16-bit Z (upper half of an f32) of a 16-bit track, read at the component's position; null for f32 tracks.
+      w_raw:
+        pos: ofs_coord + 6
+        type: u2
+        if: len_component == 2
+        doc: The raw 16-bit W (upper half of an f32) of a 16-bit track, read at the component's position; null for f32 tracks.
 enums:
   track_flag:
     0x01: translate

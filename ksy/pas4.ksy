@@ -23,22 +23,27 @@ doc: |
   found there by its magic; this spec reads a bare block (bytes after the
   block are not part of it and are not read).
 
-  Value widths follow the engine readers (NOTES.md section 4): Bool values
-  (min, max, per-animation values) are 1 byte, Int32 / UInt32 / Enum / Real
-  are 4 bytes (Real is f4). An unknown parm type takes 0 bytes in every
-  engine reader; here its values are absent and `is_known_type` is false, so
-  the reading is flagged instead of guessed.
+  Value widths follow the engine readers (metaforce CPASParmInfo and
+  CPASAnimState): Bool values (min, max, per-animation values) are 1 byte,
+  Int32 / UInt32 / Enum / Real are 4 bytes (Real is f4). An unknown parm
+  type takes 0 bytes in every engine reader; here its values are absent and
+  `is_known_type` is false, so the reading is flagged instead of guessed.
 
   Every count is checked against the bytes left before looping: an anim
   state takes at least 12 bytes, a parm info at least 12 (13 or more for a
   known type), an anim info at least 4.
+
+  Tables (animre): `pas4` (one row per block), `pas4_states` (key `state`),
+  `pas4_parms` (keys `state`, `parm`), `pas4_anims` (keys `state`, `anim`)
+  and `pas4_anim_values` (keys `state`, `anim`, `parm`: one row per value,
+  `parm` is the position of the parm info the value belongs to).
 doc-ref:
-  - seeds/003_5577d22ffc5200a7.txt (Parameterized Animation State Database)
-  - formats/NOTES.md section 4
+  - Retro Modding Wiki, Parameterized Animation State Database page
+  - metaforce engine source (CPASDatabase, CPASAnimState, CPASParmInfo, CPASAnimInfo readers)
 seq:
   - id: magic
     contents: PAS4
-    doc: Always "PAS4" (note, FourCC).
+    doc: Always "PAS4" (note, FourCC). Its span start is where the block starts in the file.
   - id: num_anim_states
     type: u4
     valid:
@@ -51,7 +56,16 @@ seq:
     type: anim_state(_index)
     repeat: expr
     repeat-expr: num_anim_states
+    -animre-table: states
+    -animre-key: state
     doc: The anim states in file order (the engine sorts them by state type; file order does not matter to it).
+instances:
+  len_block:
+    value: _io.pos
+    doc: |
+      Length of the block in bytes: the stream position after the last anim
+      state, i.e. where the engine reader stops (evaluated after the block is
+      parsed; nothing is read after the last seq field).
 types:
   anim_state:
     doc: One anim state (note, "Anim State").
@@ -78,11 +92,15 @@ types:
         type: parm_info
         repeat: expr
         repeat-expr: num_parm_infos
+        -animre-table: parms
+        -animre-key: parm
         doc: Parameter descriptions; their types decide the widths of all values below.
       - id: anim_infos
         type: anim_info
         repeat: expr
         repeat-expr: num_anim_infos
+        -animre-table: anims
+        -animre-key: anim
         doc: Animations selectable in this state, one value per parm info each.
   parm_info:
     doc: One parameter description (note, "Parm Info").
@@ -118,6 +136,8 @@ types:
         type: parm_value(_parent.parm_infos[_index].parm_type)
         repeat: expr
         repeat-expr: _parent.num_parm_infos
+        -animre-table: anim_values
+        -animre-key: parm
         doc: One value per parm info of the state; value i is typed by parm_infos[i].parm_type.
   parm_value:
     doc: A value whose width and type come from a parm type (min, max, or an anim's value).

@@ -1,4 +1,8 @@
-"""Naruto GNT4 MOT/GNTA: spec, decoder, tables and claims against the generator's manifest."""
+"""Naruto GNT4 MOT/GNTA: spec, decoder, tables and claims against the generator's manifest.
+
+Tables and columns are named by ``ksy/mot.ksy``: ``mot``, ``mot_animations`` (key ``anim_id``),
+``mot_tracks`` (key ``track``), ``mot_keys`` (key ``key``).
+"""
 
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ from animre.corpus import parse_data
 from animre.decode.gnt4 import float_to_half, half_to_float, rotation_direction_twist, track_coords
 from animre.errors import ParseError
 from animre.formats import detect_format, get_format
-from animre.formats.base import CLAIM_COLUMNS
+from animre.formats.base import CLAIM_COLUMNS, not_testable
 
 KEY_COLS = ["file", "anim_id", "track", "key"]
 
@@ -79,7 +83,7 @@ def test_animations_equal_manifest(files, tables):
     for name, v in files.items():
         for a in v["animations"]:
             row = an.loc[(name, a["anim_id"])]
-            assert row["offset"] == a["offset"] == v["offsets"][a["anim_id"]]
+            assert row["ofs_gnta"] == a["offset"] == v["offsets"][a["anim_id"]]
             assert row["num_tracks"] == a["num_tracks"] == len(a["tracks"])
             assert row["len_header"] == a["len_header"] == 0x10
             assert row["play_speed"] == a["play_speed"]
@@ -88,17 +92,31 @@ def test_animations_equal_manifest(files, tables):
         assert order == v["storage_order"], name
 
 
+def test_tables_and_derived_columns_come_from_the_spec(sample_corpus):
+    assert {"mot", "mot_animations", "mot_tracks", "mot_keys"} <= set(sample_corpus.tables)
+    assert sample_corpus.keys("mot_keys") == KEY_COLS
+    fmt = get_format("mot")
+    for d in fmt.derived:
+        assert d.reads or d.column == "real_size", d.column
+        assert not not_testable(sample_corpus, d.reads), d.column
+        assert d.column in sample_corpus.tables[d.table], d.column
+    un = sample_corpus.unavailable
+    assert not (un["format"] == "mot").any(), un
+
+
 def test_tracks_equal_manifest(files, tables):
     tr = tables["mot_tracks"].set_index(["file", "anim_id", "track"])
     n = 0
     for name, a, i, t in _tracks(files):
         row = tr.loc[(name, a["anim_id"], i)]
         for k in ("flags", "track_flags", "bone_id", "num_keys", "total_time", "unknown_0c", "ofs_times",
-                  "ofs_coords", "unknown_18", "unknown_1c", "offset"):
+                  "ofs_coords", "unknown_18", "unknown_1c"):
             assert row[k] == t[k], (name, a["anim_id"], i, k)
+        assert row["ofs_header"] == t["offset"]
         assert row["len_component"] == t["flags"] & 0xFF
         assert row["has_coords_flag"] == bool(t["flags"] & 0x0200)
-        assert row["kind"] == {0x01: "translate", 0x02: "scale", 0x08: "rotate"}[t["track_flags"] & 0x0F]
+        assert row["kind"] == t["track_flags"] & 0x0F
+        assert row["kind_name"] == {0x01: "translate", 0x02: "scale", 0x08: "rotate"}[t["track_flags"] & 0x0F]
         assert row["is_disabled"] == bool(t["track_flags"] & 0x40)
         assert row["is_enabled"] == bool(t["track_flags"] & 0x20)
         assert row["last_key_time"] == t["times"][-1]
@@ -134,7 +152,7 @@ def test_keys_equal_manifest(files, tables):
 
 def test_cells_map_to_their_bytes(files, sample_corpus, samples_dir):
     checks = {
-        "mot_animations": {"offset": ">I", "num_tracks": ">I", "play_speed": ">f", "end_time": ">f"},
+        "mot_animations": {"ofs_gnta": ">I", "num_tracks": ">I", "play_speed": ">f", "end_time": ">f"},
         "mot_tracks": {"flags": ">H", "track_flags": ">H", "bone_id": ">H", "num_keys": ">H",
                        "total_time": ">f", "ofs_times": ">I", "ofs_coords": ">I", "unknown_18": ">I"},
         "mot_keys": {"time": ">f", "x_raw": ">H", "w_raw": ">H", "x": None, "w": None},
@@ -157,13 +175,19 @@ def test_cells_map_to_their_bytes(files, sample_corpus, samples_dir):
                     assert e - s == struct.calcsize(fmt)
                     (val,) = struct.unpack(fmt, raw)
                 assert val == df.at[i, col], (table, col, name, s)
+    # a null cell has no bytes: f32 tracks have no raw halves, tracks without coordinates no x
+    keys = sample_corpus.tables["mot_keys"]
+    ks, _ = sample_corpus.spans["mot_keys"]
+    for col in ("x_raw", "w_raw", "x"):
+        assert ks.loc[keys[col].isna(), col].isna().all(), col
+        assert ks.loc[keys[col].notna(), col].notna().all(), col
     # documented positions: MOT header fields and a track's fields relative to its header
     mot = sample_corpus.tables["mot"]
     r = mot.index[mot.file == "mot/nar/0000.mot"][0]
     assert sample_corpus.span("mot", r, "len_file") == (12, 16)
     tr = sample_corpus.tables["mot_tracks"]
     r = tr.index[tr.file == "mot/nar/0000.mot"][3]
-    base = int(tr.at[r, "offset"])
+    base = int(tr.at[r, "ofs_header"])
     assert sample_corpus.span("mot_tracks", r, "bone_id") == (base + 4, base + 6)
     assert sample_corpus.span("mot_tracks", r, "ofs_coords") == (base + 0x14, base + 0x18)
 
@@ -176,7 +200,7 @@ def test_key_arrays_are_relative_to_the_gnta(files, sample_corpus):
     first = keys[keys.key == 0].set_index(["file", "anim_id", "track"])
     first_start = ks.loc[keys.key == 0].set_index(first.index)
     for r in tr[tr.file.str.startswith("mot/")].itertuples():
-        gnta = an.loc[(r.file, r.anim_id), "offset"]
+        gnta = an.loc[(r.file, r.anim_id), "ofs_gnta"]
         assert first_start.loc[(r.file, r.anim_id, r.track), "time"] == gnta + r.ofs_times
         if r.ofs_coords:
             assert first_start.loc[(r.file, r.anim_id, r.track), "x"] == gnta + r.ofs_coords
@@ -230,6 +254,19 @@ def test_decoder_matches_generator(files, sample_corpus):
     assert seen == {0x0202, 0x0204, 0x0000}
 
 
+def test_spec_floats_equal_the_python_decoder(tables):
+    # the spec computes x..w from the raw halves itself; the numpy decoder must agree bit for bit
+    keys = _gnt4(tables["mot_keys"])
+    half = keys[keys.x_raw.notna()]
+    assert len(half) > 100
+    for c in "xyzw":
+        ref = half_to_float(half[f"{c}_raw"].astype(np.uint16).to_numpy())
+        assert (half[c].to_numpy(np.float32) == ref).all(), c
+    # f32 tracks: no raw halves, floats as read
+    f32 = keys[keys.x_raw.isna() & keys.x.notna()]
+    assert len(f32) > 10 and f32[["y_raw", "z_raw", "w_raw"]].isna().all().all()
+
+
 def test_rotation_tracks_decode_to_direction_and_twist(files):
     n = 0
     for _, _, _, t in _tracks(files):
@@ -250,7 +287,7 @@ def test_rotation_tracks_decode_to_direction_and_twist(files):
 
 
 def test_idle_file_equals_idle_animation_of_0000(truth, files, samples_dir, tables):
-    tr = tables["mot_tracks"].drop(columns=["offset"])
+    tr = tables["mot_tracks"].drop(columns=["ofs_header"])
     for one, zero in truth["planted"]["idle_copies"].items():
         v1, v0 = files[one], files[zero]
         assert v1["num_anim_ids"] == 1 and [a["anim_id"] for a in v1["animations"]] == [0]
@@ -273,7 +310,7 @@ def test_planted_relations_visible_in_tables(truth, tables):
         (e["file"], e["anim_id"], e["track"]) for e in p["unknown_18_exceptions"]}
     # DISABLED only, and always, on tracks without coordinates
     assert (tr.is_disabled == (tr["flags"] == 0)).all()
-    assert {(r.file, r.offset) for r in tr[tr["flags"] == 0].itertuples()} == {
+    assert {(r.file, r.ofs_header) for r in tr[tr["flags"] == 0].itertuples()} == {
         (e["file"], e["offset"]) for e in p["no_coord_tracks"]}
     # total time is the last key time; end time is the largest total time
     assert (tr.total_time == tr.last_key_time).all()
@@ -301,6 +338,11 @@ def test_claims_are_many_and_well_formed(sample_corpus):
     assert len(fmt.claims) >= 5
     for c in fmt.claims:
         assert c.format == "mot" and c.source and c.text
+        # sources are named in words, not as paths of this project
+        assert "seeds/" not in c.source and "NOTES" not in c.source and ".txt" not in c.source, c.source
+        # every claim says which spec columns it reads, and the loaded spec has them
+        assert c.reads, c.text
+        assert not not_testable(sample_corpus, c.reads), c.text
         df = c.check(sample_corpus)
         assert list(df.columns) == CLAIM_COLUMNS
         assert len(_gnt4(df)) > 0, c.text

@@ -10,8 +10,10 @@ import pandas as pd
 import pytest
 
 import animre
+from animre.compile import KSY_DIR
 from animre.corpus import parse_data
 from animre.errors import ParseError
+from animre.flatten import plan_for
 from animre.formats import detect_format, get_format
 from animre.formats.pas4 import locate
 
@@ -96,6 +98,40 @@ def test_decoy_magic_is_skipped(tables, pas_manifest, samples_dir):
     assert locate(data) == decoy["pas4_offset"]
 
 
+# ---------------------------------------------------------------- tables from the spec
+
+
+def test_tables_come_from_the_spec():
+    """The spec declares the tables, their key columns and column names (flatten rules)."""
+    plan = plan_for((KSY_DIR / "pas4.ksy").read_text(encoding="utf-8"))
+    layout = {t.name: (t.keys, [c.name for c in t.columns]) for t in plan.tables.values()}
+    assert list(layout) == ["pas4", "pas4_states", "pas4_parms", "pas4_anims", "pas4_anim_values"]
+    assert layout["pas4"] == ((), ["magic", "num_anim_states", "default_anim_state", "len_block"])
+    assert layout["pas4_states"] == (("state",), ["state_type", "state_type_name", "num_parm_infos",
+                                                  "num_anim_infos"])
+    assert layout["pas4_parms"][0] == ("state", "parm")
+    assert {"parm_type", "parm_type_name", "weight_function", "weight_function_name", "weight",
+            "min_value.value", "max_value.value", "is_known_type"} <= set(layout["pas4_parms"][1])
+    assert layout["pas4_anims"] == (("state", "anim"), ["anim_id"])
+    assert layout["pas4_anim_values"] == (("state", "anim", "parm"), ["value", "is_known_type"])
+
+
+def test_derived_columns_and_claims_declare_spec_columns():
+    """A renamed field must make them "not testable": every column they read is in the spec's plan."""
+    plan = plan_for((KSY_DIR / "pas4.ksy").read_text(encoding="utf-8"))
+    spec_cols = {(t.name, c) for t in plan.tables.values() for c in t.keys + tuple(c.name for c in t.columns)}
+    fmt = get_format(FAMILY)
+    assert {(d.table, d.column) for d in fmt.derived} >= {
+        ("pas4", "block_offset"), ("pas4", "len_after_block"), ("pas4", "default_is_state_type"),
+        ("pas4", "states_sorted"), ("pas4_states", "is_default"), ("pas4_anim_values", "parm_type")}
+    for d in fmt.derived:
+        assert d.reads and set(d.reads) <= spec_cols, (d.column, set(d.reads) - spec_cols)
+        assert (d.table, d.column) not in spec_cols, d.column
+    for c in fmt.claims:
+        assert c.reads and set(c.reads) <= spec_cols, (c.text, set(c.reads) - spec_cols)
+        assert "/" not in c.source and ".md" not in c.source and "seeds" not in c.source, c.source
+
+
 # ---------------------------------------------------------------- values against the manifest
 
 
@@ -128,21 +164,28 @@ def test_parms_match_manifest(tables, pas_files):
                 assert row["weight_function"] == p["weight_function"]
                 assert row["weight_function_name"] == p["weight_function_name"]
                 assert row["weight"] == p["weight"]
-                assert _same(row["min_value"], p["min_value"]), (name, si, pi)
-                assert _same(row["max_value"], p["max_value"]), (name, si, pi)
+                assert _same(row["min_value.value"], p["min_value"]), (name, si, pi)
+                assert _same(row["max_value.value"], p["max_value"]), (name, si, pi)
+                assert bool(row["min_value.is_known_type"]) == bool(row["max_value.is_known_type"]) \
+                    == p["is_known_type"]
                 n += 1
     assert n == len(df)
 
 
 def test_anims_and_values_match_manifest(tables, pas_files):
     anims = tables["pas4_anims"].set_index(["file", "state", "anim"])
-    vals = tables["pas4_anim_values"].set_index(["file", "state", "anim", "parm"])
+    values = tables["pas4_anim_values"]
+    # the anim a value belongs to: join on the key columns (file, state, anim)
+    vals = values.merge(tables["pas4_anims"][["file", "state", "anim", "anim_id"]],
+                        on=["file", "state", "anim"], how="left", validate="many_to_one")
+    vals = vals.set_index(["file", "state", "anim", "parm"])
+    num_values = values.groupby(["file", "state", "anim"]).size()
     na = nv = 0
     for name, e in pas_files.items():
         for si, s in enumerate(e["states"]):
             for ai, a in enumerate(s["anims"]):
                 assert anims.loc[(name, si, ai), "anim_id"] == a["anim_id"]
-                assert anims.loc[(name, si, ai), "num_values"] == len(s["parms"])
+                assert num_values.get((name, si, ai), 0) == len(s["parms"])
                 na += 1
                 for pi, v in enumerate(a["values"]):
                     row = vals.loc[(name, si, ai, pi)]
@@ -197,7 +240,9 @@ def test_planted_regularities_visible_in_tables(tables, pas_manifest):
     assert sorted(zip(odd["state"], odd["parm"])) == sorted((p["state"], p["parm"]) for p in exc["parms"])
 
     vals = tables["pas4_anim_values"]
-    real = vals[vals["parm_type"] == 2]
+    ranges = parms[["file", "state", "parm", "min_value.value", "max_value.value"]].rename(
+        columns={"min_value.value": "parm_min", "max_value.value": "parm_max"})
+    real = vals[vals["parm_type"] == 2].merge(ranges, on=["file", "state", "parm"], how="left")
     out = real[(real["value"] < real["parm_min"]) | (real["value"] > real["parm_max"])]
     r = planted["real_out_of_range"]
     assert list(zip(out["file"], out["state"], out["anim"], out["parm"])) == [
@@ -222,7 +267,8 @@ def test_unknown_parm_type_is_flagged_not_guessed(tables, pas_manifest):
     row = parms.loc[(u["file"], u["state"], u["parm"])]
     assert row["parm_type"] == u["parm_type"] == 7
     assert not row["is_known_type"]
-    assert pd.isna(row["min_value"]) and pd.isna(row["max_value"]) and pd.isna(row["parm_type_name"])
+    assert pd.isna(row["min_value.value"]) and pd.isna(row["max_value.value"]) and pd.isna(row["parm_type_name"])
+    assert not row["min_value.is_known_type"] and not row["max_value.is_known_type"]
     vals = tables["pas4_anim_values"]
     col = vals[(vals["file"] == u["file"]) & (vals["state"] == u["state"]) & (vals["parm"] == u["parm"])]
     assert len(col) > 0 and (~col["is_known_type"]).all() and col["value"].isna().all()
@@ -241,6 +287,7 @@ def test_unknown_parm_type_takes_no_bytes_in_a_hand_made_block():
     assert st.anim_infos[0].anim_id == 42
     assert st.anim_infos[0].values[1].value == 0.5
     assert obj._debug["anim_states"]["end"] == len(data)
+    assert obj.len_block == len(data)  # the spec's block length: where the engine reader stops
 
 
 # ---------------------------------------------------------------- claims
@@ -369,6 +416,10 @@ def test_container_with_several_blocks_yields_every_block(samples_dir, manifest,
         assert head.loc[k, "default_anim_state"] == e["default_anim_state"]
         got = states[states.block == k]
         assert got["state_type"].tolist() == [s["state_type"] for s in e["states"]]
+        # derived columns join within their own block, never across blocks of one file
+        assert got["is_default"].tolist() == [s["is_default"] for s in e["states"]]
+        assert bool(head.loc[k, "default_is_state_type"]) == any(s["is_default"] for s in e["states"])
+        assert head.loc[k, "len_block"] == e["pas4_end"] - e["pas4_offset"]
         want_w = [p["weight"] for s in e["states"] for p in s["parms"]]
         assert np.allclose(parms[parms.block == k]["weight"].to_numpy(dtype=float), want_w)
     # spans are absolute in the container: the default-state word of block k sits at offset + 8

@@ -1,12 +1,14 @@
 """GNT4 MOT/GNTA key coordinates: 16-bit floats and rotation tracks.
 
 A GNTA track with flags 0x0202 stores every coordinate component as the
-upper 16 bits of a big-endian IEEE 754 single (NOTES.md section 3):
+upper 16 bits of a big-endian IEEE 754 single (animre format notes on GNT4 MOT/GNTA):
 ``value = float32 from bits << 16``, so ``0x4048`` is 3.125. This is neither
 an IEEE half float (``numpy.float16`` would read 0x4048 as 2.140625) nor a
 fixed-point number, so no library decodes it; it is a shift and a
 reinterpretation, written here by hand with a numpy view. Flags 0x0204 store
-plain f32 components, which the spec already reads as floats.
+plain f32 components. ``ksy/mot.ksy`` reads the raw halves (``x_raw`` ...)
+and also computes the floats (``x`` ...) from the sign, exponent and mantissa
+bits; this module is the vectorised reference those values are tested against.
 
 ROTATE tracks hold a direction (x, y, z) and a twist (w, degrees); keys are
 interpolated linearly by the game.
@@ -94,9 +96,11 @@ def rotation_direction_twist(coords: Any) -> tuple[np.ndarray, np.ndarray]:
 def track_coords(track: Any) -> np.ndarray:
     """Decoded ``(num_keys, 4)`` float32 coordinates of a parsed GNTA track.
 
-    ``track`` is a ``Mot.Track`` from the compiled parser; 16-bit
-    components are decoded with :func:`half_to_float`, f32 ones are taken as
-    read. A track without coordinates gives an empty ``(0, 4)`` array.
+    ``track`` is a ``Mot.Track`` from the compiled parser; every key's
+    ``coord`` holds the stored components. 16-bit ones (``x_raw`` ...) are
+    decoded here with :func:`half_to_float` (independently of the spec's own
+    ``x`` ... value instances, which compute the same floats), f32 ones are
+    taken as read. A track without coordinates gives an empty ``(0, 4)`` array.
 
     Examples
     --------
@@ -105,10 +109,10 @@ def track_coords(track: Any) -> np.ndarray:
     >>> track_coords(mot.anims[0].gnta.tracks[0]).shape  # doctest: +SKIP
     (4, 4)
     """
-    coords = track.coords if track.has_coords else None
-    if not coords:
+    if not track.has_coords or not track.num_keys:
         return np.zeros((0, 4), np.float32)
-    vals = np.array([[c.x, c.y, c.z, c.w] for c in coords])
+    coords = [k.coord for k in track.keys]
     if track.len_component == 2:
-        return half_to_float(vals.astype(np.uint16))
-    return vals.astype(np.float32)
+        raw = np.array([[c.x_raw, c.y_raw, c.z_raw, c.w_raw] for c in coords], np.uint16)
+        return half_to_float(raw)
+    return np.array([[c.x_stored, c.y_stored, c.z_stored, c.w_stored] for c in coords], np.float32)

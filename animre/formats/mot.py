@@ -1,18 +1,26 @@
-"""Naruto GNT4 (GameCube) motion files (``.mot``): a MOT header over GNTA animations."""
+"""Naruto GNT4 (GameCube) motion files (``.mot``): a MOT header over GNTA animations.
+
+Tables come from ``ksy/mot.ksy``: ``mot`` (one row per file), ``mot_animations``
+(present animation ids, key ``anim_id``), ``mot_tracks`` (key ``track``) and
+``mot_keys`` (key ``key``: time, x/y/z/w floats and the raw 16-bit halves).
+This module adds what the spec cannot say: detection, columns computed across
+records (:data:`DERIVED`) and the notes' statements as claims (:data:`CLAIMS`).
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import struct
 
+import numpy as np
 import pandas as pd
 
-from ..decode.gnt4 import half_to_float
-from .base import CLAIM_COLUMNS, Claim, F, Format, column_claim
+from .base import CLAIM_COLUMNS, Claim, Format, column_claim, derived
 
-__all__ = ["FORMAT", "detect", "tables"]
+__all__ = ["FORMAT", "detect", "DERIVED", "CLAIMS"]
 
-SOURCE_SEED = "seeds/002_964d7e002e7b5b15.txt"
-SOURCE_NOTES = "formats/NOTES.md section 3"
+SOURCE_COMMUNITY = "GNT4 community motion-format notes (MOT and GNTA files, by Sifo and Icylittlething)"
+SOURCE_NOTES = "animre format notes on GNT4 MOT/GNTA (public reference implementations and real files)"
 
 
 def detect(head: bytes, size: int, name: str) -> float:
@@ -41,159 +49,128 @@ def detect(head: bytes, size: int, name: str) -> float:
     return min(1.0, score + (0.05 if named else 0.0))
 
 
-def _half(v: int) -> float:
-    return float(half_to_float(v))
+# ------------------------------------------------------------------ derived columns
 
 
-def tables(r, ctx) -> dict[str, list[dict]]:
-    """Curated tables: ``mot`` (one row per file), ``mot_animations``, ``mot_tracks``, ``mot_keys``."""
-    present = [s for s in r.anims if s.ofs_gnta != 0]
-    mot = [{
-        "unknown_0": F(r, "unknown_0"),
-        "num_anim_ids": F(r, "num_anim_ids"),
-        "len_header": F(r, "len_header"),
-        "len_file": F(r, "len_file"),
-        "real_size": ctx.size,
-        "num_animations": len(present),
-        "len_pad_offsets": r.len_pad_offsets,
-        "pad_offsets": F(r, "pad_offsets"),
-    }]
-    storage_rank = {id(s): k for k, s in enumerate(sorted(present, key=lambda s: s.ofs_gnta))}
-    anims, tracks, keys = [], [], []
-    for s in present:
-        g = s.gnta
-        aid = s.anim_id
-        anims.append({
-            "anim_id": aid,
-            "offset": F(s, "ofs_gnta"),
-            "num_tracks": F(g, "num_tracks"),
-            "len_header": F(g, "len_header"),
-            "play_speed": F(g, "play_speed"),
-            "end_time": F(g, "end_time"),
-            "storage_rank": storage_rank[id(s)],
-            "max_total_time": max((t.total_time for t in g.tracks), default=None),
-        })
-        for t in g.tracks:
-            ti = t.track_index
-            tracks.append({
-                "anim_id": aid,
-                "track": ti,
-                "offset": g.ofs_base + 16 + 32 * ti,
-                "flags": F(t, "flags"),
-                "len_component": t.len_component,
-                "has_coords_flag": t.has_coords_flag,
-                "track_flags": F(t, "track_flags"),
-                "kind": getattr(t.kind, "name", None),
-                "is_enabled": t.is_enabled,
-                "is_disabled": t.is_disabled,
-                "bone_id": F(t, "bone_id"),
-                "bone_name": getattr(t.bone, "name", None),
-                "num_keys": F(t, "num_keys"),
-                "total_time": F(t, "total_time"),
-                "unknown_0c": F(t, "unknown_0c"),
-                "ofs_times": F(t, "ofs_times"),
-                "ofs_coords": F(t, "ofs_coords"),
-                "unknown_18": F(t, "unknown_18"),
-                "unknown_1c": F(t, "unknown_1c"),
-                "last_key_time": t.times[-1] if t.num_keys else None,
-                "pad_times": F(t, "pad_times"),
-                "pad_coords": F(t, "pad_coords") if t.has_coords else None,
-            })
-            coords = t.coords if t.has_coords else None
-            half = t.len_component == 2
-            for k in range(t.num_keys):
-                row = {"anim_id": aid, "track": ti, "key": k, "bone_id": t.bone_id, "time": F(t, "times", k)}
-                c = coords[k] if coords else None
-                for comp in "xyzw":
-                    if c is None:
-                        row[comp] = None
-                    elif half:
-                        row[comp] = F(c, comp, transform=_half)
-                    else:
-                        row[comp] = F(c, comp)
-                for comp in "xyzw":
-                    row[f"{comp}_raw"] = F(c, comp) if (c is not None and half) else None
-                keys.append(row)
-    return {"mot": mot, "mot_animations": anims, "mot_tracks": tracks, "mot_keys": keys}
+def _per_file(df: pd.DataFrame, by: pd.Series) -> pd.Series:
+    """``by`` (indexed by file) aligned with the rows of ``df``."""
+    return df["file"].map(by)
 
 
-def _empty() -> pd.DataFrame:
-    return pd.DataFrame(columns=CLAIM_COLUMNS)
+@derived("mot", "real_size", [], "Real length of the file in bytes (from the files table).")
+def _real_size(df, ctx):
+    files = ctx.files
+    return _per_file(df, files.drop_duplicates("file").set_index("file")["size"]).astype("Int64")
+
+
+@derived("mot", "num_animations", [("mot_animations", "ofs_gnta")],
+         "Number of animation ids with a GNTA (non-zero offset).")
+def _num_animations(df, ctx):
+    an = ctx.table("mot_animations")
+    return _per_file(df, an.groupby("file").size()).fillna(0).astype("Int64")
+
+
+@derived("mot_animations", "storage_rank", ["ofs_gnta"],
+         "Position of the animation in the file (0 = stored first, lowest offset).")
+def _storage_rank(df, ctx):
+    return (df.groupby("file")["ofs_gnta"].rank(method="first") - 1).astype("Int64")
+
+
+@derived("mot_animations", "max_total_time", [("mot_tracks", "total_time")],
+         "Largest total time of the animation's tracks (seconds); the notes' end time should equal it.")
+def _max_total_time(df, ctx):
+    mx = ctx.table("mot_tracks").groupby(["file", "anim_id"])["total_time"].max()
+    idx = pd.MultiIndex.from_frame(df[["file", "anim_id"]])
+    return pd.Series(mx.reindex(idx).to_numpy(), index=df.index)
+
+
+@derived("mot_keys", "bone_id", [("mot_tracks", "bone_id")],
+         "Bone of the key's track (a copy of mot_tracks.bone_id, to select a bone's keys without a join).")
+def _key_bone_id(df, ctx):
+    tr = ctx.table("mot_tracks")
+    bone = tr.set_index(["file", "anim_id", "track"])["bone_id"]
+    idx = pd.MultiIndex.from_frame(df[["file", "anim_id", "track"]])
+    return pd.Series(bone.reindex(idx).to_numpy(), index=df.index).astype("Int64")
+
+
+DERIVED = (_real_size, _num_animations, _storage_rank, _max_total_time, _key_bone_id)
+
+
+# ------------------------------------------------------------------ claims
 
 
 def _check_len_file(corpus) -> pd.DataFrame:
     df = corpus.tables.get("mot")
-    if df is None or not len(df):
-        return _empty()
-    starts = corpus.offsets("mot", "len_file")
+    if df is None or not len(df) or "len_file" not in df:
+        return pd.DataFrame(columns=CLAIM_COLUMNS)
+    sizes = corpus.files.drop_duplicates("file").set_index("file")["size"]
+    real = df["file"].map(sizes)
     return pd.DataFrame({
         "file": df["file"],
-        "holds": (df["len_file"] == df["real_size"]).astype(bool),
-        "offset": starts,
+        "holds": (df["len_file"] == real).astype(bool),
+        "offset": corpus.offsets("mot", "len_file", df.index),
         "value": df["len_file"],
-        "detail": [f"real size {n}" for n in df["real_size"]],
-    })
+        "detail": "real size " + real.astype("Int64").astype(str),
+    }, columns=CLAIM_COLUMNS)
 
 
 def _check_descending(corpus) -> pd.DataFrame:
+    """Every animation but the lowest id of its file lies before the previous id's animation."""
     df = corpus.tables.get("mot_animations")
-    if df is None or not len(df):
-        return _empty()
-    starts = corpus.offsets("mot_animations", "offset")
-    rows = []
-    for file, g in df.groupby("file", sort=False):
-        g = g.sort_values("anim_id")
-        prev = None
-        for i, r in g.iterrows():
-            if prev is not None:
-                rows.append({
-                    "file": file,
-                    "holds": bool(r["offset"] < prev[1]),
-                    "offset": starts.at[i],
-                    "value": int(r["offset"]),
-                    "detail": f"id {int(r['anim_id']):#x} at {int(r['offset']):#x} after id {prev[0]:#x} at {prev[1]:#x}",
-                })
-            prev = (int(r["anim_id"]), int(r["offset"]))
-    out = pd.DataFrame(rows, columns=CLAIM_COLUMNS)
+    if df is None or not len(df) or "ofs_gnta" not in df:
+        return pd.DataFrame(columns=CLAIM_COLUMNS)
+    g = df.sort_values(["file", "anim_id"], kind="stable")
+    same = g["file"].eq(g["file"].shift())
+    prev_ofs = g["ofs_gnta"].shift()
+    prev_id = g["anim_id"].shift()
+    g, prev_ofs, prev_id = g[same], prev_ofs[same].astype(np.int64), prev_id[same].astype(np.int64)
+    detail = [f"id {a:#x} at {o:#x} after id {pa:#x} at {po:#x}"
+              for a, o, pa, po in zip(g["anim_id"], g["ofs_gnta"], prev_id, prev_ofs)]
+    out = pd.DataFrame({
+        "file": g["file"],
+        "holds": (g["ofs_gnta"] < prev_ofs).astype(bool),
+        "offset": corpus.offsets("mot_animations", "ofs_gnta", g.index),
+        "value": g["ofs_gnta"],
+        "detail": detail,
+    }, columns=CLAIM_COLUMNS)
     out["offset"] = out["offset"].astype("Int64")
-    return out
+    return out.reset_index(drop=True)
 
 
-CLAIMS = (
-    column_claim("MOT header size is always 0x10", SOURCE_SEED, "mot", "len_header", lambda v: v == 0x10),
-    Claim("MOT file size field equals the real file length", SOURCE_NOTES, _check_len_file, "mot"),
-    column_claim("MOT header word 0 is zero (padding)", SOURCE_SEED, "mot", "unknown_0", lambda v: v == 0),
-    column_claim("Animations are 16-byte aligned", SOURCE_NOTES, "mot_animations", "offset",
+def _mot(c: Claim) -> Claim:
+    return dataclasses.replace(c, format="mot")
+
+
+CLAIMS = tuple(_mot(c) for c in (
+    column_claim("MOT header size is always 0x10", SOURCE_COMMUNITY, "mot", "len_header", lambda v: v == 0x10),
+    Claim("MOT file size field equals the real file length", SOURCE_NOTES, _check_len_file,
+          reads=(("mot", "len_file"),)),
+    column_claim("MOT header word 0 is zero (padding)", SOURCE_COMMUNITY, "mot", "unknown_0", lambda v: v == 0),
+    column_claim("Animations are 16-byte aligned", SOURCE_NOTES, "mot_animations", "ofs_gnta",
                  lambda v: v % 16 == 0),
-    Claim("Animations are stored in descending id order", SOURCE_NOTES, _check_descending, "mot"),
-    column_claim("GNTA header size is always 0x10", SOURCE_SEED, "mot_animations", "len_header",
+    Claim("Animations are stored in descending id order", SOURCE_NOTES, _check_descending,
+          reads=(("mot_animations", "ofs_gnta"),)),
+    column_claim("GNTA header size is always 0x10", SOURCE_COMMUNITY, "mot_animations", "len_header",
                  lambda v: v == 0x10),
-    column_claim("GNTA play speed is usually between .03 and .25", SOURCE_SEED, "mot_animations", "play_speed",
-                 lambda v: 0.03 <= v <= 0.25),
-    column_claim("GNTA end time is usually between .03 and 5.0", SOURCE_SEED, "mot_animations", "end_time",
+    column_claim("GNTA play speed is usually between .03 and .25", SOURCE_COMMUNITY, "mot_animations",
+                 "play_speed", lambda v: 0.03 <= v <= 0.25),
+    column_claim("GNTA end time is usually between .03 and 5.0", SOURCE_COMMUNITY, "mot_animations", "end_time",
                  lambda v: 0.03 <= v <= 5.0),
-    column_claim("Track flags are 0x0202 or 0x0000", SOURCE_SEED, "mot_tracks", "flags",
+    column_claim("Track flags are 0x0202 or 0x0000", SOURCE_COMMUNITY, "mot_tracks", "flags",
                  lambda v: v in (0x0202, 0x0000), detail="flags u2 at track header +0x00"),
-    column_claim("Track total time is frames / 60 (a whole number of frames)", SOURCE_SEED, "mot_tracks",
+    column_claim("Track total time is frames / 60 (a whole number of frames)", SOURCE_COMMUNITY, "mot_tracks",
                  "total_time", lambda v: abs(v * 60 - round(v * 60)) < 1e-3),
-    column_claim("Track header word at 0x0C is zero (padding)", SOURCE_SEED, "mot_tracks", "unknown_0c",
+    column_claim("Track header word at 0x0C is zero (padding)", SOURCE_COMMUNITY, "mot_tracks", "unknown_0c",
                  lambda v: v == 0),
-    column_claim("Track header word at 0x18 is zero (padding)", SOURCE_SEED, "mot_tracks", "unknown_18",
+    column_claim("Track header word at 0x18 is zero (padding)", SOURCE_COMMUNITY, "mot_tracks", "unknown_18",
                  lambda v: v == 0),
-)
+))
 
 FORMAT = Format(
     name="mot",
-    spec="mot",
     title="Naruto GNT4 motion file (MOT/GNTA)",
     extensions=(".mot",),
     detect=detect,
-    tables=tables,
-    table_keys={
-        "mot": (),
-        "mot_animations": ("anim_id",),
-        "mot_tracks": ("anim_id", "track"),
-        "mot_keys": ("anim_id", "track", "key"),
-    },
-    claims=tuple(Claim(c.text, c.source, c.check, "mot") for c in CLAIMS),
+    derived=DERIVED,
+    claims=CLAIMS,
 )

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-import enum
 import struct
 
+import numpy as np
 import pandas as pd
 
-from .base import CLAIM_COLUMNS, Claim, F, Format, column_claim
+from .base import CLAIM_COLUMNS, Claim, Format, column_claim, derived
 
-__all__ = ["FORMAT", "MAGIC", "locate", "detect"]
+__all__ = ["FORMAT", "MAGIC", "locate", "next_block", "detect"]
 
 MAGIC = b"PAS4"
-SEED = "seeds/003_5577d22ffc5200a7.txt"
-NOTES = "formats/NOTES.md section 4"
+WIKI = "Retro Modding Wiki, Parameterized Animation State Database page"
+ENGINE = "metaforce engine source (CPASDatabase, CPASAnimState, CPASParmInfo, CPASAnimInfo readers)"
+STATE_ENUM = "metaforce engine source (pas::EAnimationState)"
 CONTAINER_SUFFIXES = (".ancs", ".char")
 
 
@@ -87,81 +88,88 @@ def detect(head: bytes, size: int, name: str) -> float:
     return 0.0
 
 
-def _name(v) -> str | None:
-    return v.name if isinstance(v, enum.Enum) else None
+# ------------------------------------------------------------------ derived columns
+#
+# Tables come from ksy/pas4.ksy: pas4 (one row per block), pas4_states, pas4_parms, pas4_anims,
+# pas4_anim_values. Containers (ANCS/CHAR) get a leading ``block`` key column from the corpus,
+# so every join below is on ``file`` (+ ``block``) + the spec's key columns.
 
 
-def _value_ref(pv):
-    """Cell for a typed value: a byte reference when the type is known, else NA (not guessed)."""
-    return F(pv, "value") if pv.is_known_type else None
+def _outer(df: pd.DataFrame) -> list[str]:
+    """The corpus's key columns of a table: ``file`` and, for containers, ``block``."""
+    return [c for c in ("file", "block") if c in df.columns]
 
 
-def tables(r, ctx) -> dict[str, list[dict]]:
-    """Curated tables: ``pas4`` (one row per block: one per bare file, one per character in
-    a container), ``pas4_states``, ``pas4_parms``, ``pas4_anims``, ``pas4_anim_values``; the
-    corpus puts the ``block`` number in front of every row."""
-    block_end = r._debug["anim_states"]["end"]
-    state_types = [int(s.state_type) for s in r.anim_states]
-    default = r.default_anim_state
-    head = {
-        "block_offset": ctx.offset,
-        "len_block": block_end,
-        "len_after_block": ctx.size - ctx.offset - block_end,
-        "num_anim_states": F(r, "num_anim_states"),
-        "default_anim_state": F(r, "default_anim_state"),
-        "default_is_state_type": default in state_types,
-        "states_sorted": state_types == sorted(state_types),
-    }
-    states, parms, anims, values = [], [], [], []
-    for si, s in enumerate(r.anim_states):
-        st = int(s.state_type)
-        states.append({
-            "state": si,
-            "state_type": F(s, "state_type"),
-            "state_type_name": _name(s.state_type),
-            "num_parm_infos": F(s, "num_parm_infos"),
-            "num_anim_infos": F(s, "num_anim_infos"),
-            "is_default": st == default,
-        })
-        for pi, p in enumerate(s.parm_infos):
-            parms.append({
-                "state": si,
-                "parm": pi,
-                "state_type": F(s, "state_type"),
-                "parm_type": F(p, "parm_type"),
-                "parm_type_name": _name(p.parm_type),
-                "is_known_type": p.is_known_type,
-                "weight_function": F(p, "weight_function"),
-                "weight_function_name": _name(p.weight_function),
-                "weight": F(p, "weight"),
-                "min_value": _value_ref(p.min_value),
-                "max_value": _value_ref(p.max_value),
-            })
-        for ai, a in enumerate(s.anim_infos):
-            anims.append({
-                "state": si,
-                "anim": ai,
-                "state_type": F(s, "state_type"),
-                "anim_id": F(a, "anim_id"),
-                "num_values": len(a.values),
-            })
-            for pi, v in enumerate(a.values):
-                p = s.parm_infos[pi]
-                values.append({
-                    "state": si,
-                    "anim": ai,
-                    "parm": pi,
-                    "state_type": F(s, "state_type"),
-                    "anim_id": F(a, "anim_id"),
-                    "parm_type": F(p, "parm_type"),
-                    "parm_type_name": _name(p.parm_type),
-                    "is_known_type": v.is_known_type,
-                    "value": _value_ref(v),
-                    "parm_min": _value_ref(p.min_value),
-                    "parm_max": _value_ref(p.max_value),
-                })
-    return {"pas4": [head], "pas4_states": states, "pas4_parms": parms, "pas4_anims": anims,
-            "pas4_anim_values": values}
+def _lookup(df: pd.DataFrame, left: list[str], other: pd.DataFrame | None, right: list[str],
+            column: str) -> np.ndarray:
+    """``other[column]`` for each row of ``df``, matching ``df[left]`` to ``other[right]`` (NA if none)."""
+    if other is None or not len(df) or not len(other) or column not in other.columns:
+        return np.full(len(df), None, dtype=object)
+    o = other[right + [column]].drop_duplicates(right)
+    o.columns = left + ["_v"]
+    m = df[left].merge(o, on=left, how="left")  # a left merge keeps df's row order
+    return m["_v"].to_numpy()
+
+
+@derived("pas4", "block_offset", ["magic"],
+         "Absolute offset of the PAS4 block in its file (0 for a bare block; ANCS/CHAR: where its magic is).")
+def _block_offset(df, ctx):
+    return ctx.starts("pas4", "magic").reindex(df.index)
+
+
+@derived("pas4", "len_after_block", ["magic", "len_block"],
+         "Bytes of the file after the block (container data, or trailing bytes of a bare file).")
+def _len_after_block(df, ctx):
+    size = df["file"].map(ctx.files.drop_duplicates("file").set_index("file")["size"])
+    start = ctx.starts("pas4", "magic").reindex(df.index)
+    return (size.astype("Int64") - start - df["len_block"].astype("Int64")).astype("Int64")
+
+
+@derived("pas4", "default_is_state_type", ["default_anim_state", ("pas4_states", "state_type")],
+         "Whether default_anim_state is the state type of one of the block's anim states.")
+def _default_is_state_type(df, ctx):
+    k = _outer(df)
+    states = ctx.table("pas4_states")
+    if states is None or not len(states) or not len(df):
+        return np.zeros(len(df), dtype=bool)
+    have = pd.MultiIndex.from_frame(states[k + ["state_type"]])
+    want = pd.MultiIndex.from_frame(df[k + ["default_anim_state"]])
+    return want.isin(have)
+
+
+@derived("pas4", "states_sorted", [("pas4_states", "state"), ("pas4_states", "state_type")],
+         "Whether the anim states are in ascending state-type order in the file (the engine sorts them "
+         "itself, so file order is the tool's choice).")
+def _states_sorted(df, ctx):
+    k = _outer(df)
+    states = ctx.table("pas4_states")
+    if states is None or not len(states) or not len(df):
+        return np.ones(len(df), dtype=bool)
+    st = states.sort_values(k + ["state"])
+    falls = st.groupby(k, sort=False)["state_type"].diff() < 0
+    unsorted = st.loc[falls, k].drop_duplicates()
+    return ~pd.MultiIndex.from_frame(df[k]).isin(pd.MultiIndex.from_frame(unsorted))
+
+
+@derived("pas4_states", "is_default", ["state_type", ("pas4", "default_anim_state")],
+         "Whether this state's type is the block's default_anim_state.")
+def _is_default(df, ctx):
+    k = _outer(df)
+    default = _lookup(df, k, ctx.table("pas4"), k, "default_anim_state")
+    return pd.Series(default, index=df.index).eq(df["state_type"]).fillna(False).astype(bool).to_numpy()
+
+
+@derived("pas4_anim_values", "parm_type",
+         ["state", "parm", ("pas4_parms", "state"), ("pas4_parms", "parm"), ("pas4_parms", "parm_type")],
+         "Parm type of the parm info this value belongs to (pas4_parms row with the same state and parm): "
+         "it decides the value's width and type.")
+def _value_parm_type(df, ctx):
+    k = _outer(df) + ["state", "parm"]
+    return pd.Series(_lookup(df, k, ctx.table("pas4_parms"), k, "parm_type"), index=df.index, dtype="Int64")
+
+
+DERIVED = (_block_offset, _len_after_block, _default_is_state_type, _states_sorted, _is_default,
+           _value_parm_type)
 
 
 # ------------------------------------------------------------------ claims
@@ -196,38 +204,36 @@ def _check_bool_values(corpus) -> pd.DataFrame:
                  lambda d: d["value"].isin([0, 1]), "per-animation values of Bool parms")
 
 
+_VALUE_PARM_TYPE = (("pas4_anim_values", "state"), ("pas4_anim_values", "parm"), ("pas4_parms", "state"),
+                    ("pas4_parms", "parm"), ("pas4_parms", "parm_type"))
+
 CLAIMS = (
-    Claim("The default anim state is -1 when there are no anim states.", SEED, _check_default_empty, "pas4"),
-    Claim("The default anim state is one of the file's anim state types.", NOTES, _check_default_valid, "pas4"),
-    column_claim("At most 8 parms per anim state (engine limit).", NOTES, "pas4_states", "num_parm_infos",
+    Claim("The default anim state is -1 when there are no anim states.", WIKI, _check_default_empty, "pas4",
+          reads=(("pas4", "num_anim_states"), ("pas4", "default_anim_state"))),
+    Claim("The default anim state is one of the file's anim state types.", ENGINE, _check_default_valid, "pas4",
+          reads=(("pas4", "num_anim_states"), ("pas4", "default_anim_state"), ("pas4_states", "state_type"))),
+    column_claim("At most 8 parms per anim state (engine limit).", ENGINE, "pas4_states", "num_parm_infos",
                  lambda v: 0 <= v <= 8),
-    column_claim("Parm types are 0-4 (Int32, UInt32, Real, Bool, Enum).", SEED, "pas4_parms", "parm_type",
+    column_claim("Parm types are 0-4 (Int32, UInt32, Real, Bool, Enum).", WIKI, "pas4_parms", "parm_type",
                  lambda v: 0 <= v <= 4),
     column_claim("Weight functions are 0-3 (exact match, percent error, angular percent, no weight).",
-                 SEED, "pas4_parms", "weight_function", lambda v: 0 <= v <= 3),
-    Claim("Bool anim values are 0 or 1.", NOTES, _check_bool_values, "pas4"),
-    column_claim("Anim state types are 0-20 (the note's table).", SEED, "pas4_states", "state_type",
-                 lambda v: 0 <= v <= 20, "ids 21-24 are additive states of later games (NOTES.md)"),
-    column_claim("Anim state types are 0-24 (with the additive states of later games).", NOTES,
+                 WIKI, "pas4_parms", "weight_function", lambda v: 0 <= v <= 3),
+    Claim("Bool anim values are 0 or 1.", ENGINE, _check_bool_values, "pas4",
+          reads=(("pas4_anim_values", "value"),) + _VALUE_PARM_TYPE),
+    column_claim("Anim state types are 0-20 (the note's table).", WIKI, "pas4_states", "state_type",
+                 lambda v: 0 <= v <= 20, "ids 21-24 are the additive states (metaforce pas::EAnimationState)"),
+    column_claim("Anim state types are 0-24 (with the additive states of later games).", STATE_ENUM,
                  "pas4_states", "state_type", lambda v: 0 <= v <= 24),
 )
 
 
 FORMAT = Format(
     name="pas4",
-    spec="pas4",
     title="Retro Studios parameterized animation state database (PAS4)",
     extensions=(".pas4", ".ancs", ".char"),
     detect=detect,
-    tables=tables,
-    table_keys={
-        "pas4": ("block",),
-        "pas4_states": ("block", "state"),
-        "pas4_parms": ("block", "state", "parm"),
-        "pas4_anims": ("block", "state", "anim"),
-        "pas4_anim_values": ("block", "state", "anim", "parm"),
-    },
+    derived=DERIVED,
+    claims=CLAIMS,
     locate=locate,
     next_block=next_block,
-    claims=CLAIMS,
 )

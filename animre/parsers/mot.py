@@ -19,18 +19,22 @@ class Mot(KaitaiStruct):
     points (relative to the GNTA start) at its key times (f4, frame / 60) and
     its key coordinates (four components x, y, z, w per key, 16-bit or f32).
     A 16-bit component is the upper half of an IEEE f32 (value = bits << 16,
-    0x4048 -> 3.125); it is kept raw (u2) here and decoded in Python
-    (animre.decode.gnt4.half_to_float). The 16-byte alignment padding after the
-    offset table and after every key array is kept as bytes: in real files it is
-    non-zero junk. Every count and offset is checked against the file size
-    before anything is looped over or allocated.
+    0x4048 -> 3.125): it is read raw (x_raw ... w_raw, u2) and its float value
+    (x ... w) is computed here from sign, exponent and mantissa bits; the same
+    decoding in numpy is animre.decode.gnt4.half_to_float. Tables: mot (one row
+    per file), mot_animations (present ids only, key anim_id), mot_tracks (key
+    track) and mot_keys (key key: time and x, y, z, w per key frame). The
+    16-byte alignment padding after the offset table and after every key array
+    is kept as bytes: in real files it is non-zero junk. Every count and offset
+    is checked against the file size before anything is looped over or
+    allocated.
     
     .. seealso::
-       seeds/002_964d7e002e7b5b15.txt (MOT Files, GNTA Files, MOT Header, GNTA Header, Bone Animation Header)
+       GNT4 community motion-format notes by Sifo and Icylittlething (MOT Header, GNTA Header, Bone Animation Header)
     
     
     .. seealso::
-       formats/NOTES.md section 3
+       animre format notes on GNT4 MOT/GNTA (16-bit components, descending storage order, junk padding)
     """
 
     class Bone(IntEnum):
@@ -198,7 +202,7 @@ class Mot(KaitaiStruct):
 
         @property
         def gnta(self):
-            """The animation (present only when ofs_gnta is not 0)."""
+            """The animation (present only when ofs_gnta is not 0); its header fields are columns of mot_animations."""
             if hasattr(self, '_m_gnta'):
                 return self._m_gnta
 
@@ -215,58 +219,204 @@ class Mot(KaitaiStruct):
             return getattr(self, '_m_gnta', None)
 
 
-    class CoordF4(KaitaiStruct):
-        SEQ_FIELDS = ["x", "y", "z", "w"]
-        def __init__(self, _io, _parent=None, _root=None):
-            super(Mot.CoordF4, self).__init__(_io)
+    class Coord(KaitaiStruct):
+        """One key's four components, 16-bit or f32. The stored bytes are read once
+        as u2 or f4 (x_stored ..., not a table column); x_raw ... re-read the
+        16-bit halves so that they are null (and have no bytes) for f32 tracks;
+        x ... are floats. The half decoding uses sign, exponent and mantissa
+        (value = (128 + mantissa) * 2^(exponent - 134)) with integer shifts up to
+        1 << 134: exact in Python, not portable to targets with 64-bit integers.
+        """
+        SEQ_FIELDS = ["x_stored", "y_stored", "z_stored", "w_stored"]
+        def __init__(self, len_component, ofs_coord, _io, _parent=None, _root=None):
+            super(Mot.Coord, self).__init__(_io)
             self._parent = _parent
             self._root = _root
+            self.len_component = len_component
+            self.ofs_coord = ofs_coord
             self._debug = collections.defaultdict(dict)
 
         def _read(self):
-            self._debug['x']['start'] = self._io.pos()
-            self.x = self._io.read_f4be()
-            self._debug['x']['end'] = self._io.pos()
-            self._debug['y']['start'] = self._io.pos()
-            self.y = self._io.read_f4be()
-            self._debug['y']['end'] = self._io.pos()
-            self._debug['z']['start'] = self._io.pos()
-            self.z = self._io.read_f4be()
-            self._debug['z']['end'] = self._io.pos()
-            self._debug['w']['start'] = self._io.pos()
-            self.w = self._io.read_f4be()
-            self._debug['w']['end'] = self._io.pos()
+            self._debug['x_stored']['start'] = self._io.pos()
+            _on = self.len_component
+            if _on == 2:
+                pass
+                self.x_stored = self._io.read_u2be()
+            elif _on == 4:
+                pass
+                self.x_stored = self._io.read_f4be()
+            self._debug['x_stored']['end'] = self._io.pos()
+            self._debug['y_stored']['start'] = self._io.pos()
+            _on = self.len_component
+            if _on == 2:
+                pass
+                self.y_stored = self._io.read_u2be()
+            elif _on == 4:
+                pass
+                self.y_stored = self._io.read_f4be()
+            self._debug['y_stored']['end'] = self._io.pos()
+            self._debug['z_stored']['start'] = self._io.pos()
+            _on = self.len_component
+            if _on == 2:
+                pass
+                self.z_stored = self._io.read_u2be()
+            elif _on == 4:
+                pass
+                self.z_stored = self._io.read_f4be()
+            self._debug['z_stored']['end'] = self._io.pos()
+            self._debug['w_stored']['start'] = self._io.pos()
+            _on = self.len_component
+            if _on == 2:
+                pass
+                self.w_stored = self._io.read_u2be()
+            elif _on == 4:
+                pass
+                self.w_stored = self._io.read_f4be()
+            self._debug['w_stored']['end'] = self._io.pos()
 
 
         def _fetch_instances(self):
             pass
+            _on = self.len_component
+            if _on == 2:
+                pass
+            elif _on == 4:
+                pass
+            _on = self.len_component
+            if _on == 2:
+                pass
+            elif _on == 4:
+                pass
+            _on = self.len_component
+            if _on == 2:
+                pass
+            elif _on == 4:
+                pass
+            _on = self.len_component
+            if _on == 2:
+                pass
+            elif _on == 4:
+                pass
+            _ = self.w_raw
+            if hasattr(self, '_m_w_raw'):
+                pass
+
+            _ = self.x_raw
+            if hasattr(self, '_m_x_raw'):
+                pass
+
+            _ = self.y_raw
+            if hasattr(self, '_m_y_raw'):
+                pass
+
+            _ = self.z_raw
+            if hasattr(self, '_m_z_raw'):
+                pass
 
 
-    class CoordU2(KaitaiStruct):
-        SEQ_FIELDS = ["x", "y", "z", "w"]
-        def __init__(self, _io, _parent=None, _root=None):
-            super(Mot.CoordU2, self).__init__(_io)
-            self._parent = _parent
-            self._root = _root
-            self._debug = collections.defaultdict(dict)
+        @property
+        def w(self):
+            """W (twist in degrees for ROTATE tracks) as a float; a 16-bit component is decoded as the f32 whose upper half it is (bits << 16)."""
+            if hasattr(self, '_m_w'):
+                return self._m_w
 
-        def _read(self):
-            self._debug['x']['start'] = self._io.pos()
-            self.x = self._io.read_u2be()
-            self._debug['x']['end'] = self._io.pos()
-            self._debug['y']['start'] = self._io.pos()
-            self.y = self._io.read_u2be()
-            self._debug['y']['end'] = self._io.pos()
-            self._debug['z']['start'] = self._io.pos()
-            self.z = self._io.read_u2be()
-            self._debug['z']['end'] = self._io.pos()
-            self._debug['w']['start'] = self._io.pos()
-            self.w = self._io.read_u2be()
-            self._debug['w']['end'] = self._io.pos()
+            self._m_w = ((-1.0 if self.w_raw >> 15 == 1 else 1.0) * ((1.0E+300 * 1.0E+300 if self.w_raw & 127 == 0 else 1.0E+300 * 1.0E+300 - 1.0E+300 * 1.0E+300) if self.w_raw >> 7 & 255 == 255 else (((self.w_raw & 127) * 1.0) / (1 << 133) if self.w_raw >> 7 & 255 == 0 else ((128 + (self.w_raw & 127) << (self.w_raw >> 7 & 255) - 134) * 1.0 if self.w_raw >> 7 & 255 >= 134 else ((128 + (self.w_raw & 127)) * 1.0) / (1 << 134 - (self.w_raw >> 7 & 255))))) if self.len_component == 2 else self.w_stored)
+            return getattr(self, '_m_w', None)
 
+        @property
+        def w_raw(self):
+            """The raw 16-bit W (upper half of an f32) of a 16-bit track, read at the component's position; null for f32 tracks."""
+            if hasattr(self, '_m_w_raw'):
+                return self._m_w_raw
 
-        def _fetch_instances(self):
-            pass
+            if self.len_component == 2:
+                pass
+                _pos = self._io.pos()
+                self._io.seek(self.ofs_coord + 6)
+                self._debug['_m_w_raw']['start'] = self._io.pos()
+                self._m_w_raw = self._io.read_u2be()
+                self._debug['_m_w_raw']['end'] = self._io.pos()
+                self._io.seek(_pos)
+
+            return getattr(self, '_m_w_raw', None)
+
+        @property
+        def x(self):
+            """X as a float; a 16-bit component is decoded as the f32 whose upper half it is (bits << 16)."""
+            if hasattr(self, '_m_x'):
+                return self._m_x
+
+            self._m_x = ((-1.0 if self.x_raw >> 15 == 1 else 1.0) * ((1.0E+300 * 1.0E+300 if self.x_raw & 127 == 0 else 1.0E+300 * 1.0E+300 - 1.0E+300 * 1.0E+300) if self.x_raw >> 7 & 255 == 255 else (((self.x_raw & 127) * 1.0) / (1 << 133) if self.x_raw >> 7 & 255 == 0 else ((128 + (self.x_raw & 127) << (self.x_raw >> 7 & 255) - 134) * 1.0 if self.x_raw >> 7 & 255 >= 134 else ((128 + (self.x_raw & 127)) * 1.0) / (1 << 134 - (self.x_raw >> 7 & 255))))) if self.len_component == 2 else self.x_stored)
+            return getattr(self, '_m_x', None)
+
+        @property
+        def x_raw(self):
+            """The raw 16-bit X (upper half of an f32) of a 16-bit track, read at the component's position; null for f32 tracks."""
+            if hasattr(self, '_m_x_raw'):
+                return self._m_x_raw
+
+            if self.len_component == 2:
+                pass
+                _pos = self._io.pos()
+                self._io.seek(self.ofs_coord + 0)
+                self._debug['_m_x_raw']['start'] = self._io.pos()
+                self._m_x_raw = self._io.read_u2be()
+                self._debug['_m_x_raw']['end'] = self._io.pos()
+                self._io.seek(_pos)
+
+            return getattr(self, '_m_x_raw', None)
+
+        @property
+        def y(self):
+            """Y as a float; a 16-bit component is decoded as the f32 whose upper half it is (bits << 16)."""
+            if hasattr(self, '_m_y'):
+                return self._m_y
+
+            self._m_y = ((-1.0 if self.y_raw >> 15 == 1 else 1.0) * ((1.0E+300 * 1.0E+300 if self.y_raw & 127 == 0 else 1.0E+300 * 1.0E+300 - 1.0E+300 * 1.0E+300) if self.y_raw >> 7 & 255 == 255 else (((self.y_raw & 127) * 1.0) / (1 << 133) if self.y_raw >> 7 & 255 == 0 else ((128 + (self.y_raw & 127) << (self.y_raw >> 7 & 255) - 134) * 1.0 if self.y_raw >> 7 & 255 >= 134 else ((128 + (self.y_raw & 127)) * 1.0) / (1 << 134 - (self.y_raw >> 7 & 255))))) if self.len_component == 2 else self.y_stored)
+            return getattr(self, '_m_y', None)
+
+        @property
+        def y_raw(self):
+            """The raw 16-bit Y (upper half of an f32) of a 16-bit track, read at the component's position; null for f32 tracks."""
+            if hasattr(self, '_m_y_raw'):
+                return self._m_y_raw
+
+            if self.len_component == 2:
+                pass
+                _pos = self._io.pos()
+                self._io.seek(self.ofs_coord + 2)
+                self._debug['_m_y_raw']['start'] = self._io.pos()
+                self._m_y_raw = self._io.read_u2be()
+                self._debug['_m_y_raw']['end'] = self._io.pos()
+                self._io.seek(_pos)
+
+            return getattr(self, '_m_y_raw', None)
+
+        @property
+        def z(self):
+            """Z as a float; a 16-bit component is decoded as the f32 whose upper half it is (bits << 16)."""
+            if hasattr(self, '_m_z'):
+                return self._m_z
+
+            self._m_z = ((-1.0 if self.z_raw >> 15 == 1 else 1.0) * ((1.0E+300 * 1.0E+300 if self.z_raw & 127 == 0 else 1.0E+300 * 1.0E+300 - 1.0E+300 * 1.0E+300) if self.z_raw >> 7 & 255 == 255 else (((self.z_raw & 127) * 1.0) / (1 << 133) if self.z_raw >> 7 & 255 == 0 else ((128 + (self.z_raw & 127) << (self.z_raw >> 7 & 255) - 134) * 1.0 if self.z_raw >> 7 & 255 >= 134 else ((128 + (self.z_raw & 127)) * 1.0) / (1 << 134 - (self.z_raw >> 7 & 255))))) if self.len_component == 2 else self.z_stored)
+            return getattr(self, '_m_z', None)
+
+        @property
+        def z_raw(self):
+            """The raw 16-bit Z (upper half of an f32) of a 16-bit track, read at the component's position; null for f32 tracks."""
+            if hasattr(self, '_m_z_raw'):
+                return self._m_z_raw
+
+            if self.len_component == 2:
+                pass
+                _pos = self._io.pos()
+                self._io.seek(self.ofs_coord + 4)
+                self._debug['_m_z_raw']['start'] = self._io.pos()
+                self._m_z_raw = self._io.read_u2be()
+                self._debug['_m_z_raw']['end'] = self._io.pos()
+                self._io.seek(_pos)
+
+            return getattr(self, '_m_z_raw', None)
 
 
     class Gnta(KaitaiStruct):
@@ -317,6 +467,57 @@ class Mot(KaitaiStruct):
 
 
 
+    class Key(KaitaiStruct):
+        SEQ_FIELDS = ["time"]
+        def __init__(self, key_index, _io, _parent=None, _root=None):
+            super(Mot.Key, self).__init__(_io)
+            self._parent = _parent
+            self._root = _root
+            self.key_index = key_index
+            self._debug = collections.defaultdict(dict)
+
+        def _read(self):
+            self._debug['time']['start'] = self._io.pos()
+            self.time = self._io.read_f4be()
+            self._debug['time']['end'] = self._io.pos()
+
+
+        def _fetch_instances(self):
+            pass
+            _ = self.coord
+            if hasattr(self, '_m_coord'):
+                pass
+                self._m_coord._fetch_instances()
+
+
+        @property
+        def coord(self):
+            """The key's coordinates (x, y, z, w), from the track's key coordinates (ofs_coords); absent when the track has none."""
+            if hasattr(self, '_m_coord'):
+                return self._m_coord
+
+            if self._parent.has_coords:
+                pass
+                _pos = self._io.pos()
+                self._io.seek(self.ofs_coord)
+                self._debug['_m_coord']['start'] = self._io.pos()
+                self._m_coord = Mot.Coord(self._parent.len_component, self.ofs_coord, self._io, self, self._root)
+                self._m_coord._read()
+                self._debug['_m_coord']['end'] = self._io.pos()
+                self._io.seek(_pos)
+
+            return getattr(self, '_m_coord', None)
+
+        @property
+        def ofs_coord(self):
+            """Absolute offset of this key's coordinates."""
+            if hasattr(self, '_m_ofs_coord'):
+                return self._m_ofs_coord
+
+            self._m_ofs_coord = (self._parent._parent.ofs_base + self._parent.ofs_coords) + (self.key_index * 4) * self._parent.len_component
+            return getattr(self, '_m_ofs_coord', None)
+
+
     class Track(KaitaiStruct):
         SEQ_FIELDS = ["flags", "track_flags", "bone_id", "num_keys", "total_time", "unknown_0c", "ofs_times", "ofs_coords", "unknown_18", "unknown_1c"]
         def __init__(self, track_index, _io, _parent=None, _root=None):
@@ -334,7 +535,7 @@ class Mot(KaitaiStruct):
             self.track_flags = self._io.read_u2be()
             self._debug['track_flags']['end'] = self._io.pos()
             self._debug['bone_id']['start'] = self._io.pos()
-            self.bone_id = self._io.read_u2be()
+            self.bone_id = KaitaiStream.resolve_enum(Mot.Bone, self._io.read_u2be())
             self._debug['bone_id']['end'] = self._io.pos()
             self._debug['num_keys']['start'] = self._io.pos()
             self.num_keys = self._io.read_u2be()
@@ -370,18 +571,12 @@ class Mot(KaitaiStruct):
 
         def _fetch_instances(self):
             pass
-            _ = self.coords
-            if hasattr(self, '_m_coords'):
+            _ = self.keys
+            if hasattr(self, '_m_keys'):
                 pass
-                for i in range(len(self._m_coords)):
+                for i in range(len(self._m_keys)):
                     pass
-                    _on = self.len_component
-                    if _on == 2:
-                        pass
-                        self._m_coords[i]._fetch_instances()
-                    elif _on == 4:
-                        pass
-                        self._m_coords[i]._fetch_instances()
+                    self._m_keys[i]._fetch_instances()
 
 
             _ = self.pad_coords
@@ -392,59 +587,6 @@ class Mot(KaitaiStruct):
             if hasattr(self, '_m_pad_times'):
                 pass
 
-            _ = self.times
-            if hasattr(self, '_m_times'):
-                pass
-                for i in range(len(self._m_times)):
-                    pass
-
-
-
-        @property
-        def bone(self):
-            """Bone name where the note knows it."""
-            if hasattr(self, '_m_bone'):
-                return self._m_bone
-
-            self._m_bone = KaitaiStream.resolve_enum(Mot.Bone, self.bone_id)
-            return getattr(self, '_m_bone', None)
-
-        @property
-        def coords(self):
-            """Key coordinates, one x, y, z, w set per key."""
-            if hasattr(self, '_m_coords'):
-                return self._m_coords
-
-            if self.has_coords:
-                pass
-                _pos = self._io.pos()
-                self._io.seek(self._parent.ofs_base + self.ofs_coords)
-                self._debug['_m_coords']['start'] = self._io.pos()
-                self._debug['_m_coords']['arr'] = []
-                self._m_coords = []
-                for i in range(self.num_keys):
-                    self._debug['_m_coords']['arr'].append({'start': self._io.pos()})
-                    _on = self.len_component
-                    if _on == 2:
-                        pass
-                        _t__m_coords = Mot.CoordU2(self._io, self, self._root)
-                        try:
-                            _t__m_coords._read()
-                        finally:
-                            self._m_coords.append(_t__m_coords)
-                    elif _on == 4:
-                        pass
-                        _t__m_coords = Mot.CoordF4(self._io, self, self._root)
-                        try:
-                            _t__m_coords._read()
-                        finally:
-                            self._m_coords.append(_t__m_coords)
-                    self._debug['_m_coords']['arr'][i]['end'] = self._io.pos()
-
-                self._debug['_m_coords']['end'] = self._io.pos()
-                self._io.seek(_pos)
-
-            return getattr(self, '_m_coords', None)
 
         @property
         def has_coords(self):
@@ -510,6 +652,30 @@ class Mot(KaitaiStruct):
             return getattr(self, '_m_is_translate', None)
 
         @property
+        def keys(self):
+            """The key frames (table mot_keys, keyed by key); each key's time is read here, its coordinates through ofs_coords."""
+            if hasattr(self, '_m_keys'):
+                return self._m_keys
+
+            _pos = self._io.pos()
+            self._io.seek(self._parent.ofs_base + self.ofs_times)
+            self._debug['_m_keys']['start'] = self._io.pos()
+            self._debug['_m_keys']['arr'] = []
+            self._m_keys = []
+            for i in range(self.num_keys):
+                self._debug['_m_keys']['arr'].append({'start': self._io.pos()})
+                _t__m_keys = Mot.Key(i, self._io, self, self._root)
+                try:
+                    _t__m_keys._read()
+                finally:
+                    self._m_keys.append(_t__m_keys)
+                self._debug['_m_keys']['arr'][i]['end'] = self._io.pos()
+
+            self._debug['_m_keys']['end'] = self._io.pos()
+            self._io.seek(_pos)
+            return getattr(self, '_m_keys', None)
+
+        @property
         def kind(self):
             """The track's kind (translate, scale or rotate) from the low bits of track_flags."""
             if hasattr(self, '_m_kind'):
@@ -517,6 +683,18 @@ class Mot(KaitaiStruct):
 
             self._m_kind = KaitaiStream.resolve_enum(Mot.TrackFlag, self.track_flags & 15)
             return getattr(self, '_m_kind', None)
+
+        @property
+        def last_key_time(self):
+            """Time of the last key (seconds); the notes' total time should equal it."""
+            if hasattr(self, '_m_last_key_time'):
+                return self._m_last_key_time
+
+            if self.num_keys > 0:
+                pass
+                self._m_last_key_time = self.keys[-1].time
+
+            return getattr(self, '_m_last_key_time', None)
 
         @property
         def len_component(self):
@@ -553,6 +731,15 @@ class Mot(KaitaiStruct):
 
             self._m_ofs_coords_end = self.ofs_coords + (self.num_keys * 4) * self.len_component
             return getattr(self, '_m_ofs_coords_end', None)
+
+        @property
+        def ofs_header(self):
+            """Absolute offset of this track header (the GNTA's 16-byte header, then 0x20 bytes per track)."""
+            if hasattr(self, '_m_ofs_header'):
+                return self._m_ofs_header
+
+            self._m_ofs_header = (self._parent.ofs_base + 16) + self.track_index * 32
+            return getattr(self, '_m_ofs_header', None)
 
         @property
         def ofs_times_end(self):
@@ -593,26 +780,6 @@ class Mot(KaitaiStruct):
             self._debug['_m_pad_times']['end'] = self._io.pos()
             self._io.seek(_pos)
             return getattr(self, '_m_pad_times', None)
-
-        @property
-        def times(self):
-            """Key times in seconds (frame / 60)."""
-            if hasattr(self, '_m_times'):
-                return self._m_times
-
-            _pos = self._io.pos()
-            self._io.seek(self._parent.ofs_base + self.ofs_times)
-            self._debug['_m_times']['start'] = self._io.pos()
-            self._debug['_m_times']['arr'] = []
-            self._m_times = []
-            for i in range(self.num_keys):
-                self._debug['_m_times']['arr'].append({'start': self._io.pos()})
-                self._m_times.append(self._io.read_f4be())
-                self._debug['_m_times']['arr'][i]['end'] = self._io.pos()
-
-            self._debug['_m_times']['end'] = self._io.pos()
-            self._io.seek(_pos)
-            return getattr(self, '_m_times', None)
 
 
     @property

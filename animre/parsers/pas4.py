@@ -22,22 +22,27 @@ class Pas4(KaitaiStruct):
     found there by its magic; this spec reads a bare block (bytes after the
     block are not part of it and are not read).
     
-    Value widths follow the engine readers (NOTES.md section 4): Bool values
-    (min, max, per-animation values) are 1 byte, Int32 / UInt32 / Enum / Real
-    are 4 bytes (Real is f4). An unknown parm type takes 0 bytes in every
-    engine reader; here its values are absent and `is_known_type` is false, so
-    the reading is flagged instead of guessed.
+    Value widths follow the engine readers (metaforce CPASParmInfo and
+    CPASAnimState): Bool values (min, max, per-animation values) are 1 byte,
+    Int32 / UInt32 / Enum / Real are 4 bytes (Real is f4). An unknown parm
+    type takes 0 bytes in every engine reader; here its values are absent and
+    `is_known_type` is false, so the reading is flagged instead of guessed.
     
     Every count is checked against the bytes left before looping: an anim
     state takes at least 12 bytes, a parm info at least 12 (13 or more for a
     known type), an anim info at least 4.
     
+    Tables (animre): `pas4` (one row per block), `pas4_states` (key `state`),
+    `pas4_parms` (keys `state`, `parm`), `pas4_anims` (keys `state`, `anim`)
+    and `pas4_anim_values` (keys `state`, `anim`, `parm`: one row per value,
+    `parm` is the position of the parm info the value belongs to).
+    
     .. seealso::
-       seeds/003_5577d22ffc5200a7.txt (Parameterized Animation State Database)
+       Retro Modding Wiki, Parameterized Animation State Database page
     
     
     .. seealso::
-       formats/NOTES.md section 4
+       metaforce engine source (CPASDatabase, CPASAnimState, CPASParmInfo, CPASAnimInfo readers)
     """
 
     class AnimStateType(IntEnum):
@@ -329,5 +334,17 @@ class Pas4(KaitaiStruct):
             self._m_is_known_type =  ((self.parm_type == Pas4.ParmType.int32) or (self.parm_type == Pas4.ParmType.uint32) or (self.parm_type == Pas4.ParmType.real) or (self.parm_type == Pas4.ParmType.bool) or (self.parm_type == Pas4.ParmType.enum)) 
             return getattr(self, '_m_is_known_type', None)
 
+
+    @property
+    def len_block(self):
+        """Length of the block in bytes: the stream position after the last anim
+        state, i.e. where the engine reader stops (evaluated after the block is
+        parsed; nothing is read after the last seq field).
+        """
+        if hasattr(self, '_m_len_block'):
+            return self._m_len_block
+
+        self._m_len_block = self._io.pos()
+        return getattr(self, '_m_len_block', None)
 
 
