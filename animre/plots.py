@@ -77,7 +77,7 @@ def idle_weights(frm: pd.DataFrame, *, label: str = "file", n_idles: int = 5,
                  ax: Axes | None = None) -> Figure:
     """Stacked bars of the idle weights of every monster (HoMM2 ``frm`` table).
 
-    One bar per row; segment ``i`` has the height ``idle_weight_i`` as read
+    One bar per row; segment ``i`` has the height ``idle_weights[i]`` as read
     from the file (unused idles are drawn too, so a non-zero weight beyond
     ``num_idles`` stays visible). A dashed line marks 1.0, so monsters whose
     weights are not normalised stand out.
@@ -85,7 +85,8 @@ def idle_weights(frm: pd.DataFrame, *, label: str = "file", n_idles: int = 5,
     Parameters
     ----------
     frm : DataFrame
-        The ``frm`` table (columns ``idle_weight_0`` .. ``idle_weight_4``).
+        The ``frm`` table (columns ``idle_weights[0]`` .. ``idle_weights[4]``, the spec's
+        spread array; a missing column raises an error naming it).
     label : str
         Column naming each bar (file names are shortened to their stem).
 
@@ -94,7 +95,7 @@ def idle_weights(frm: pd.DataFrame, *, label: str = "file", n_idles: int = 5,
     >>> fig = idle_weights(corpus.tables["frm"])  # doctest: +SKIP
     >>> [p.get_height() for p in fig.axes[0].containers[0]][:3]  # doctest: +SKIP
     """
-    cols = [f"idle_weight_{i}" for i in range(n_idles)]
+    cols = [f"idle_weights[{i}]" for i in range(n_idles)]
     _require(frm, cols + [label], "idle_weights")
     fig, ax = _axes(ax, (max(6.0, 0.28 * len(frm) + 2), 4.0))
     names = [_short(v) for v in frm[label]]
@@ -133,27 +134,28 @@ def bar_values(df: pd.DataFrame, columns: Sequence[str], *, label: str = "file",
     return fig
 
 
-def sequence_timeline(sequences: pd.DataFrame, *, slot_label: str = "slot_name",
-                      title: str = "", ax: Axes | None = None) -> Figure:
+def sequence_timeline(sequences: pd.DataFrame, *, slot_label: str = "animation_name",
+                      frame_column: str = "frame_ids", title: str = "", ax: Axes | None = None) -> Figure:
     """Frame sequences of one file as timelines: one row per slot, one cell per frame.
 
-    ``sequences`` is a slice of ``frm_sequences`` for one file (columns slot,
-    position, frame_id, in_sequence). Cells inside the sequence show the frame
-    id; positions past the count byte are hatched when they still hold a frame
-    id (count/fill disagreement) and left blank when 0xFF.
+    ``sequences`` is a slice of ``frm_frames`` for one file (columns slot,
+    position, ``frame_column``, in_sequence; a ``slot_label`` column, e.g.
+    joined from ``frm_sequences``, names the rows). Cells inside the sequence
+    show the frame id; positions past the count byte are hatched when they
+    still hold a frame id (count/fill disagreement) and left blank when 0xFF.
 
     Examples
     --------
-    >>> seq = c.tables["frm_sequences"].query("file == 'frm/GOBLNFRM.BIN'")  # doctest: +SKIP
-    >>> fig = sequence_timeline(seq)  # doctest: +SKIP
+    >>> fr = c.tables["frm_frames"].query("file == 'frm/GOBLNFRM.BIN'")  # doctest: +SKIP
+    >>> fig = sequence_timeline(fr)  # doctest: +SKIP
     """
-    _require(sequences, ["slot", "position", "frame_id", "in_sequence"], "sequence_timeline")
+    _require(sequences, ["slot", "position", frame_column, "in_sequence"], "sequence_timeline")
     slots = sorted(sequences["slot"].unique())
     npos = int(sequences["position"].max()) + 1 if len(sequences) else 16
     fig, ax = _axes(ax, (8.0, max(3.0, 0.22 * len(slots) + 1)))
     row_of = {s: i for i, s in enumerate(slots)}
     for _, r in sequences.iterrows():
-        y, x, fid = row_of[r["slot"]], int(r["position"]), r["frame_id"]
+        y, x, fid = row_of[r["slot"]], int(r["position"]), r[frame_column]
         if bool(r["in_sequence"]):
             ax.add_patch(Rectangle((x, y), 1, 1, facecolor="#6fa8dc", edgecolor="white"))
             ax.text(x + 0.5, y + 0.5, str(int(fid)), ha="center", va="center", fontsize=6)

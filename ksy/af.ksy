@@ -8,19 +8,21 @@ meta:
   endian: le
   imports:
     - omf_common
+  -animre-table: fighters
 doc: |
   `FIGHTR<n>.AF` describes one HAR (robot): a 29-byte header of speeds and
   endurance, then moves (animation + 21-byte move footer + move string +
   footer string) until a move number >= 70 (writers use 250), then the
   30-byte sound table whose last five entries spell `FGHED`.
 
-  Readings follow NOTES.md section 1 where it disagrees with the note: the
+  Readings follow the openomf engine source where it disagrees with the
+  community notes: the
   header's unknown word is the "exec window", the note's "unknown byte + 29
   sounds" is one 30-byte table, and the footer unknowns are named by their
   offset inside the footer (unknown_4 .. unknown_11, unknown_18).
 doc-ref:
-  - seeds/000_6ee84fe160122c13.txt (HAR File Format (.AF))
-  - formats/NOTES.md section 1
+  - One Must Fall 2097 community format notes, HAR File Format (.AF)
+  - openomf engine source (AF file reader)
 seq:
   - id: fighter_id
     type: u2
@@ -56,11 +58,15 @@ seq:
     type: u1
     doc: Always 0x14 per the note; openomf reads it as the AI projectile Y threshold.
   - id: moves
+    -animre-table: moves
+    -animre-key: move
+    -animre-where: _.move_number < 70
     type: move_record
     repeat: until
     repeat-until: _.move_number >= 70
     doc: Moves in file order; the last record is the terminator (move number >= 70, 250 in all known files).
   - id: sound_table
+    -animre-inline: true
     type: omf_common::sound_table
     doc: 30-byte sound table (the note's "unknown byte + 29 sounds"); ends with FGHED in known files.
   - id: trailing
@@ -70,6 +76,9 @@ instances:
   num_moves:
     value: moves.size - 1
     doc: Number of moves (without the terminator record).
+  terminator:
+    value: moves.last.move_number
+    doc: Move number of the terminator record (>= 70; 250 in all known files); its byte is the one before the sound table.
 types:
   move_record:
     doc: One move number followed, when it is < 70, by an animation and a move footer.
@@ -82,6 +91,7 @@ types:
         if: move_number < 70
         doc: The move's animation (shared record, see omf_common).
       - id: footer
+        -animre-inline: true
         type: move_footer
         if: move_number < 70
         doc: The move footer with move string and footer string.

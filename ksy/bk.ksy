@@ -8,6 +8,7 @@ meta:
   endian: le
   imports:
     - omf_common
+  -animre-table: files
 doc: |
   `*.BK` files hold an arena or menu scene: a 9-byte header, animation
   records (each starting with the absolute offset of the next record)
@@ -16,8 +17,8 @@ doc: |
   each) and the 30-byte sound table. Animations and sprites are the records
   shared with the fighter files (omf_common).
 doc-ref:
-  - seeds/000_6ee84fe160122c13.txt (Animation, Sprites, sound table "0 in all known AF/BK files")
-  - formats/NOTES.md section 1 (.BK arena files)
+  - One Must Fall 2097 community format notes, HAR File Format (.AF) (Animation, Sprites, sound table "0 in all known AF/BK files")
+  - openomf engine source (BK file reader, sd_bk_anim_load)
 seq:
   - id: file_id
     type: u4
@@ -36,6 +37,9 @@ seq:
       expr: _ >= 1 and width * _ <= _io.size - _io.pos
     doc: Background height in pixels (200 in known files); width x height must fit in the file.
   - id: animations
+    -animre-table: animations
+    -animre-key: animation
+    -animre-where: _.anim_number < 50
     type: anim_record
     repeat: until
     repeat-until: _.anim_number >= 50
@@ -49,11 +53,14 @@ seq:
       expr: _ * 5632 <= _io.size - _io.pos
     doc: Number of palettes that follow (5632 bytes each).
   - id: palettes
+    -animre-table: palettes
+    -animre-key: palette
     type: palette
     repeat: expr
     repeat-expr: num_palettes
     doc: Palettes with their remap tables.
   - id: sound_table
+    -animre-inline: true
     type: omf_common::sound_table
     doc: 30-byte sound table (entry n = SOUNDS.DAT sample for tag s<n>).
   - id: trailing
@@ -63,6 +70,12 @@ instances:
   num_animations:
     value: animations.size - 1
     doc: Number of animations (without the terminator record).
+  terminator:
+    value: animations.last.anim_number
+    doc: Animation number of the terminator record (>= 50; 51 when written by openomf).
+  terminator_ofs_next:
+    value: animations.last.ofs_next
+    doc: The terminator record's next-record offset (0 when written by openomf).
 types:
   anim_record:
     doc: One animation record or the terminator.
@@ -76,6 +89,7 @@ types:
         type: u1
         doc: Animation number, < 50; >= 50 ends the list.
       - id: header
+        -animre-inline: true
         type: bk_anim_header
         if: anim_number < 50
         doc: Arena-specific animation properties and footer string.

@@ -10,6 +10,7 @@ meta:
   license: MIT
   ks-version: "0.11"
   endian: le
+  -animre-table: files
 doc: |
   FLI (magic 0xAF11) and FLC (0xAF12) animations: a 128-byte header, an
   optional prefix chunk (0xF100), then frame chunks (0xF1FA) up to the end of
@@ -28,9 +29,15 @@ doc: |
   one byte more than it has). A chunk that runs further past its container is
   an error. Compressed pixel data (BYTE_RUN, DELTA_FLC, DELTA_FLI, BLACK, COPY)
   is kept as raw bytes; animre.decode.flic decodes it.
+
+  Tables (animre.flatten): `flc_files` (one row per file), `flc_frames`
+  (one row per frame chunk, key `chunk_index` = the chunk's index among all
+  top-level chunks, so a prefix chunk counts) and `flc_chunks` (one row per
+  sub-chunk of a frame, keys `chunk_index` and `chunk`). Palette packets and
+  the postage stamp's image are left out of the tables.
 doc-ref:
-  - seeds/004_c186af7a9e412f4e.txt (FlicAnimHeader, FLC header fields, palette and SS2 bugs)
-  - formats/NOTES.md section 5
+  - Civilization III FlicAnim community notes (FlicAnimHeader, FLC header fields, palette and SS2 bugs)
+  - FLIC format description by Jim Kent / Autodesk (Animator Pro file formats)
   - https://www.compuphase.com/flic.htm (FLIC file format)
 seq:
   - id: header
@@ -41,6 +48,9 @@ seq:
     type: chunk
     repeat: eos
     doc: Top-level chunks walked by their sizes to the end of the file (prefix, frames, others kept raw).
+    -animre-table: frames
+    -animre-key: chunk_index
+    -animre-where: _.chunk_type == 0xf1fa
 instances:
   is_flicanim:
     value: header.flicanim.len_header == 0x1c
@@ -51,6 +61,18 @@ instances:
   duration_ms:
     value: "header.magic == 0xaf11 ? header.speed * 1000 / 70 : header.speed"
     doc: Frame delay in milliseconds (FLI speeds count 1/70 s jiffies, FLC speeds are ms).
+  len_file_matches:
+    value: header.len_file == _io.size
+    doc: True when the header's declared file size is the size of the file.
+  num_chunks:
+    value: chunks.size
+    doc: Number of top-level chunks (prefix, frames and any other).
+  has_prefix:
+    value: chunks.size > 0 and chunks.first.chunk_type == chunk_type::prefix
+    doc: True when the first chunk is a prefix chunk (0xF100).
+  is_truncated:
+    value: chunks.size > 0 and chunks.last.is_truncated
+    doc: True when the last chunk declares more bytes than the file has (by one byte at most).
 types:
   flic_header:
     seq:
@@ -79,7 +101,7 @@ types:
         doc: FLC flags (3 = written properly by Animator Pro; 0 in Civ3 files and FLIs).
       - id: speed
         type: u4
-        doc: Delay between frames (FLC - milliseconds; FLI - u2 in 1/70 s plus a zero word); the seed note says Civ3 uses 4, real files use 44-125.
+        doc: Delay between frames (FLC - milliseconds; FLI - u2 in 1/70 s plus a zero word); the community notes say Civ3 uses 4, real files use 44-125.
       - id: reserved_14
         type: u2
         doc: Reserved, zero.
@@ -117,7 +139,7 @@ types:
         size: 12
         doc: Rest of the reserved area up to 0x80 (zero in Civ3 files; kept raw).
   flicanim_header:
-    doc: Civ3's FlicAnimHeader, 28 bytes at header offset 0x58 (seed note).
+    doc: Civ3's FlicAnimHeader, 28 bytes at header offset 0x58 (community notes).
     seq:
       - id: len_header
         type: u4
@@ -197,6 +219,8 @@ types:
         type: sub_chunk(_io.pos)
         repeat: eos
         doc: The sub-chunks, walked by their sizes until the frame's bytes end (not by num_chunks).
+        -animre-table: chunks
+        -animre-key: chunk
     instances:
       num_chunks_found:
         value: chunks.size
@@ -258,6 +282,7 @@ types:
         repeat: expr
         repeat-expr: num_packets
         doc: Packets, each skipping some palette entries then setting some.
+        -animre-skip: true
       - id: padding
         size: "is_sized ? _io.size - _io.pos : (_io.size - _io.pos < 6 ? _io.size - _io.pos : 0)"
         doc: Bytes after the packets inside the chunk (or, for an unsized palette, fewer than 6 bytes left in the frame).
@@ -304,6 +329,7 @@ types:
       - id: data
         size-eos: true
         doc: The stamp's image as an embedded sub-chunk (e.g. BYTE_RUN), kept raw.
+        -animre-skip: true
 enums:
   chunk_type:
     0xf100: prefix

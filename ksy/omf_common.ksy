@@ -16,14 +16,14 @@ doc: |
   they are used. Counts are checked against the bytes left in the stream
   before anything is looped over.
 doc-ref:
-  - seeds/000_6ee84fe160122c13.txt (Animation, Collision coordinate table, Animation String Header, Sprites)
-  - formats/NOTES.md section 1
+  - One Must Fall 2097 community format notes, HAR File Format (.AF) (Animation, Collision coordinate table, Animation String Header, Sprites)
+  - openomf engine source (AF and BK file readers)
 seq: []
 types:
   animation:
     doc: |
       One animation: header, collision coordinates, animation string, extra
-      strings and `num_sprites` sprite records (NOTES.md section 1).
+      strings and `num_sprites` sprite records.
     seq:
       - id: start_x
         type: s2
@@ -45,6 +45,8 @@ types:
           expr: _ * 12 <= _io.size - _io.pos
         doc: Number of sprites (frames) in this animation.
       - id: coords
+        -animre-table: coords
+        -animre-key: coord
         type: collision_coord
         size: 4
         repeat: expr
@@ -59,11 +61,15 @@ types:
           expr: _ * 3 <= _io.size - _io.pos
         doc: Number of extra animation strings (engines allow at most 10).
       - id: extra_strings
+        -animre-table: extra_strings
+        -animre-key: string
         type: anim_string
         repeat: expr
         repeat-expr: num_extra_strings
         doc: Extra animation strings, same encoding as the animation string.
       - id: sprites
+        -animre-table: sprites
+        -animre-key: sprite
         type: sprite
         repeat: expr
         repeat-expr: num_sprites
@@ -81,21 +87,27 @@ types:
         doc: The packed coordinate word as stored.
     instances:
       x_raw:
+        -animre-bytes: raw
         value: raw & 0x3ff
         doc: Bits 0-9, the X coordinate as an unsigned 10-bit value.
       unknown_bits_10_15:
+        -animre-bytes: raw
         value: (raw >> 10) & 0x3f
         doc: Bits 10-15; the note says "NULL, always 0 ?".
       y_raw:
+        -animre-bytes: raw
         value: (raw >> 16) & 0x3ff
         doc: Bits 16-25, the Y coordinate as an unsigned 10-bit value.
       frame:
+        -animre-bytes: raw
         value: (raw >> 26) & 0x3f
         doc: Bits 26-31, the frame (sprite) index this point belongs to, 0-based.
       x:
+        -animre-bytes: raw
         value: "x_raw >= 512 ? x_raw - 1024 : x_raw"
         doc: X coordinate read as 10-bit two's complement.
       y:
+        -animre-bytes: raw
         value: "y_raw >= 512 ? y_raw - 1024 : y_raw"
         doc: Y coordinate read as 10-bit two's complement.
 
@@ -180,6 +192,7 @@ types:
       (0 in all known files); in AF files the last five entries spell FGHED.
     seq:
       - id: sound_ids
+        -animre-spread: true
         type: u1
         repeat: expr
         repeat-expr: 30

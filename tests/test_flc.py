@@ -1,5 +1,10 @@
 """FLI/FLC + Civ3 FlicAnim: spec, tables, claims and frame decoding against the manifest,
-the real files (read in place) and Pillow (the oracle for standard FLI/FLC pixels)."""
+the real files (read in place) and Pillow (the oracle for standard FLI/FLC pixels).
+
+Tables come from the spec (``flc_files`` with ``header.*`` / ``header.flicanim.*`` columns,
+``flc_frames`` keyed by ``chunk_index``, ``flc_chunks`` keyed by ``chunk_index, chunk``) plus the
+derived columns of ``animre.formats.flc``; every value is checked against the generator's
+manifest or the real files' bytes."""
 
 from __future__ import annotations
 
@@ -16,14 +21,17 @@ from animre.decode.flic import (
     civ3_directions,
     decode_all,
     decode_frames,
+    frame_roles,
     place_on_canvas,
     ring_frames,
 )
 from animre.errors import ParseError, UsageError
 from animre.formats import detect_format, get_format
+from animre.formats.flc import SUB_CHUNK_NAMES
 from animre.samples import flc as civ3_samples
 
 CDCD = 0xCDCDCDCD
+FA = "header.flicanim."
 SETTLER = ("Build", "Captured", "Death", "Default", "Fidget", "Run")
 PILLOW_FILES = ("a.fli", "hopper.fli", "hopper_palette_chunk_second.fli")
 
@@ -48,7 +56,12 @@ def _rows(df, name):
 
 
 def _na(v):
-    return None if v is None or (isinstance(v, float) and np.isnan(v)) else int(v)
+    return None if v is None or pd.isna(v) else int(v)
+
+
+def _ofs(corpus, table, column, rows):
+    """Absolute start offsets of ``column`` for the rows ``rows`` (a DataFrame slice of ``table``)."""
+    return corpus.offsets(table, column, rows.index)
 
 
 # ---------------------------------------------------------------------------- generated samples
@@ -75,56 +88,96 @@ def test_files_table_equals_manifest(truth, flc_tables):
         h = v["header"]
         for k in ("magic", "len_file", "num_frames", "width", "height", "depth", "flags", "speed", "created",
                   "creator", "updated", "updater", "aspect_x", "aspect_y", "ofs_frame1", "ofs_frame2"):
-            assert row[k] == h[k], (name, k)
+            assert row["header." + k] == h[k], (name, k)
         fa = v["flicanim"]
         assert bool(row["is_flicanim"]) == (fa is not None)
         if fa is None:
-            assert row["num_anims"] == 0 and row["len_flicanim"] == 0
+            assert row[FA + "num_anims"] == 0 and row[FA + "len_header"] == 0
         else:
-            assert row["len_flicanim"] == fa["len_header"] == 28
-            assert row["flicanim_flags"] == fa["flags"]
+            assert row[FA + "len_header"] == fa["len_header"] == 28
+            assert row[FA + "flags"] == fa["flags"]
             for k in ("num_anims", "anim_length", "x_offset", "y_offset", "xs_orig", "ys_orig", "anim_time",
                       "directions"):
-                assert row[k] == fa[k], (name, k)
+                assert row[FA + k] == fa[k], (name, k)
         assert row["num_chunks"] == v["num_chunks"]
         assert row["num_frame_chunks"] == v["num_frame_chunks"] == len(v["frames"])
         assert row["num_ring_frames"] == v["num_ring_frames"]
         assert row["num_image_frames"] == h["num_frames"]
         assert bool(row["has_prefix"]) == ("prefix" in v)
         assert bool(row["len_file_matches"]) and not row["is_truncated"]
+        subs = [c for f in v["frames"] for c in f["chunks"]]
+        assert row["num_palette_chunks"] == sum(c["type"] in (4, 11) for c in subs)
+        assert row["num_palettes_bad_size"] == sum(c["len_chunk"] == CDCD for c in subs)
+        assert row["num_frames_count_mismatch"] == sum(f["num_chunks"] != f["num_chunks_found"] for f in v["frames"])
+        palette_frames = sorted({f["frame"] for f in v["frames"] for c in f["chunks"] if c["type"] in (4, 11)})
+        assert bool(row["palette_only_in_first_frame"]) == (palette_frames == [0])
+        assert row["duration_ms"] == h["speed"]  # FLC speeds are milliseconds
 
 
-def test_frames_and_chunks_tables_equal_manifest(truth, flc_tables):
+def test_every_derived_column_and_claim_is_available(sample_corpus, real_corpus):
+    """Every spec column the derived columns and claims read exists (a rename would make them "not testable")."""
+    fmt = get_format("flc")
+    for corpus in (sample_corpus, real_corpus):
+        un = corpus.unavailable
+        assert un[un["format"] == "flc"].empty, un
+        for d in fmt.derived:
+            assert d.column in corpus.tables[d.table].columns, (d.table, d.column)
+        for c in fmt.claims:
+            assert c.reads and all(corpus.has_column(t, col) for t, col in c.reads), c.text
+    for c in fmt.claims:  # sources are public documents named in words, not files of the project
+        assert "/" not in c.source and not c.source.endswith((".md", ".txt")), c.source
+
+
+def test_frames_and_chunks_tables_equal_manifest(truth, flc_tables, sample_corpus):
     frames, chunks = flc_tables["flc_frames"], flc_tables["flc_chunks"]
     for name, v in truth["files"].items():
-        fr = _rows(frames, name).sort_values("frame").reset_index(drop=True)
+        fr = _rows(frames, name).sort_values("frame")
+        fr = fr.assign(ofs_chunk=_ofs(sample_corpus, "flc_frames", "len_chunk", fr).to_numpy()).reset_index(drop=True)
         assert len(fr) == len(v["frames"])
-        ch = _rows(chunks, name).set_index(["frame", "chunk"])
+        ch = _rows(chunks, name)
+        ch = ch.assign(ofs_chunk=_ofs(sample_corpus, "flc_chunks", "len_chunk", ch).to_numpy()).set_index(
+            ["frame", "chunk"])
         for i, f in enumerate(v["frames"]):
             r = fr.loc[i]
             assert r["frame"] == f["frame"] and r["ofs_chunk"] == f["offset"]
-            assert r["len_chunk"] == r["len_real"] == f["len_chunk"]
-            assert (r["num_chunks"], r["num_chunks_found"]) == (f["num_chunks"], f["num_chunks_found"])
-            assert (r["delay"], r["reserved_4"]) == (f["delay"], f["reserved"])
+            assert r["chunk_index"] == f["frame"] + ("prefix" in v)  # the prefix chunk counts
+            assert r["len_chunk"] == r["len_body"] + 6 == f["len_chunk"] and not r["is_truncated"]
+            assert r["chunk_type"] == 0xF1FA and r["chunk_type_name"] == "frame"
+            assert (r["body.num_chunks"], r["body.num_chunks_found"]) == (f["num_chunks"], f["num_chunks_found"])
+            assert (r["body.delay"], r["body.reserved_4"]) == (f["delay"], f["reserved"])
             assert bool(r["is_ring"]) == f["is_ring"]
             assert _na(r["image_frame"]) == f["image"]
             assert _na(r["direction"]) == f["direction"]
             assert (None if pd.isna(r["direction_name"]) else r["direction_name"]) == f["direction_name"]
+            assert r["chunk_types"] == "+".join(SUB_CHUNK_NAMES[c["type"]] for c in f["chunks"])
             for j, c in enumerate(f["chunks"]):
                 s = ch.loc[(f["frame"], j)]
-                assert s["chunk_type"] == c["type"]
+                assert s["chunk_type"] == c["type"] and s["chunk_type_name"] == SUB_CHUNK_NAMES[c["type"]]
                 assert s["len_chunk"] == c["len_chunk"] and s["len_real"] == c["len_real"]
-                assert s["ofs_chunk"] == c["offset"]
-                assert bool(s["size_matches"]) == (c["len_chunk"] == c["len_real"])
+                assert s["ofs_chunk"] == c["offset"] and s["chunk_index"] == r["chunk_index"]
+                assert bool(s["has_valid_size"]) == (c["len_chunk"] == c["len_real"])
+                assert bool(s["is_palette"]) == (c["type"] in (4, 11))
             assert sum(1 for k in ch.index if k[0] == f["frame"]) == len(f["chunks"])
+
+
+def test_frame_roles_of_decoder_and_table_agree(truth, samples_dir, flc_tables):
+    """The vectorised roles (derived columns) and the decoder's per-file roles give the manifest's roles."""
+    frames = flc_tables["flc_frames"]
+    for name, v in truth["files"].items():
+        fr = _rows(frames, name).sort_values("frame")
+        roles = decode_all(samples_dir / name).roles
+        expected = [(f["frame"], f["image"], f["is_ring"], f["direction"], f["direction_name"]) for f in v["frames"]]
+        assert [(r.frame, r.image, r.is_ring, r.direction, r.direction_name) for r in roles] == expected
+        assert [(int(r.frame), _na(r.image_frame), bool(r.is_ring), _na(r.direction),
+                 None if pd.isna(r.direction_name) else r.direction_name) for r in fr.itertuples()] == expected
 
 
 def test_every_cell_maps_to_its_bytes(samples_dir, sample_corpus, truth):
     df = sample_corpus.tables["flc_files"]
-    fmts = {"speed": "<I", "creator": "<I", "num_frames": "<H", "anim_time": "<I", "x_offset": "<H",
-            "directions": "<i", "len_flicanim": "<I"}
-    offsets = {"speed": 0x10, "creator": 0x1A, "num_frames": 0x06, "anim_time": 0x6C, "x_offset": 0x64,
-               "directions": 0x70, "len_flicanim": 0x58}
+    fmts = {"header.speed": "<I", "header.creator": "<I", "header.num_frames": "<H", FA + "anim_time": "<I",
+            FA + "x_offset": "<H", FA + "directions": "<i", FA + "len_header": "<I"}
+    offsets = {"header.speed": 0x10, "header.creator": 0x1A, "header.num_frames": 0x06, FA + "anim_time": 0x6C,
+               FA + "x_offset": 0x64, FA + "directions": 0x70, FA + "len_header": 0x58}
     for i in df.index:
         data = (samples_dir / df.at[i, "file"]).read_bytes()
         for col, f in fmts.items():
@@ -132,11 +185,22 @@ def test_every_cell_maps_to_its_bytes(samples_dir, sample_corpus, truth):
             assert (s, e - s) == (offsets[col], struct.calcsize(f))
             assert struct.unpack(f, data[s:e])[0] == df.at[i, col]
     ch = sample_corpus.tables["flc_chunks"]
+    offs = {(c["file"], c["offset"]) for c in truth["planted"]["cdcd_palettes"]}
+    all_offs = {(name, c["offset"]) for name, v in truth["files"].items() for f in v["frames"] for c in f["chunks"]}
+    assert offs <= all_offs
     for i in ch.index[::37]:
         data = (samples_dir / ch.at[i, "file"]).read_bytes()
         s, _ = sample_corpus.span("flc_chunks", i, "len_chunk")
-        assert s == ch.at[i, "ofs_chunk"]
+        assert (ch.at[i, "file"], s) in all_offs  # the sub-chunk's offset in the manifest
         assert struct.unpack_from("<IH", data, s) == (ch.at[i, "len_chunk"], ch.at[i, "chunk_type"])
+        s, e = sample_corpus.span("flc_chunks", i, "chunk_type")
+        assert e - s == 2 and struct.unpack_from("<H", data, s)[0] == ch.at[i, "chunk_type"]
+    fr = sample_corpus.tables["flc_frames"]
+    for i in fr.index[::11]:
+        data = (samples_dir / fr.at[i, "file"]).read_bytes()
+        s, e = sample_corpus.span("flc_frames", i, "body.delay")
+        assert e - s == 2 and struct.unpack_from("<H", data, s)[0] == fr.at[i, "body.delay"]
+        assert s == sample_corpus.span("flc_frames", i, "len_chunk")[0] + 8
 
 
 def _coverage(corpus, name, size):
@@ -162,33 +226,36 @@ def test_byte_coverage_of_real_files(real_corpus):
         assert covered.all(), (name, np.flatnonzero(~covered)[:10])
 
 
-def test_planted_regularities_are_visible(truth, flc_tables):
+def test_planted_regularities_are_visible(truth, flc_tables, sample_corpus):
     p = truth["planted"]
     files = flc_tables["flc_files"].set_index("file")
     units = files.loc[p["unit_files"]]
-    assert list(units.index[units.speed == 4]) == [p["speed_4_file"]["file"]]
+    speed, width, height = units["header.speed"], units["header.width"], units["header.height"]
+    assert list(units.index[speed == 4]) == [p["speed_4_file"]["file"]]
     others = units.drop(index=p["speed_4_file"]["file"])
-    assert others.speed.between(*p["speed_range"]).all()
-    holds = units.anim_time == units.anim_length * units.speed
+    assert others["header.speed"].between(*p["speed_range"]).all()
+    holds = units[FA + "anim_time"] == units[FA + "anim_length"] * speed
     assert list(units.index[~holds]) == p["anim_time_exceptions"]
-    assert (units.x_offset == (240 - units.width) // 2).all()
-    feet = units.y_offset + units.height == 170
+    assert (units[FA + "x_offset"] == (240 - width) // 2).all()
+    feet = units[FA + "y_offset"] + height == 170
     assert list(units.index[~feet]) == [p["feet_line_exception"]]
     chunks = flc_tables["flc_chunks"]
     cd = chunks[chunks.len_chunk == CDCD]
-    assert sorted(zip(cd.file, cd.ofs_chunk)) == sorted((c["file"], c["offset"]) for c in p["cdcd_palettes"])
-    assert (cd.len_real == 778).all() and (cd.type_name == "color_256").all()
+    cd_offs = _ofs(sample_corpus, "flc_chunks", "len_chunk", cd)
+    assert sorted(zip(cd.file, cd_offs)) == sorted((c["file"], c["offset"]) for c in p["cdcd_palettes"])
+    assert (cd.len_real == 778).all() and (cd.chunk_type_name == "color_256").all()
+    assert not cd.has_valid_size.any() and cd["palette_unsized.num_packets"].notna().all()
     frames = flc_tables["flc_frames"]
-    bad = frames[frames.num_chunks != frames.num_chunks_found]
+    bad = frames[frames["body.num_chunks"] != frames["body.num_chunks_found"]]
     assert sorted(zip(bad.file, bad.frame)) == sorted((c["file"], c["frame"]) for c in p["extra_subchunk_frames"])
-    assert ((bad.num_chunks - bad.num_chunks_found) == 1).all()
+    assert ((bad["body.num_chunks"] - bad["body.num_chunks_found"]) == 1).all()
     unit_frames = frames[frames.file.isin(p["unit_files"])]
-    assert ((unit_frames.reserved_4 == 1) == unit_frames.is_ring.astype(bool)).all()
-    assert (frames[~frames.file.isin(p["unit_files"])].reserved_4 == 0).all()
-    empty = frames[frames.num_chunks_found == 0]
+    assert ((unit_frames["body.reserved_4"] == 1) == unit_frames.is_ring.astype(bool)).all()
+    assert (frames[~frames.file.isin(p["unit_files"])]["body.reserved_4"] == 0).all()
+    empty = frames[frames["body.num_chunks_found"] == 0]
     assert sorted(zip(empty.file, empty.frame)) == sorted((e["file"], e["frame"]) for e in p["empty_frames"])
-    assert len(empty) >= 1
-    assert files.updater.nunique() == len(files)
+    assert len(empty) >= 1 and (empty.chunk_types == "").all()
+    assert files["header.updater"].nunique() == len(files)
 
 
 def test_claims_on_samples(sample_corpus, truth):
@@ -269,14 +336,19 @@ def test_settler_flcs(realdata, real_corpus):
     for action in SETTLER:
         name = f"civ3/settler/{action}.flc"
         r = files.loc[name]
-        assert bool(r.is_flicanim) and r.len_flicanim == 28
-        assert (r.num_anims, r.anim_length, r.num_frames) == (8, 15, 120)
+        assert bool(r.is_flicanim) and r[FA + "len_header"] == 28
+        assert (r[FA + "num_anims"], r[FA + "anim_length"], r["header.num_frames"]) == (8, 15, 120)
         assert r.num_frame_chunks == 128 and r.num_ring_frames == 8
-        assert (r.xs_orig, r.ys_orig, r.directions, r.creator) == (240, 240, 0xFF, 0xF1F1F2F2)
-        assert 44 <= r.speed <= 125 and r.anim_time == 15 * r.speed
+        assert (r[FA + "xs_orig"], r[FA + "ys_orig"], r[FA + "directions"], r["header.creator"]) == (
+            240, 240, 0xFF, 0xF1F1F2F2)
+        assert 44 <= r["header.speed"] <= 125 and r[FA + "anim_time"] == 15 * r["header.speed"]
+        assert r.num_palette_chunks == 1 and bool(r.palette_only_in_first_frame)
         fr = _rows(frames, name)
         assert sorted(fr.frame[fr.is_ring.astype(bool)]) == [16 * d + 15 for d in range(8)]
         d = decode_all(realdata / "flic" / name)
+        assert [(r.frame, r.image, r.is_ring, r.direction, r.direction_name) for r in d.roles] == [
+            (int(r.frame), _na(r.image_frame), bool(r.is_ring), _na(r.direction),
+             None if pd.isna(r.direction_name) else r.direction_name) for r in fr.sort_values("frame").itertuples()]
         assert d.frames.shape == (128, 100, 100)
         dirs = civ3_directions(realdata / "flic" / name)
         assert list(dirs) == list(DIRECTION_NAMES)
@@ -315,24 +387,34 @@ def test_settler_claims_report_the_speed(real_corpus):
 def test_standard_files(realdata, real_corpus):
     files = real_corpus.tables["flc_files"].set_index("file")
     a = files.loc["standard/a.fli"]
-    assert (a.magic, a.num_frames, a.width, a.height, a.num_frame_chunks) == (0xAF11, 384, 320, 200, 385)
-    assert not a.is_flicanim
+    assert (a["header.magic"], a["header.num_frames"], a["header.width"], a["header.height"],
+            a.num_frame_chunks) == (0xAF11, 384, 320, 200, 385)
+    assert not a.is_flicanim and a.is_fli and a.duration_ms == a["header.speed"] * 1000 // 70
     frames, palettes = decode_frames(realdata / "flic/standard/a.fli")
     assert frames.shape == (384, 200, 320) and palettes.shape == (384, 256, 3)
     s = files.loc["standard/2422.flc"]
-    assert (s.num_frames, s.num_frame_chunks, s.num_ring_frames, s.has_prefix) == (27, 28, 1, True)
+    assert (s["header.num_frames"], s.num_frame_chunks, s.num_ring_frames, s.has_prefix) == (27, 28, 1, True)
     ch = real_corpus.tables["flc_chunks"]
-    stamp = ch[(ch.file == "standard/2422.flc") & (ch.type_name == "pstamp")]
-    assert len(stamp) == 1 and stamp.iloc[0].len_chunk == 0x200 and stamp.iloc[0].ofs_chunk == 2922
+    stamp = ch[(ch.file == "standard/2422.flc") & (ch.chunk_type_name == "pstamp")]
+    assert len(stamp) == 1 and stamp.iloc[0].len_chunk == 0x200
+    assert _ofs(real_corpus, "flc_chunks", "len_chunk", stamp).tolist() == [2922]
+    assert (stamp.iloc[0]["body.height"], stamp.iloc[0]["body.width"], stamp.iloc[0]["body.color_translation"]) == (
+        63, 100, 1)
     obj = real_corpus.parse("standard/2422.flc")
     ps = obj.chunks[1].body.chunks[0].body
     assert (ps.height, ps.width, ps.color_translation, len(ps.data)) == (63, 100, 1, 0x200 - 12)
     assert struct.unpack_from("<IH", ps.data) == (500, 15)  # the stamp image is a BYTE_RUN sub-chunk
     assert decode_frames(realdata / "flic/standard/2422.flc")[0].shape == (27, 200, 320)
+    frames = real_corpus.tables["flc_frames"]
+    for name in ("standard/a.fli", "standard/2422.flc", "standard/hopper.fli"):  # table roles = decoder roles
+        fr = _rows(frames, name).sort_values("frame")
+        assert [(r.frame, r.chunk, r.image, r.is_ring, r.direction) for r in frame_roles(real_corpus.parse(name))] == [
+            (int(r.frame), int(r.chunk_index), _na(r.image_frame), bool(r.is_ring), _na(r.direction))
+            for r in fr.itertuples()], name
     for name in ("standard/hopper.fli", "standard/hopper_palette_chunk_second.fli"):
         h = files.loc[name]
         size = (realdata / "flic" / name).stat().st_size
-        assert h.len_file == size + 1 and not h.len_file_matches and h.is_truncated
+        assert h["header.len_file"] == size + 1 and not h.len_file_matches and h.is_truncated
         assert h.num_frame_chunks == 1 and h.num_image_frames == 1
 
 
@@ -371,7 +453,8 @@ def test_later_palette_chunks_apply_from_their_frame(realdata, real_corpus):
     frames, palettes = decode_frames(path)
     assert np.array_equal(frames, first)
     ch = real_corpus.tables["flc_chunks"]
-    pals = ch[(ch.file == "standard/a.fli") & (ch.type_name == "color_64")].sort_values("frame")
+    pals = ch[(ch.file == "standard/a.fli") & (ch.chunk_type_name == "color_64")].sort_values("frame")
+    pals = pals.assign(ofs_chunk=_ofs(real_corpus, "flc_chunks", "len_chunk", pals).to_numpy())
     assert list(pals.frame) == [0, 274, 275]
     expected = first_pal[0].astype(int).copy()
     change_at = {}

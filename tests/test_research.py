@@ -102,7 +102,7 @@ def test_profile_frm_planted(profiles, manifest):
     assert [(e["file"], e["value"], e["offset"]) for e in magic["exceptions"]] == \
         [(odd, manifest["formats"]["frm"]["files"][odd]["unknown_magic"], 0)]
     for i in range(5):
-        row = _prof_row(frm, f"idle_delay_{i}")
+        row = _prof_row(frm, f"idle_delays[{i}]")
         assert "NEARLY_CONSTANT" in row["alerts"]
         assert [e["file"] for e in row["exceptions"]] == [planted["idle_delays_exception"]]
         assert row["exceptions"][0]["offset"] == 138 + 4 * i
@@ -319,11 +319,11 @@ def test_relations_frm_clamp(sample_corpus, manifest):
 
 def test_reinterpret_frm_floats(sample_corpus):
     for loc, kw in (("idle_weights", {"format": "frm"}), ("projectile_angles", {"format": "frm"}),
-                    ("frm.idle_weight_0", {}), (118, {"length": 4, "format": "frm"})):
+                    ("frm.idle_weights[0]", {}), (118, {"length": 4, "format": "frm"})):
         res = reinterpret(sample_corpus, loc, **kw)
         assert res.best == "f32le", (loc, res.ranking.head(3))
         assert list(res.ranking["rank"]) == list(range(1, len(res.ranking) + 1))
-    res = reinterpret(sample_corpus, "frm.idle_weight_0")
+    res = reinterpret(sample_corpus, "frm.idle_weights[0]")
     assert len(res.values) == len(sample_corpus.tables["frm"]) and (res.values["offset"] == 118).all()
 
 
@@ -345,7 +345,7 @@ def test_reinterpret_gnt4_halves(samples_dir, manifest):
     f32 = set(_planted(manifest, "mot")["f32_characters"])
     files = sorted(p for p in (samples_dir / "mot").rglob("*.mot") if p.parent.name not in f32)
     c = animre.open_corpus(files, cache=False)
-    for comp in ("coords.x", "coords.w"):
+    for comp in ("coord.x_raw", "coord.w_raw"):
         res = reinterpret(c, comp)
         assert res.best == "gnt4half", res.ranking.head(3)
         assert res.ranking.set_index("type").loc["gnt4half", "p_valid"] == 1.0
@@ -469,7 +469,7 @@ def test_diff_two_files(sample_corpus, manifest, samples_dir):
     same = diff(samples_dir / a, samples_dir / a)
     assert same.empty
     with pytest.raises(animre.UsageError):
-        diff("frm/GOBLNFRM.BIN", "omf/FIGHTR0.AF", corpus=sample_corpus)
+        diff("frm/GOBLNFRM.BIN", "af/FIGHTR0.AF", corpus=sample_corpus)
 
 
 def test_diff_corpora_after_spec_edit(samples_dir, manifest):
@@ -482,9 +482,11 @@ def test_diff_corpora_after_spec_edit(samples_dir, manifest):
     old = animre.open_corpus(homm2, cache=False)
     new = animre.open_corpus(homm2, cache=False, parsers={"frm": animre.compile_spec(edited)})
     d = diff_corpora(old, new)
-    assert list(zip(d["table"], d["column"], d["status"])) == [("frm", "eye_x", "changed")]
+    assert list(zip(d["table"], d["field_a"], d["field_b"], d["change"])) == [
+        ("frm", "frm.eye_x", "frm.eye_x", "retyped, values changed")]
     negative = sum(1 for v in manifest["formats"]["frm"]["files"].values() if v["eye_x"] < 0)
-    assert d.iloc[0]["n_changed"] == negative
+    assert d.iloc[0]["n_values_changed"] == d.iloc[0]["n_rows"] == negative
+    assert d.iloc[0]["n_files"] == negative
     ex = d.iloc[0]["examples"][0]
     assert ex["new"] == ex["old"] + 65536
     assert diff_corpora(old, old).empty

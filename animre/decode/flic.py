@@ -55,7 +55,9 @@ from typing import Any
 
 import numpy as np
 
+from ..compile import load_parser
 from ..errors import ParseError, UsageError
+from ..parse import Bases, parse_bytes
 
 __all__ = [
     "DIRECTION_NAMES",
@@ -218,13 +220,9 @@ def _load(src: str | os.PathLike | bytes | bytearray | memoryview, name: str | N
 
 
 def _parse(data: bytes, name: str):
-    """(parsed FLI/FLC, its Bases) through the corpus' own parse path (the shipped flc spec)."""
-    from ..corpus import parse_data
-
-    _, root, bases = parse_data(data, name, "flc")
-    return root, bases
-
-
+    """(parsed FLI/FLC, its Bases) from the bytes, with the shipped parser of the ``flc`` spec."""
+    root = parse_bytes(data, load_parser("flc"), name)
+    return root, Bases(root)
 
 
 # ---------------------------------------------------------------------------- pixel codecs

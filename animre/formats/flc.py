@@ -1,30 +1,44 @@
 """FLI/FLC animations, with Civilization III's FlicAnim header (``*.flc``, ``*.fli``).
 
-Tables: ``flc_files`` (one row per file: header, FlicAnim fields, counts),
-``flc_frames`` (one row per frame chunk, key ``frame`` = its ordinal among
-the frame chunks; ``chunk_index`` = its index among all top-level chunks:
-image frame or ring frame, direction, sizes, sub-chunk counts declared vs
-found) and ``flc_chunks`` (one row per sub-chunk, keys ``frame`` and
-``chunk`` = its index in the frame: type, declared and real size, offset). Frame pixels
-are decoded by :mod:`animre.decode.flic`.
+The tables come from ``ksy/flc.ksy``: ``flc_files`` (one row per file:
+``header.*``, ``header.flicanim.*`` and the root instances), ``flc_frames``
+(one row per frame chunk, key ``chunk_index`` = the chunk's index among all
+top-level chunks: ``len_chunk``, ``body.num_chunks``, ``body.delay``, ...) and
+``flc_chunks`` (one row per sub-chunk of a frame, keys ``chunk_index`` and
+``chunk`` = its index in the frame). This module adds what the spec cannot
+say, computed for the whole corpus (:data:`DERIVED`): each frame's role
+(``frame`` ordinal among the frame chunks, ``image_frame``, ``is_ring``,
+``direction``, ``direction_name``; the rule of
+:func:`animre.decode.flic.frame_roles`), the sub-chunk types of a frame, the
+real size of sub-chunks (``len_real``; original Civ3 palettes declare
+0xCDCDCDCD) and per-file counts. Frame pixels are decoded by
+:mod:`animre.decode.flic`.
 """
 
 from __future__ import annotations
 
 import struct
 
-from ..decode.flic import FRAME_TYPE, frame_roles
-from .base import CLAIM_COLUMNS, Claim, F, Format
+import numpy as np
+import pandas as pd
 
-__all__ = ["FORMAT", "SUB_CHUNK_NAMES", "CHUNK_NAMES", "CIV3_CREATOR"]
+from ..decode.flic import DIRECTION_NAMES, FRAME_TYPE
+from .base import Format, derived, row_claim
 
-SEED = "seeds/004_c186af7a9e412f4e.txt"
-NOTES = "formats/NOTES.md section 5"
+__all__ = ["FORMAT", "DERIVED", "SUB_CHUNK_NAMES", "CHUNK_NAMES", "CIV3_CREATOR"]
+
+# Public sources, named in words (the project ships no copy of them).
+NOTE = "Civilization III FlicAnim community notes"
 CIV3_CREATOR = 0xF1F1F2F2
 CHUNK_NAMES = {0xF100: "prefix", 0xF1FA: "frame"}
 SUB_CHUNK_NAMES = {4: "color_256", 7: "delta_flc", 11: "color_64", 12: "delta_fli", 13: "black",
                    15: "byte_run", 16: "copy", 18: "pstamp"}
-PALETTE_TYPES = (4, 11)
+
+FILES, FRAMES, CHUNKS = "flc_files", "flc_frames", "flc_chunks"
+# flc_files columns the frame roles depend on
+_ROLE_READS = [(FILES, "is_flicanim"), (FILES, "header.num_frames"), (FILES, "header.flicanim.num_anims"),
+               (FILES, "header.flicanim.anim_length"), (FILES, "header.flicanim.directions"),
+               (FRAMES, "chunk_index")]
 
 
 def detect(head: bytes, size: int, name: str) -> float:
@@ -47,182 +61,265 @@ def detect(head: bytes, size: int, name: str) -> float:
     return min(1.0, score)
 
 
-def _int(v) -> int:
-    return int(getattr(v, "value", v))
+# ---------------------------------------------------------------------------- derived columns
 
 
-def tables(r, ctx) -> dict[str, list[dict]]:
-    """Curated tables ``flc_files``, ``flc_frames`` and ``flc_chunks``."""
-    h = r.header
-    fa = h.flicanim
-    roles = {role.chunk: role for role in frame_roles(r)}
-    chunk_starts = r._debug["chunks"].get("arr", [])
-    frames, subs = [], []
-    n_palettes = n_cdcd = n_mismatch = 0
-    palette_frames: list[int] = []
-    for i, c in enumerate(r.chunks):
-        if _int(c.chunk_type) != FRAME_TYPE:
-            continue
-        role = roles[i]
-        ofs = ctx.offset + chunk_starts[i]["start"]
-        body = c.body
-        body_base = ctx.offset + c._debug["body"]["start"]  # chunks are read from the file's own stream
-        sub_starts = body._debug["chunks"].get("arr", [])
-        found = len(body.chunks)
-        types = []
-        for j, s in enumerate(body.chunks):
-            t = _int(s.chunk_type)
-            types.append(SUB_CHUNK_NAMES.get(t, f"type_{t}"))
-            real = sub_starts[j]["end"] - sub_starts[j]["start"]
-            if t in PALETTE_TYPES:
-                n_palettes += 1
-                n_cdcd += not s.has_valid_size
-                if role.frame not in palette_frames:
-                    palette_frames.append(role.frame)
-            subs.append({
-                "frame": role.frame,
-                "chunk": j,
-                "chunk_type": F(s, "chunk_type"),
-                "type_name": SUB_CHUNK_NAMES.get(t, f"type_{t}"),
-                "len_chunk": F(s, "len_chunk"),
-                "len_real": real,
-                "size_matches": s.len_chunk == real,
-                "ofs_chunk": body_base + sub_starts[j]["start"],
-                "image_frame": role.image,
-                "is_ring": role.is_ring,
-            })
-        n_mismatch += body.num_chunks != found
-        frames.append({
-            "frame": role.frame,
-            "chunk_index": i,
-            "image_frame": role.image,
-            "is_ring": role.is_ring,
-            "direction": role.direction,
-            "direction_name": role.direction_name,
-            "len_chunk": F(c, "len_chunk"),
-            "len_real": chunk_starts[i]["end"] - chunk_starts[i]["start"],
-            "ofs_chunk": ofs,
-            "num_chunks": F(body, "num_chunks"),
-            "num_chunks_found": found,
-            "delay": F(body, "delay"),
-            "reserved_4": F(body, "reserved_4"),
-            "width": F(body, "width"),
-            "height": F(body, "height"),
-            "chunk_types": "+".join(types),
-        })
-    n_frame_chunks = len(frames)
-    n_ring = sum(1 for f in frames if f["is_ring"])
-    row = {
-        "magic": F(h, "magic"),
-        "len_file": F(h, "len_file"),
-        "len_file_matches": h.len_file == ctx.size,
-        "num_frames": F(h, "num_frames"),
-        "width": F(h, "width"),
-        "height": F(h, "height"),
-        "depth": F(h, "depth"),
-        "flags": F(h, "flags"),
-        "speed": F(h, "speed"),
-        "duration_ms": r.duration_ms,
-        "created": F(h, "created"),
-        "creator": F(h, "creator"),
-        "updated": F(h, "updated"),
-        "updater": F(h, "updater"),
-        "aspect_x": F(h, "aspect_x"),
-        "aspect_y": F(h, "aspect_y"),
-        "ofs_frame1": F(h, "ofs_frame1"),
-        "ofs_frame2": F(h, "ofs_frame2"),
-        "is_flicanim": bool(r.is_flicanim),
-        "len_flicanim": F(fa, "len_header"),
-        "flicanim_flags": F(fa, "flags"),
-        "num_anims": F(fa, "num_anims"),
-        "anim_length": F(fa, "anim_length"),
-        "x_offset": F(fa, "x_offset"),
-        "y_offset": F(fa, "y_offset"),
-        "xs_orig": F(fa, "xs_orig"),
-        "ys_orig": F(fa, "ys_orig"),
-        "anim_time": F(fa, "anim_time"),
-        "directions": F(fa, "directions"),
-        "num_chunks": len(r.chunks),
-        "has_prefix": any(_int(c.chunk_type) == 0xF100 for c in r.chunks),
-        "num_frame_chunks": n_frame_chunks,
-        "num_image_frames": n_frame_chunks - n_ring,
-        "num_ring_frames": n_ring,
-        "num_palette_chunks": n_palettes,
-        "num_palettes_bad_size": n_cdcd,
-        "palette_only_in_first_frame": palette_frames == [0],
-        "num_frames_count_mismatch": n_mismatch,
-        "is_truncated": bool(r.chunks and r.chunks[-1].is_truncated),
-    }
-    return {"flc_files": [row], "flc_frames": frames, "flc_chunks": subs}
+def _file_keys(df: pd.DataFrame) -> list[str]:
+    return [k for k in ("file", "block") if k in df.columns]
+
+
+def _per_file(values: pd.Series, files: pd.DataFrame, fill) -> np.ndarray:
+    """A per-file Series (indexed by the file keys) aligned with the rows of ``files``."""
+    keys = _file_keys(files)
+    idx = pd.MultiIndex.from_frame(files[keys]) if len(keys) > 1 else pd.Index(files[keys[0]])
+    return values.reindex(idx).fillna(fill).to_numpy()
+
+
+def _frame_ordinal(fr: pd.DataFrame) -> np.ndarray:
+    """Ordinal of each frame chunk among its file's frame chunks (0-based)."""
+    if not len(fr):
+        return np.zeros(0, dtype="int64")
+    keys = _file_keys(fr)
+    return (fr.groupby(keys)["chunk_index"].rank(method="first").to_numpy(dtype="int64") - 1)
+
+
+def _direction_name(directions: int, d: int) -> str | None:
+    bits = [DIRECTION_NAMES[b] for b in range(8) if (directions >> b) & 1]
+    return bits[d] if 0 <= d < len(bits) else None
+
+
+def _roles(fr: pd.DataFrame, ctx) -> pd.DataFrame:
+    """Frame roles of every frame chunk, vectorised (the rule of decode.flic.frame_roles).
+
+    A Civ3 FlicAnim whose frame chunks number ``num_anims x (anim_length + 1)``
+    has one ring frame after each direction; any other file whose frame chunks
+    number ``num_frames + 1`` ends with one ring frame.
+    """
+    keys = _file_keys(fr)
+    files = ctx.table(FILES)
+    cols = ["is_flicanim", "header.num_frames", "header.flicanim.num_anims", "header.flicanim.anim_length",
+            "header.flicanim.directions"]
+    f = fr[keys].merge(files[keys + cols].drop_duplicates(keys), on=keys, how="left")
+    k = _frame_ordinal(fr)
+    n = fr.groupby(keys)["chunk_index"].transform("size").to_numpy(dtype="int64")
+    civ3 = f["is_flicanim"].fillna(False).astype(bool).to_numpy()
+    a = f["header.flicanim.num_anims"].fillna(0).to_numpy(dtype="int64")
+    ln = f["header.flicanim.anim_length"].fillna(0).to_numpy(dtype="int64")
+    nf = f["header.num_frames"].fillna(0).to_numpy(dtype="int64")
+    dirs = f["header.flicanim.directions"].fillna(0).to_numpy(dtype="int64") & 0xFF
+    grouped = civ3 & (a > 0) & (ln > 0)
+    full = grouped & (n == a * (ln + 1))
+    per = np.where(full, ln + 1, 1)
+    d_full, pos = np.divmod(k, per)
+    ring_last = (nf >= 1) & (n == nf + 1) & (k == n - 1)
+    ring = np.where(full, pos == ln, ring_last)
+    image = np.where(full, k - d_full, k)
+    d_other = np.where(ring, n - 2, k) // np.where(ln > 0, ln, 1)
+    d = np.where(full, d_full, d_other)
+    has_dir = full | (grouped & (d_other < a))
+    names = [_direction_name(int(x), int(y)) if ok else None for x, y, ok in zip(dirs, d, has_dir)]
+    return pd.DataFrame({
+        "frame": k,
+        "image_frame": pd.Series(image, index=fr.index, dtype="Int64").mask(ring),
+        "is_ring": ring.astype(bool),
+        "direction": pd.Series(d, index=fr.index, dtype="Int64").where(has_dir),
+        "direction_name": pd.Series(names, dtype="object").to_numpy(),
+    }, index=fr.index)
+
+
+@derived(FRAMES, "frame", ["chunk_index"], "Ordinal of the frame chunk among the file's frame chunks (0-based).")
+def _frame(df, ctx):
+    return _frame_ordinal(df)
+
+
+@derived(FRAMES, "image_frame", _ROLE_READS,
+         "Index of the image the frame shows (NA for a ring frame): the counting rule of frame_roles.")
+def _image_frame(df, ctx):
+    return _roles(df, ctx)["image_frame"]
+
+
+@derived(FRAMES, "is_ring", _ROLE_READS,
+         "True for a ring frame (Civ3: one after each direction; otherwise a last frame beyond num_frames).")
+def _is_ring(df, ctx):
+    return _roles(df, ctx)["is_ring"].to_numpy()
+
+
+@derived(FRAMES, "direction", _ROLE_READS, "Civ3: index of the direction group the frame belongs to.")
+def _direction(df, ctx):
+    return _roles(df, ctx)["direction"]
+
+
+@derived(FRAMES, "direction_name", _ROLE_READS,
+         "Civ3: SW, S, SE, E, NE, N, NW or W (the n-th set bit of header.flicanim.directions).")
+def _direction_name_col(df, ctx):
+    return _roles(df, ctx)["direction_name"].to_numpy()
+
+
+@derived(FRAMES, "chunk_types", ["chunk_index", (CHUNKS, "chunk"), (CHUNKS, "chunk_type"),
+                                 (CHUNKS, "chunk_type_name")],
+         "The frame's sub-chunk types in order, joined by '+' ('' for an empty frame).")
+def _chunk_types(df, ctx):
+    ch = ctx.table(CHUNKS)
+    keys = _file_keys(df) + ["chunk_index"]
+    if not len(ch):
+        return np.full(len(df), "", dtype=object)
+    ch = ch.sort_values(keys + ["chunk"])
+    names = ch["chunk_type_name"].where(ch["chunk_type_name"].notna(),
+                                        "type_" + ch["chunk_type"].astype("int64").astype(str))
+    joined = names.groupby([ch[k] for k in keys]).agg("+".join)
+    idx = pd.MultiIndex.from_frame(df[keys])
+    return joined.reindex(idx).fillna("").to_numpy()
+
+
+@derived(CHUNKS, "frame", ["chunk_index", (FRAMES, "chunk_index")],
+         "Ordinal of the sub-chunk's frame among the file's frame chunks (flc_frames.frame).")
+def _chunk_frame(df, ctx):
+    fr = ctx.table(FRAMES)
+    keys = _file_keys(df) + ["chunk_index"]
+    ords = fr[keys].assign(frame=_frame_ordinal(fr))
+    return df[keys].merge(ords, on=keys, how="left")["frame"].to_numpy()
+
+
+@derived(CHUNKS, "len_real", ["chunk_index", "chunk", "len_chunk", (FRAMES, "chunk_index"), (FRAMES, "len_chunk"),
+                              (FRAMES, "len_body")],
+         "Bytes the sub-chunk really spans: up to the next sub-chunk or the end of its frame "
+         "(differs from len_chunk for palettes declaring 0xCDCDCDCD).")
+def _len_real(df, ctx):
+    keys = _file_keys(df) + ["chunk_index"]
+    fr = ctx.table(FRAMES)
+    frame_end = (ctx.starts(FRAMES, "len_chunk") + 6 + fr["len_body"].astype("Int64")).rename("_end")
+    ends = df[keys].merge(fr[keys].assign(_end=frame_end.to_numpy()), on=keys, how="left")["_end"]
+    start = ctx.starts(CHUNKS, "len_chunk")
+    order = df.sort_values(keys + ["chunk"]).index
+    nxt = start.loc[order].groupby([df.loc[order, k] for k in keys]).shift(-1).reindex(df.index)
+    end = nxt.fillna(pd.Series(ends.to_numpy(), index=df.index).astype("Int64"))
+    return (end - start).astype("Int64")
+
+
+def _count(df, ctx, table: str, mask_fn) -> np.ndarray:
+    t = ctx.table(table)
+    keys = _file_keys(df)
+    if not len(t):
+        return np.zeros(len(df), dtype="int64")
+    m = mask_fn(t)
+    counts = m.groupby([t[k] for k in keys]).sum()
+    return _per_file(counts, df, 0).astype("int64")
+
+
+@derived(FILES, "num_frame_chunks", [(FRAMES, "chunk_index")], "Number of frame chunks (0xF1FA) in the file.")
+def _num_frame_chunks(df, ctx):
+    return _count(df, ctx, FRAMES, lambda t: pd.Series(True, index=t.index))
+
+
+@derived(FILES, "num_ring_frames", [(FRAMES, "is_ring"), *_ROLE_READS], "Number of ring frames (flc_frames.is_ring).")
+def _num_ring_frames(df, ctx):
+    return _count(df, ctx, FRAMES, lambda t: t["is_ring"].astype(bool))
+
+
+@derived(FILES, "num_image_frames", [(FRAMES, "is_ring"), *_ROLE_READS],
+         "Number of frame chunks that are not ring frames.")
+def _num_image_frames(df, ctx):
+    return _count(df, ctx, FRAMES, lambda t: ~t["is_ring"].astype(bool))
+
+
+@derived(FILES, "num_palette_chunks", [(CHUNKS, "is_palette")], "Number of COLOR_256 and COLOR_64 sub-chunks.")
+def _num_palette_chunks(df, ctx):
+    return _count(df, ctx, CHUNKS, lambda t: t["is_palette"].astype(bool))
+
+
+@derived(FILES, "num_palettes_bad_size", [(CHUNKS, "is_palette"), (CHUNKS, "has_valid_size")],
+         "Palette sub-chunks whose declared size is impossible (0xCDCDCDCD in original Civ3 files).")
+def _num_palettes_bad_size(df, ctx):
+    return _count(df, ctx, CHUNKS, lambda t: t["is_palette"].astype(bool) & ~t["has_valid_size"].astype(bool))
+
+
+@derived(FILES, "palette_only_in_first_frame", [(CHUNKS, "is_palette"), (CHUNKS, "frame"), *_chunk_frame.reads],
+         "True when the file has palette sub-chunks and all of them are in the first frame chunk.")
+def _palette_only_in_first_frame(df, ctx):
+    ch = ctx.table(CHUNKS)
+    if not len(ch):
+        return np.zeros(len(df), dtype=bool)
+    pal = ch[ch["is_palette"].astype(bool)]
+    keys = _file_keys(df)
+    only_first = (pal["frame"] == 0).groupby([pal[k] for k in keys]).all()
+    return _per_file(only_first, df, False).astype(bool)
+
+
+@derived(FILES, "num_frames_count_mismatch", [(FRAMES, "body.num_chunks"), (FRAMES, "body.num_chunks_found")],
+         "Frames whose declared sub-chunk count differs from the sub-chunks they hold.")
+def _num_frames_count_mismatch(df, ctx):
+    return _count(df, ctx, FRAMES, lambda t: t["body.num_chunks"] != t["body.num_chunks_found"])
+
+
+# Order matters: a derived column may read the ones before it (flc_files counts read flc_frames.is_ring
+# and flc_chunks.frame); it then also declares the spec columns those read, so a renamed field
+# makes every column computed from it "not testable", directly or not.
+DERIVED = (_frame, _image_frame, _is_ring, _direction, _direction_name_col, _chunk_types, _chunk_frame,
+           _len_real, _num_frame_chunks, _num_ring_frames, _num_image_frames, _num_palette_chunks,
+           _num_palettes_bad_size, _palette_only_in_first_frame, _num_frames_count_mismatch)
 
 
 # ---------------------------------------------------------------------------- claims
 
-
-def _is_unit(df):
-    return df["is_flicanim"].astype(bool) & (df["num_anims"] > 0)
+_UNIT_READS = ["is_flicanim", "header.flicanim.num_anims"]
 
 
-def _claim(text: str, source: str, column: str, predicate, population=_is_unit, detail: str = "",
-           located: bool = True) -> Claim:
-    """A claim over the ``flc_files`` rows of a population (Civ3 unit FLCs by default).
+def _is_unit(r) -> bool:
+    return bool(r["is_flicanim"]) and r["header.flicanim.num_anims"] > 0
+
+
+def _claim(text: str, source: str, column: str, predicate, *, reads=(), where=_is_unit,
+           where_reads=_UNIT_READS, detail: str = "", located: bool = True, uses=()):
+    """A claim over the ``flc_files`` rows of Civ3 unit FLCs (by default).
 
     ``predicate`` gets the whole row; ``value`` is ``column`` and ``offset`` its
     byte offset (NA when ``located`` is false: a count computed over chunks).
+    ``reads``: the other columns the predicate uses; ``uses``: the derived
+    columns it reads, whose spec columns it reads too.
     """
-
-    def check(corpus):
-        import pandas as pd
-
-        df = corpus.tables.get("flc_files")
-        if df is None or not len(df):
-            return pd.DataFrame(columns=CLAIM_COLUMNS)
-        sub = df[population(df)]
-        return pd.DataFrame({
-            "file": sub["file"],
-            "holds": [bool(predicate(row)) for _, row in sub.iterrows()],
-            "offset": (corpus.offsets("flc_files", column, sub.index) if located
-                       else pd.Series(pd.NA, index=sub.index, dtype="Int64")),
-            "value": sub[column],
-            "detail": detail,
-        }, columns=CLAIM_COLUMNS)
-
-    return Claim(text, source, check, "flc")
+    via = [r for d in uses for r in d.reads]
+    return row_claim(text, source, FILES, predicate, where=where,
+                     offset_column=column if located else None, value=column, detail=detail,
+                     format="flc", reads=list(reads) + list(where_reads) + via)
 
 
 CLAIMS = (
-    _claim("Civ3 FLC header speed is 4", SEED, "speed", lambda r: r["speed"] == 4,
-           detail="the seed note says 4; the real settler files hold 44-125 ms (= anim_time / anim_length)"),
-    _claim("Civ3 FLC creator is 0xF1F1F2F2 (FLICSPRITE_CREATOR)", SEED, "creator",
-           lambda r: r["creator"] == CIV3_CREATOR),
-    _claim("xs_orig = ys_orig = 240 (unit sprites are 240 x 240)", SEED, "xs_orig",
-           lambda r: r["xs_orig"] == 240 and r["ys_orig"] == 240),
-    _claim("header frames = num_anims x anim_length", SEED, "num_frames",
-           lambda r: r["num_frames"] == r["num_anims"] * r["anim_length"]),
-    _claim("FlicAnimHeader size is 28 (0x1C) in files made by the FlicAnim tool", SEED, "len_flicanim",
-           lambda r: r["len_flicanim"] == 28, population=lambda df: df["creator"] == CIV3_CREATOR),
-    _claim("directions = 0xFF (all eight directions present)", NOTES, "directions",
-           lambda r: r["directions"] == 0xFF),
-    _claim("one ring frame after each direction: frame chunks = num_anims x (anim_length + 1)", NOTES,
-           "num_frame_chunks", lambda r: r["num_frame_chunks"] == r["num_anims"] * (r["anim_length"] + 1),
-           detail="value = frame chunks found", located=False),
-    _claim("the actual number of frames is Size + 1 (one ring frame)", SEED, "num_frame_chunks",
-           lambda r: r["num_frame_chunks"] == r["num_frames"] + 1,
-           detail="the seed note's reading; value = frame chunks found", located=False),
-    _claim("anim_time = anim_length x 1000 / fps, fps = 1000 / speed", SEED, "anim_time",
-           lambda r: r["anim_time"] == r["anim_length"] * r["speed"]),
-    _claim("a palette only in the first frame", NOTES, "palette_only_in_first_frame",
+    _claim("Civ3 FLC header speed is 4", NOTE, "header.speed", lambda r: r["header.speed"] == 4,
+           detail="the notes say 4; the real settler files hold 44-125 ms (= anim_time / anim_length)"),
+    _claim("Civ3 FLC creator is 0xF1F1F2F2 (FLICSPRITE_CREATOR)", NOTE, "header.creator",
+           lambda r: r["header.creator"] == CIV3_CREATOR),
+    _claim("xs_orig = ys_orig = 240 (unit sprites are 240 x 240)", NOTE, "header.flicanim.xs_orig",
+           lambda r: r["header.flicanim.xs_orig"] == 240 and r["header.flicanim.ys_orig"] == 240,
+           reads=["header.flicanim.ys_orig"]),
+    _claim("header frames = num_anims x anim_length", NOTE, "header.num_frames",
+           lambda r: r["header.num_frames"] == r["header.flicanim.num_anims"] * r["header.flicanim.anim_length"],
+           reads=["header.flicanim.anim_length"]),
+    _claim("FlicAnimHeader size is 28 (0x1C) in files made by the FlicAnim tool", NOTE,
+           "header.flicanim.len_header", lambda r: r["header.flicanim.len_header"] == 28,
+           where=lambda r: r["header.creator"] == CIV3_CREATOR, where_reads=["header.creator"]),
+    _claim("directions = 0xFF (all eight directions present)", NOTE, "header.flicanim.directions",
+           lambda r: r["header.flicanim.directions"] == 0xFF),
+    _claim("one ring frame after each direction: frame chunks = num_anims x (anim_length + 1)", NOTE,
+           "num_frame_chunks",
+           lambda r: r["num_frame_chunks"] == r["header.flicanim.num_anims"] * (r["header.flicanim.anim_length"] + 1),
+           reads=["header.flicanim.anim_length"], detail="value = frame chunks found", located=False,
+           uses=[_num_frame_chunks]),
+    _claim("the actual number of frames is Size + 1 (one ring frame)", NOTE, "num_frame_chunks",
+           lambda r: r["num_frame_chunks"] == r["header.num_frames"] + 1, reads=["header.num_frames"],
+           detail="the notes' reading; value = frame chunks found", located=False, uses=[_num_frame_chunks]),
+    _claim("anim_time = anim_length x 1000 / fps, fps = 1000 / speed", NOTE, "header.flicanim.anim_time",
+           lambda r: r["header.flicanim.anim_time"] == r["header.flicanim.anim_length"] * r["header.speed"],
+           reads=["header.flicanim.anim_length", "header.speed"]),
+    _claim("a palette only in the first frame", NOTE, "palette_only_in_first_frame",
            lambda r: bool(r["palette_only_in_first_frame"]), detail="tested over all frame chunks",
-           located=False),
+           located=False, uses=[_palette_only_in_first_frame]),
 )
 
 FORMAT = Format(
     name="flc",
-    spec="flc",
     title="FLI/FLC animation (Civ3 FlicAnim)",
     extensions=(".flc", ".fli"),
     detect=detect,
-    tables=tables,
-    table_keys={"flc_files": (), "flc_frames": ("frame",), "flc_chunks": ("frame", "chunk")},
+    derived=DERIVED,
     claims=CLAIMS,
 )

@@ -1,29 +1,31 @@
 """One Must Fall 2097 fighter (``FIGHTR*.AF``) and arena (``*.BK``) files.
 
 Two formats share the animation and sprite records of ``ksy/omf_common.ksy``:
-``af`` (spec ``af``) and ``bk`` (spec ``bk``). Sprite pixels are
-decoded by :mod:`animre.decode.omf_sprites`.
+``af`` and ``bk``. Their tables come from the specs (``af_fighters``,
+``af_moves``, ``af_sprites``, ``af_coords``, ``af_extra_strings``;
+``bk_files``, ``bk_animations``, ``bk_sprites``, ``bk_coords``,
+``bk_extra_strings``, ``bk_palettes``); this module adds detection, a few
+derived columns and the notes' claims. Sprite pixels are decoded by
+:mod:`animre.decode.omf_sprites`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import struct
 
 import pandas as pd
 
-from .base import CLAIM_COLUMNS, Claim, F, Format, column_claim
+from .base import CLAIM_COLUMNS, Claim, Format, column_claim, derived, row_claim
 
-__all__ = ["FORMATS", "AF", "BK", "detect_af", "detect_bk"]
+__all__ = ["FORMATS", "AF", "BK", "detect_af", "detect_bk", "SOURCE_NOTES", "SOURCE_OPENOMF"]
 
-SOURCE_SEED = "seeds/000_6ee84fe160122c13.txt"
-SOURCE_NOTES = "formats/NOTES.md section 1"
+SOURCE_NOTES = "One Must Fall 2097 community format notes (HAR file format, OpenOMF wiki)"
+SOURCE_OPENOMF = "openomf engine source (AF and BK file readers)"
 AF_HEADER_SIZE = 29
 BK_PALETTE_SIZE = 256 * 3 + 19 * 256
-CATEGORY_NAMES = {
-    0: "misc", 2: "close", 4: "low", 5: "medium", 6: "high", 7: "jumping", 8: "projectile",
-    9: "basic", 10: "victory_or_fire_ice", 11: "defeat_or_victory", 12: "scrap", 13: "destruction",
-}
+BK_TERMINATOR_SIZE = 5  # the terminator record: u4 ofs_next + u1 anim_number (bk.ksy anim_record)
 
 
 # ----------------------------------------------------------------------------- detection
@@ -95,176 +97,39 @@ def detect_bk(head: bytes, size: int, name: str) -> float:
     return min(1.0, score + (0.1 if named else 0.0))
 
 
-# ----------------------------------------------------------------------------- tables
+# ----------------------------------------------------------------------------- derived columns
 
 
-def _bits(c, name: str):
-    """A collision-point bit field as a cell: the value from the spec, the span of the raw u4."""
-    return F(c, "raw", transform=lambda _v, c=c, name=name: getattr(c, name))
+def _sizes(df: pd.DataFrame, ctx) -> pd.Series:
+    return df["file"].map(ctx.files.drop_duplicates("file").set_index("file")["size"])
 
 
-def _anim_cells(a) -> dict:
-    s = a.anim_string
-    return {
-        "start_x": F(a, "start_x"),
-        "start_y": F(a, "start_y"),
-        "anim_unknown_4": F(a, "unknown_4"),
-        "num_coords": F(a, "num_coords"),
-        "num_sprites": F(a, "num_sprites"),
-        "anim_string_len": F(s, "len_str"),
-        "anim_string": F(s, "text"),
-        "anim_string_nul": F(s, "terminator"),
-        "num_extra_strings": F(a, "num_extra_strings"),
-    }
+@derived("af_fighters", "ofs_terminator_from_end", ["sound_ids[0]"])
+def _ofs_terminator_from_end(df, ctx):
+    """File size minus the offset of the move-list terminator (the byte before the sound table).
+
+    The terminator record is its one move-number byte (``af.ksy`` reads no
+    animation after a number >= 70), so it sits right before ``sound_ids[0]``.
+    """
+    return _sizes(df, ctx) - (ctx.starts("af_fighters", "sound_ids[0]").reindex(df.index) - 1)
 
 
-def _footer_string_cells(fs) -> dict:
-    return {
-        "footer_string_len": F(fs, "len_str"),
-        "footer_string": F(fs, "text"),
-        "footer_string_nul": F(fs, "terminator") if fs.len_str > 0 else None,
-    }
+@derived("af_fighters", "len_trailing", ["trailing"])
+def _af_len_trailing(df, ctx):
+    """Number of bytes after the sound table (0 in all known files)."""
+    return df["trailing"].map(len)
 
 
-def _anim_children(key: str, number: int, a, sprites: list, coords: list, extras: list) -> None:
-    for i, sp in enumerate(a.sprites):
-        sprites.append({
-            key: number,
-            "sprite": i,
-            "len_data": F(sp, "len_data"),
-            "x": F(sp, "x"),
-            "y": F(sp, "y"),
-            "width": F(sp, "width"),
-            "height": F(sp, "height"),
-            "index": F(sp, "index"),
-            "missing": F(sp, "missing"),
-            "has_pixels": bool(sp.has_pixels),
-            "len_pixels": len(sp.pixels),
-        })
-    for i, c in enumerate(a.coords):
-        coords.append({
-            key: number,
-            "coord": i,
-            "raw": F(c, "raw"),
-            "x": _bits(c, "x"),
-            "y": _bits(c, "y"),
-            "frame": _bits(c, "frame"),
-            "unknown_bits_10_15": _bits(c, "unknown_bits_10_15"),
-        })
-    for i, s in enumerate(a.extra_strings):
-        extras.append({
-            key: number,
-            "string": i,
-            "len_str": F(s, "len_str"),
-            "text": F(s, "text"),
-            "nul": F(s, "terminator"),
-        })
+@derived("bk_files", "len_trailing", ["trailing"])
+def _bk_len_trailing(df, ctx):
+    """Number of bytes after the sound table (0 in all known files)."""
+    return df["trailing"].map(len)
 
 
-def _sound_cells(st) -> dict:
-    return {f"sound_{i}": F(st, "sound_ids", i) for i in range(len(st.sound_ids))}
-
-
-def af_tables(r, ctx) -> dict[str, list[dict]]:
-    """Curated tables: ``af_fighters``, ``af_moves``, ``af_sprites``, ``af_coords``, ``af_extra_strings``."""
-    moves, sprites, coords, extras = [], [], [], []
-    term = r.moves[-1]
-    fighter = {
-        "fighter_id": F(r, "fighter_id"),
-        "exec_window": F(r, "exec_window"),
-        "endurance": F(r, "endurance"),
-        "unknown_8": F(r, "unknown_8"),
-        "health": F(r, "health"),
-        "forward_speed": F(r, "forward_speed"),
-        "reverse_speed": F(r, "reverse_speed"),
-        "jump_speed": F(r, "jump_speed"),
-        "fall_speed": F(r, "fall_speed"),
-        "unknown_27": F(r, "unknown_27"),
-        "unknown_28": F(r, "unknown_28"),
-        "num_moves": len(r.moves) - 1,
-        "terminator": F(term, "move_number"),
-        "ofs_terminator_from_end": ctx.size - (ctx.offset + _start(term, "move_number")),
-        **_sound_cells(r.sound_table),
-        "len_trailing": len(r.trailing),
-    }
-    for m in r.moves[:-1]:
-        a, f = m.animation, m.footer
-        num = m.move_number
-        row = {"move": F(m, "move_number"), **_anim_cells(a)}
-        row.update({
-            "ai_flags": F(f, "ai_flags"),
-            "pos_constraint": F(f, "pos_constraint"),
-            **{f"unknown_{i}": F(f, f"unknown_{i}") for i in range(4, 12)},
-            "next_anim_on_hit": F(f, "next_anim_on_hit"),
-            "category": F(f, "category"),
-            "category_name": CATEGORY_NAMES.get(_int(f.category), "unknown"),
-            "block_damage": F(f, "block_damage"),
-            "block_stun": F(f, "block_stun"),
-            "successor_id": F(f, "successor_id"),
-            "damage": F(f, "damage"),
-            "unknown_18": F(f, "unknown_18"),
-            "extra_string_selector": F(f, "extra_string_selector"),
-            "points": F(f, "points"),
-            "move_string": F(f.move_string, "text"),
-            "move_string_raw": F(f.move_string, "raw"),
-            **_footer_string_cells(f.footer_string),
-        })
-        moves.append(row)
-        _anim_children("move", num, a, sprites, coords, extras)
-    return {"af_fighters": [fighter], "af_moves": moves, "af_sprites": sprites, "af_coords": coords,
-            "af_extra_strings": extras}
-
-
-def bk_tables(r, ctx) -> dict[str, list[dict]]:
-    """Curated tables: ``bk_files``, ``bk_animations``, ``bk_sprites``, ``bk_coords``, ``bk_palettes``."""
-    anims, sprites, coords, extras, palettes = [], [], [], [], []
-    term = r.animations[-1]
-    bk = {
-        "file_id": F(r, "file_id"),
-        "unknown_4": F(r, "unknown_4"),
-        "width": F(r, "width"),
-        "height": F(r, "height"),
-        "background_size": F(r, "background", transform=len),
-        "num_animations": len(r.animations) - 1,
-        "terminator": F(term, "anim_number"),
-        "terminator_ofs_next": F(term, "ofs_next"),
-        "num_palettes": F(r, "num_palettes"),
-        **_sound_cells(r.sound_table),
-        "len_trailing": len(r.trailing),
-    }
-    for rec in r.animations[:-1]:
-        h, a = rec.header, rec.animation
-        num = rec.anim_number
-        row = {
-            "animation": F(rec, "anim_number"),
-            "ofs_next": F(rec, "ofs_next"),
-            "unknown_0": F(h, "unknown_0"),
-            "chain_if_hit": F(h, "chain_if_hit"),
-            "chain_if_no_hit": F(h, "chain_if_no_hit"),
-            "repeat": F(h, "repeat"),
-            "probability": F(h, "probability"),
-            "hazard_damage": F(h, "hazard_damage"),
-            **_footer_string_cells(h.footer_string),
-            **_anim_cells(a),
-        }
-        anims.append(row)
-        _anim_children("animation", num, a, sprites, coords, extras)
-    for i, p in enumerate(r.palettes):
-        palettes.append({
-            "palette": i,
-            "colors": F(p, "colors"),
-            "colors_max": F(p, "colors", transform=lambda v: max(v) if len(v) else 0),
-        })
-    return {"bk_files": [bk], "bk_animations": anims, "bk_sprites": sprites, "bk_coords": coords,
-            "bk_extra_strings": extras, "bk_palettes": palettes}
-
-
-def _int(v) -> int:
-    return int(getattr(v, "value", v))
-
-
-def _start(obj, name: str) -> int:
-    return int(obj._debug[name]["start"])
+@derived("bk_palettes", "colors_max", ["colors"])
+def _colors_max(df, ctx):
+    """Largest colour component of the palette (6-bit VGA values are <= 63)."""
+    return df["colors"].map(lambda v: max(v) if len(v) else 0)
 
 
 # ----------------------------------------------------------------------------- claims
@@ -321,101 +186,120 @@ def _check_fighter_id(corpus) -> pd.DataFrame:
     return _frame(rows)
 
 
+def _check_move_numbers(corpus) -> pd.DataFrame:
+    df = corpus.tables.get("af_moves")
+    if df is None or not len(df):
+        return _empty()
+    starts = corpus.offsets("af_moves", "move_number", df.index)
+    dup = df.duplicated(["file", "move_number"], keep=False)
+    return _frame([{
+        "file": r["file"], "holds": int(r["move_number"]) < 70 and not dup.at[i], "offset": starts.at[i],
+        "value": int(r["move_number"]), "detail": "used twice in the file" if dup.at[i] else "",
+    } for i, r in df.iterrows()])
+
+
+def _terminator_starts(corpus) -> pd.Series:
+    """Absolute offset of each BK file's terminator record: it ends where the background starts."""
+    return corpus.offsets("bk_files", "background") - BK_TERMINATOR_SIZE
+
+
 def _check_ofs_next(corpus) -> pd.DataFrame:
     df = corpus.tables.get("bk_animations")
     files = corpus.tables.get("bk_files")
     if df is None or files is None or not len(df):
         return _empty()
-    starts = corpus.offsets("bk_animations", "ofs_next")
-    term_starts = corpus.offsets("bk_files", "terminator_ofs_next")
-    term_at = dict(zip(files["file"], term_starts))
+    starts = corpus.offsets("bk_animations", "ofs_next", df.index)
+    term_at = dict(zip(files["file"], _terminator_starts(corpus)))
     rows = []
-    for file, g in df.groupby("file", sort=False):
+    for file, g in df.sort_values(["file", "animation"]).groupby("file", sort=False):
         st = [int(starts.at[i]) for i in g.index]
         nxt = st[1:] + [int(term_at[file])]
         for i, want in zip(g.index, nxt):
             v = int(df.at[i, "ofs_next"])
             rows.append({"file": file, "holds": v == want, "offset": int(starts.at[i]), "value": v,
-                         "detail": f"animation {int(df.at[i, 'animation'])}: next record at {want}"})
+                         "detail": f"animation {int(df.at[i, 'anim_number'])}: next record at {want}"})
     return _frame(rows)
+
+
+def _check_bk_terminator(corpus) -> pd.DataFrame:
+    files = corpus.tables.get("bk_files")
+    if files is None or not len(files):
+        return _empty()
+    offs = _terminator_starts(corpus) + 4  # the terminator's anim_number byte
+    return _frame([{"file": r["file"], "holds": r["terminator"] == 51, "offset": offs.at[i],
+                    "value": int(r["terminator"]), "detail": "animation number of the terminator record"}
+                   for i, r in files.iterrows()])
 
 
 def _nul_or_absent(v) -> bool:
     return v is None or pd.isna(v) or v == 0
 
 
+def _for(fmt: str, claims: tuple[Claim, ...]) -> tuple[Claim, ...]:
+    return tuple(dataclasses.replace(c, format=fmt) for c in claims)
+
+
+AF_DERIVED = (_ofs_terminator_from_end, _af_len_trailing)
+BK_DERIVED = (_bk_len_trailing, _colors_max)
+
 AF_CLAIMS = (
-    column_claim("AF exec window (header word at 2) is always 10", SOURCE_SEED, "af_fighters", "exec_window",
+    column_claim("AF exec window (header word at 2) is always 10", SOURCE_NOTES, "af_fighters", "exec_window",
                  lambda v: v == 10),
-    Claim("The byte 31 from the end of an AF file is 250 (>= 70 required)", SOURCE_SEED, _check_byte_31),
-    Claim("AF files end with FGHED", SOURCE_SEED, _check_fghed),
-    column_claim("Animation unknown u4 (+4) is always 0", SOURCE_SEED, "af_moves", "anim_unknown_4",
+    Claim("The byte 31 from the end of an AF file is 250 (>= 70 required)", SOURCE_NOTES, _check_byte_31),
+    Claim("AF files end with FGHED", SOURCE_NOTES, _check_fghed),
+    column_claim("Animation unknown u4 (+4) is always 0", SOURCE_NOTES, "af_moves", "animation.unknown_4",
                  lambda v: v == 0),
-    column_claim("Move footer string length includes its NUL (last counted byte is 0)", SOURCE_NOTES,
-                 "af_moves", "footer_string_nul", _nul_or_absent),
-    column_claim("Animation string length excludes the NUL, which is always present", SOURCE_NOTES,
-                 "af_moves", "anim_string_nul", lambda v: v == 0),
-    column_claim("Sound table entry 0 is 0 in all known AF files", SOURCE_SEED, "af_fighters", "sound_0",
+    column_claim("Move footer string length includes its NUL (last counted byte is 0)", SOURCE_OPENOMF,
+                 "af_moves", "footer_string.terminator", _nul_or_absent),
+    column_claim("Animation string length excludes the NUL, which is always present", SOURCE_OPENOMF,
+                 "af_moves", "animation.anim_string.terminator", lambda v: v == 0),
+    column_claim("Sound table entry 0 is 0 in all known AF files", SOURCE_NOTES, "af_fighters", "sound_ids[0]",
                  lambda v: v == 0),
-    Claim("HAR number equals the number in the file name", SOURCE_SEED, _check_fighter_id),
-    column_claim("Header byte 27 is always 0x32", SOURCE_SEED, "af_fighters", "unknown_27", lambda v: v == 0x32),
-    column_claim("Header byte 28 is always 0x14", SOURCE_SEED, "af_fighters", "unknown_28", lambda v: v == 0x14),
-    column_claim("Collision coordinate bits 10-15 are always 0", SOURCE_SEED, "af_coords", "unknown_bits_10_15",
+    Claim("HAR number equals the number in the file name", SOURCE_NOTES, _check_fighter_id,
+          reads=(("af_fighters", "fighter_id"),)),
+    column_claim("Header byte 27 is always 0x32", SOURCE_NOTES, "af_fighters", "unknown_27", lambda v: v == 0x32),
+    column_claim("Header byte 28 is always 0x14", SOURCE_NOTES, "af_fighters", "unknown_28", lambda v: v == 0x14),
+    column_claim("Collision coordinate bits 10-15 are always 0", SOURCE_NOTES, "af_coords", "unknown_bits_10_15",
                  lambda v: v == 0),
-    column_claim("Health is at most 8717", SOURCE_SEED, "af_fighters", "health", lambda v: v <= 8717),
-    column_claim("Move numbers are below 70", SOURCE_SEED, "af_moves", "move", lambda v: v < 70),
+    column_claim("Health is at most 8717", SOURCE_NOTES, "af_fighters", "health", lambda v: v <= 8717),
+    Claim("Move numbers are unique identifiers below 70", SOURCE_NOTES, _check_move_numbers,
+          reads=(("af_moves", "move_number"),)),
 )
 
 BK_CLAIMS = (
-    Claim("Each BK animation record starts with the absolute offset of the next record", SOURCE_NOTES,
-          _check_ofs_next),
-    column_claim("BK animation list ends with animation number 51", SOURCE_NOTES, "bk_files", "terminator",
-                 lambda v: v == 51),
-    column_claim("Animation unknown u4 (+4) is always 0 (BK)", SOURCE_SEED, "bk_animations", "anim_unknown_4",
+    Claim("Each BK animation record starts with the absolute offset of the next record", SOURCE_OPENOMF,
+          _check_ofs_next, reads=(("bk_animations", "ofs_next"), ("bk_animations", "anim_number"),
+                                  ("bk_files", "background"))),
+    Claim("BK animation list ends with animation number 51", SOURCE_OPENOMF, _check_bk_terminator,
+          reads=(("bk_files", "terminator"), ("bk_files", "background"))),
+    column_claim("Animation unknown u4 (+4) is always 0 (BK)", SOURCE_NOTES, "bk_animations",
+                 "animation.unknown_4", lambda v: v == 0),
+    row_claim("BK palette colours are 6-bit (0-63)", SOURCE_OPENOMF, "bk_palettes",
+              lambda r: r["colors_max"] <= 63, offset_column="colors", value="colors_max"),
+    column_claim("Sound table entry 0 is 0 in all known BK files", SOURCE_NOTES, "bk_files", "sound_ids[0]",
                  lambda v: v == 0),
-    column_claim("BK palette colours are 6-bit (0-63)", SOURCE_NOTES, "bk_palettes", "colors_max",
-                 lambda v: v <= 63),
-    column_claim("Sound table entry 0 is 0 in all known BK files", SOURCE_SEED, "bk_files", "sound_0",
-                 lambda v: v == 0),
-    column_claim("BK footer string length includes its NUL", SOURCE_NOTES, "bk_animations", "footer_string_nul",
-                 _nul_or_absent),
-    column_claim("Animation string NUL is always present (BK)", SOURCE_NOTES, "bk_animations", "anim_string_nul",
-                 lambda v: v == 0),
+    column_claim("BK footer string length includes its NUL", SOURCE_OPENOMF, "bk_animations",
+                 "footer_string.terminator", _nul_or_absent),
+    column_claim("Animation string NUL is always present (BK)", SOURCE_OPENOMF, "bk_animations",
+                 "animation.anim_string.terminator", lambda v: v == 0),
 )
 
 AF = Format(
     name="af",
-    spec="af",
     title="One Must Fall 2097 fighter (FIGHTR*.AF)",
     extensions=(".af",),
     detect=detect_af,
-    tables=af_tables,
-    table_keys={
-        "af_fighters": (),
-        "af_moves": ("move",),
-        "af_sprites": ("move", "sprite"),
-        "af_coords": ("move", "coord"),
-        "af_extra_strings": ("move", "string"),
-    },
-    claims=tuple(Claim(c.text, c.source, c.check, "af") for c in AF_CLAIMS),
+    derived=AF_DERIVED,
+    claims=_for("af", AF_CLAIMS),
 )
 
 BK = Format(
     name="bk",
-    spec="bk",
     title="One Must Fall 2097 arena / scene (*.BK)",
     extensions=(".bk",),
     detect=detect_bk,
-    tables=bk_tables,
-    table_keys={
-        "bk_files": (),
-        "bk_animations": ("animation",),
-        "bk_sprites": ("animation", "sprite"),
-        "bk_coords": ("animation", "coord"),
-        "bk_extra_strings": ("animation", "string"),
-        "bk_palettes": ("palette",),
-    },
-    claims=tuple(Claim(c.text, c.source, c.check, "bk") for c in BK_CLAIMS),
+    derived=BK_DERIVED,
+    claims=_for("bk", BK_CLAIMS),
 )
 
 FORMATS = [AF, BK]

@@ -17,17 +17,18 @@ class Af(KaitaiStruct):
     footer string) until a move number >= 70 (writers use 250), then the
     30-byte sound table whose last five entries spell `FGHED`.
     
-    Readings follow NOTES.md section 1 where it disagrees with the note: the
+    Readings follow the openomf engine source where it disagrees with the
+    community notes: the
     header's unknown word is the "exec window", the note's "unknown byte + 29
     sounds" is one 30-byte table, and the footer unknowns are named by their
     offset inside the footer (unknown_4 .. unknown_11, unknown_18).
     
     .. seealso::
-       seeds/000_6ee84fe160122c13.txt (HAR File Format (.AF))
+       One Must Fall 2097 community format notes, HAR File Format (.AF)
     
     
     .. seealso::
-       formats/NOTES.md section 1
+       openomf engine source (AF file reader)
     """
 
     class MoveCategory(IntEnum):
@@ -295,5 +296,14 @@ class Af(KaitaiStruct):
 
         self._m_num_moves = len(self.moves) - 1
         return getattr(self, '_m_num_moves', None)
+
+    @property
+    def terminator(self):
+        """Move number of the terminator record (>= 70; 250 in all known files); its byte is the one before the sound table."""
+        if hasattr(self, '_m_terminator'):
+            return self._m_terminator
+
+        self._m_terminator = self.moves[-1].move_number
+        return getattr(self, '_m_terminator', None)
 
 

@@ -19,11 +19,11 @@ class Bk(KaitaiStruct):
     shared with the fighter files (omf_common).
     
     .. seealso::
-       seeds/000_6ee84fe160122c13.txt (Animation, Sprites, sound table "0 in all known AF/BK files")
+       One Must Fall 2097 community format notes, HAR File Format (.AF) (Animation, Sprites, sound table "0 in all known AF/BK files")
     
     
     .. seealso::
-       formats/NOTES.md section 1 (.BK arena files)
+       openomf engine source (BK file reader, sd_bk_anim_load)
     """
     SEQ_FIELDS = ["file_id", "unknown_4", "width", "height", "animations", "background", "num_palettes", "palettes", "sound_table", "trailing"]
     def __init__(self, _io, _parent=None, _root=None):
@@ -235,5 +235,23 @@ class Bk(KaitaiStruct):
 
         self._m_num_animations = len(self.animations) - 1
         return getattr(self, '_m_num_animations', None)
+
+    @property
+    def terminator(self):
+        """Animation number of the terminator record (>= 50; 51 when written by openomf)."""
+        if hasattr(self, '_m_terminator'):
+            return self._m_terminator
+
+        self._m_terminator = self.animations[-1].anim_number
+        return getattr(self, '_m_terminator', None)
+
+    @property
+    def terminator_ofs_next(self):
+        """The terminator record's next-record offset (0 when written by openomf)."""
+        if hasattr(self, '_m_terminator_ofs_next'):
+            return self._m_terminator_ofs_next
+
+        self._m_terminator_ofs_next = self.animations[-1].ofs_next
+        return getattr(self, '_m_terminator_ofs_next', None)
 
 

@@ -29,12 +29,18 @@ class Flc(KaitaiStruct):
     an error. Compressed pixel data (BYTE_RUN, DELTA_FLC, DELTA_FLI, BLACK, COPY)
     is kept as raw bytes; animre.decode.flic decodes it.
     
+    Tables (animre.flatten): `flc_files` (one row per file), `flc_frames`
+    (one row per frame chunk, key `chunk_index` = the chunk's index among all
+    top-level chunks, so a prefix chunk counts) and `flc_chunks` (one row per
+    sub-chunk of a frame, keys `chunk_index` and `chunk`). Palette packets and
+    the postage stamp's image are left out of the tables.
+    
     .. seealso::
-       seeds/004_c186af7a9e412f4e.txt (FlicAnimHeader, FLC header fields, palette and SS2 bugs)
+       Civilization III FlicAnim community notes (FlicAnimHeader, FLC header fields, palette and SS2 bugs)
     
     
     .. seealso::
-       formats/NOTES.md section 5
+       FLIC format description by Jim Kent / Autodesk (Animator Pro file formats)
     
     
     .. seealso::
@@ -234,7 +240,7 @@ class Flc(KaitaiStruct):
 
 
     class FlicanimHeader(KaitaiStruct):
-        """Civ3's FlicAnimHeader, 28 bytes at header offset 0x58 (seed note)."""
+        """Civ3's FlicAnimHeader, 28 bytes at header offset 0x58 (community notes)."""
         SEQ_FIELDS = ["len_header", "flags", "num_anims", "anim_length", "x_offset", "y_offset", "xs_orig", "ys_orig", "anim_time", "directions"]
         def __init__(self, _io, _parent=None, _root=None):
             super(Flc.FlicanimHeader, self).__init__(_io)
@@ -589,6 +595,15 @@ class Flc(KaitaiStruct):
         return getattr(self, '_m_duration_ms', None)
 
     @property
+    def has_prefix(self):
+        """True when the first chunk is a prefix chunk (0xF100)."""
+        if hasattr(self, '_m_has_prefix'):
+            return self._m_has_prefix
+
+        self._m_has_prefix =  ((len(self.chunks) > 0) and (self.chunks[0].chunk_type == Flc.ChunkType.prefix)) 
+        return getattr(self, '_m_has_prefix', None)
+
+    @property
     def is_fli(self):
         """True for the original FLI format (320 x 200, 6-bit palettes, speed in 1/70 s)."""
         if hasattr(self, '_m_is_fli'):
@@ -605,5 +620,32 @@ class Flc(KaitaiStruct):
 
         self._m_is_flicanim = self.header.flicanim.len_header == 28
         return getattr(self, '_m_is_flicanim', None)
+
+    @property
+    def is_truncated(self):
+        """True when the last chunk declares more bytes than the file has (by one byte at most)."""
+        if hasattr(self, '_m_is_truncated'):
+            return self._m_is_truncated
+
+        self._m_is_truncated =  ((len(self.chunks) > 0) and (self.chunks[-1].is_truncated)) 
+        return getattr(self, '_m_is_truncated', None)
+
+    @property
+    def len_file_matches(self):
+        """True when the header's declared file size is the size of the file."""
+        if hasattr(self, '_m_len_file_matches'):
+            return self._m_len_file_matches
+
+        self._m_len_file_matches = self.header.len_file == self._io.size()
+        return getattr(self, '_m_len_file_matches', None)
+
+    @property
+    def num_chunks(self):
+        """Number of top-level chunks (prefix, frames and any other)."""
+        if hasattr(self, '_m_num_chunks'):
+            return self._m_num_chunks
+
+        self._m_num_chunks = len(self.chunks)
+        return getattr(self, '_m_num_chunks', None)
 
 

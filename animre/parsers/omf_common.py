@@ -21,11 +21,11 @@ class OmfCommon(KaitaiStruct):
     before anything is looped over.
     
     .. seealso::
-       seeds/000_6ee84fe160122c13.txt (Animation, Collision coordinate table, Animation String Header, Sprites)
+       One Must Fall 2097 community format notes, HAR File Format (.AF) (Animation, Collision coordinate table, Animation String Header, Sprites)
     
     
     .. seealso::
-       formats/NOTES.md section 1
+       openomf engine source (AF and BK file readers)
     """
     SEQ_FIELDS = []
     def __init__(self, _io, _parent=None, _root=None):
@@ -70,7 +70,7 @@ class OmfCommon(KaitaiStruct):
 
     class Animation(KaitaiStruct):
         """One animation: header, collision coordinates, animation string, extra
-        strings and `num_sprites` sprite records (NOTES.md section 1).
+        strings and `num_sprites` sprite records.
         """
         SEQ_FIELDS = ["start_x", "start_y", "unknown_4", "num_coords", "num_sprites", "coords", "anim_string", "num_extra_strings", "extra_strings", "sprites"]
         def __init__(self, _io, _parent=None, _root=None):

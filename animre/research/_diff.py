@@ -17,7 +17,7 @@ __all__ = ["diff", "diff_corpora", "DIFF_COLUMNS", "DIFF_CORPORA_COLUMNS"]
 
 DIFF_COLUMNS = ["path", "status", "type", "old", "new", "old_start", "old_end", "new_start", "new_end"]
 DIFF_CORPORA_COLUMNS = ["table", "field_a", "field_b", "change", "columns_a", "columns_b", "type_a",
-                        "type_b", "n_rows", "n_files", "examples"]
+                        "type_b", "n_rows", "n_files", "n_values_changed", "examples"]
 
 
 def _fields_of(x: Any, corpus: Any, parsers: Any) -> tuple[pd.DataFrame, str | None, str]:
@@ -203,7 +203,9 @@ def diff_corpora(a: Any, b: Any, *, include_same: bool = False, examples: int = 
         ", "; or ``added``, ``removed``, ``split``, ``merged``, ``table
         added``, ``table removed``, ``errors new``, ``errors fixed``,
         ``same``), ``columns_a``, ``columns_b``, ``type_a``, ``type_b``,
-        ``n_rows`` and ``n_files`` affected, ``examples`` (file, old, new).
+        ``n_rows`` and ``n_files`` affected (every row for a rename),
+        ``n_values_changed`` (rows whose value differs), ``examples`` (file,
+        old, new).
 
     Examples
     --------
@@ -235,7 +237,8 @@ def _row(t, fa, fb, change, n_rows, n_files, **kw) -> dict:
     return {"table": t, "field_a": fa, "field_b": fb, "change": change,
             "columns_a": kw.get("columns_a", []), "columns_b": kw.get("columns_b", []),
             "type_a": kw.get("type_a"), "type_b": kw.get("type_b"), "n_rows": int(n_rows),
-            "n_files": int(n_files), "examples": kw.get("examples", [])}
+            "n_files": int(n_files), "n_values_changed": kw.get("n_values_changed", 0),
+            "examples": kw.get("examples", [])}
 
 
 def _diff_table(a, b, t, ta, tb, include_same, examples, derived) -> list[dict]:
@@ -282,12 +285,13 @@ def _diff_table(a, b, t, ta, tb, include_same, examples, derived) -> list[dict]:
             continue
         ex = [{"file": files[i], "old": plain(ta[ca[0]].iloc[ia[i]]), "new": plain(tb[cb[0]].iloc[ib[i]])}
               for i in np.flatnonzero(dif)[:examples]] if ca and cb else []
-        if "renamed" in kinds or "retyped" in kinds:  # every row's cell is now another field
+        if "renamed" in kinds or not dif.any():  # every row's cell is now another column / type
             n, nf = len(ia), len(set(files))
         else:
             n, nf = int(dif.sum()), len(set(files[dif]))
         out.append(_row(t, f, g, ", ".join(kinds) or "same", n, nf, columns_a=d["columns"],
-                        columns_b=e["columns"], type_a=d["type"], type_b=e["type"], examples=ex))
+                        columns_b=e["columns"], type_a=d["type"], type_b=e["type"], examples=ex,
+                        n_values_changed=int(dif.sum())))
     unmatched_b = [g for g in fb if g not in matched_b]
     ranges_b = {g: _range(b, t, fb[g]["columns"], ib) for g in unmatched_b}
     used_b: set[str] = set()

@@ -38,12 +38,14 @@ __all__ = [
     "encode_pixels",
     "encoded_images",
     "pack_coord",
-    "SUBDIR",
+    "AF_DIR",
+    "BK_DIR",
     "AF_NAMES",
     "BK_NAMES",
 ]
 
-SUBDIR = "omf"
+AF_DIR = "af"  # sample folder = format id
+BK_DIR = "bk"
 AF_NAMES = [f"FIGHTR{i}.AF" for i in range(11)]
 BK_NAMES = ["ARENA0.BK", "ARENA1.BK", "ARENA2.BK"]
 SHAPES = ["rect", "ellipse", "ring", "triangle", "cross", "checker"]
@@ -144,7 +146,7 @@ def encoded_images(entry: dict) -> list[tuple[int, int, np.ma.MaskedArray]]:
     Parameters
     ----------
     entry : dict
-        A manifest file entry (``manifest["formats"]["omf"]["files"]["omf/FIGHTR0.AF"]``).
+        A manifest file entry (``manifest["formats"]["omf"]["files"]["af/FIGHTR0.AF"]``).
 
     Returns
     -------
@@ -154,7 +156,7 @@ def encoded_images(entry: dict) -> list[tuple[int, int, np.ma.MaskedArray]]:
 
     Examples
     --------
-    >>> imgs = encoded_images(manifest["formats"]["omf"]["files"]["omf/FIGHTR0.AF"])  # doctest: +SKIP
+    >>> imgs = encoded_images(manifest["formats"]["omf"]["files"]["af/FIGHTR0.AF"])  # doctest: +SKIP
     """
     records = entry["moves"] if "moves" in entry else entry["animations"]
     key = "move" if "moves" in entry else "anim"
@@ -356,7 +358,7 @@ def _move_string(rng: np.random.Generator, cat: int) -> tuple[str, bytes, bool]:
 
 
 def _af_values(rng: np.random.Generator, idx: int, planted: dict) -> tuple[dict, dict]:
-    name = f"{SUBDIR}/{AF_NAMES[idx]}"
+    name = f"{AF_DIR}/{AF_NAMES[idx]}"
     sprites = _Sprites(rng, 0.15)
     header = {
         "fighter_id": idx,
@@ -466,10 +468,15 @@ def _bk_values(rng: np.random.Generator, idx: int) -> tuple[dict, dict]:
 
 
 def generate(out_dir: Path, seed: int) -> dict:
-    """Write ``omf/FIGHTR0.AF`` .. ``FIGHTR10.AF`` and ``omf/ARENA*.BK``; return the manifest section."""
+    """Write ``af/FIGHTR0.AF`` .. ``FIGHTR10.AF`` and ``bk/ARENA*.BK``; return the manifest section.
+
+    One generator for the family: the manifest section is ``omf``, its file
+    keys name the folder of each format (``af/...``, ``bk/...``).
+    """
     rng = np.random.default_rng(seed)
-    d = Path(out_dir) / SUBDIR
-    d.mkdir(parents=True, exist_ok=True)
+    d_af, d_bk = Path(out_dir) / AF_DIR, Path(out_dir) / BK_DIR
+    d_af.mkdir(parents=True, exist_ok=True)
+    d_bk.mkdir(parents=True, exist_ok=True)
     files: dict[str, dict] = {}
     planted: dict = {
         "unknown_6_damage_half": {"rule": "move footer unknown_6 == damage // 2", "exceptions": []},
@@ -486,13 +493,13 @@ def generate(out_dir: Path, seed: int) -> dict:
         if i == odd_file:  # planted: the one break of the unknown_9 constant
             m = v["moves"][len(v["moves"]) // 2]
             m["footer"]["unknown_9"] = 3
-        (d / fname).write_bytes(encode_af(v, streams))
+        (d_af / fname).write_bytes(encode_af(v, streams))
         if i == odd_file:
             planted["unknown_9_constant"]["exception"] = {
-                "file": f"{SUBDIR}/{fname}", "move": m["move"], "offset": m["ofs_footer"] + 9, "value": 3}
-        files[f"{SUBDIR}/{fname}"] = v
+                "file": f"{AF_DIR}/{fname}", "move": m["move"], "offset": m["ofs_footer"] + 9, "value": 3}
+        files[f"{AF_DIR}/{fname}"] = v
     for i, fname in enumerate(BK_NAMES):
         v, streams = _bk_values(rng, i)
-        (d / fname).write_bytes(encode_bk(v, streams))
-        files[f"{SUBDIR}/{fname}"] = v
+        (d_bk / fname).write_bytes(encode_bk(v, streams))
+        files[f"{BK_DIR}/{fname}"] = v
     return {"files": files, "planted": planted}
