@@ -391,7 +391,8 @@ class Corpus:
             for f in self._formats_in_use():
                 for d in f.derived:
                     if (d.table, d.column) in self._derived_ok:
-                        extra.append((d.table, d.column, "derived", "derived", None, d.doc, None, f.name))
+                        extra.append((d.table, d.column, "derived", "derived", None, d.doc, None, f.name,
+                                      False))
             frames.append(pd.DataFrame(extra, columns=COLUMN_INFO))
             frames = [x for x in frames if len(x)]
             self._schema = (pd.concat(frames, ignore_index=True) if frames
@@ -416,6 +417,12 @@ class Corpus:
             return True
         s = self.schema
         return bool(((s["table"] == table) & (s["column"] == column)).any())
+
+    def ids(self, table: str) -> list[str]:
+        """Columns whose values identify a table's records: its positions and ``-animre-id`` fields."""
+        info = self.columns(table)
+        return [k for k in self.keys(table) if k not in ("file", "block")] + list(
+            info[info["is_id"].astype(bool)]["column"])
 
     def keys(self, table: str) -> list[str]:
         """Key columns of a table (``file``, ``block`` for containers, then positions)."""

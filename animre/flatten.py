@@ -29,6 +29,8 @@ The rules (documented once, used everywhere)
   their bits come from.
 * ``-animre-skip: true`` leaves a field out of every table (it still appears
   in :meth:`Corpus.fields`).
+* ``-animre-id: true`` marks a field whose values identify the records of
+  its table (a move number): other columns are tested as references to it.
 
 The compiler ignores keys that start with ``-``, so these declarations live
 in the spec beside the fields they describe. The flattener works per column:
@@ -69,7 +71,7 @@ __all__ = [
     "COLUMN_INFO",
 ]
 
-COLUMN_INFO = ["table", "column", "kind", "type", "enum", "doc", "field", "spec"]
+COLUMN_INFO = ["table", "column", "kind", "type", "enum", "doc", "field", "spec", "is_id"]
 
 _PRIM = re.compile(r"^(?:[us][1248]|f[48]|b\d+)(?:le|be)?$|^(?:str|strz)$")
 
@@ -279,18 +281,19 @@ class Plan:
     tables: dict[str, TablePlan]
 
     def info(self) -> pd.DataFrame:
-        """One row per column: table, column, kind, type, enum, doc, field, spec."""
+        """One row per column: table, column, kind, type, enum, doc, field, spec, is_id."""
         rows = []
         for t in self.tables.values():
             for k in t.keys:
                 rows.append((t.name, k, "key", "index", None, "Position of the record in its array.", None,
-                             self.spec))
+                             self.spec, False))
             for c in t.columns:
                 ty = c.field.type + ("[]" if c.role == "list" else "")
                 if c.role == "enum_name":
                     ty = "str"
                 rows.append((t.name, c.name, c.kind, ty, c.field.enum, c.field.doc,
-                             f"{c.owner}.{c.field.id}", self.spec))
+                             f"{c.owner}.{c.field.id}", self.spec,
+                             bool(c.field.opts.get("id")) and c.role == "value"))
         return pd.DataFrame(rows, columns=COLUMN_INFO)
 
 

@@ -85,6 +85,7 @@ types:
     seq:
       - id: move_number
         type: u1
+        -animre-id: true
         doc: Move (animation) id, < 70; a value >= 70 ends the list (writers use 250).
       - id: animation
         type: omf_common::animation

@@ -87,6 +87,7 @@ types:
         doc: Absolute offset of the next record (0 in the terminator written by openomf).
       - id: anim_number
         type: u1
+        -animre-id: true
         doc: Animation number, < 50; >= 50 ends the list.
       - id: header
         -animre-inline: true

@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 import animre
-from animre.corpus import parse_data
+from animre.read import parse_data
 from animre.decode.flic import (
     DIRECTION_NAMES,
     civ3_directions,

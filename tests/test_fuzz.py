@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 import animre
-from animre.corpus import parse_data
+from animre.flatten import flatten
+from animre.read import parse_data, plan_of
 from animre.errors import ParseError
 from animre.formats import all_formats
 from animre.parse import walk
@@ -88,8 +89,7 @@ def _parse_ok_or_parse_error(data: bytes, name: str, fmt: str | None):
     try:
         try:
             f, obj, bases = parse_data(data, name, fmt)
-            f.tables(obj, type("Ctx", (), {"file": name, "data": data, "size": len(data),
-                                           "offset": bases.offset})())
+            flatten(obj, bases, plan_of(f))
         except ParseError as e:
             assert e.file == name
             assert str(e).startswith(f"{name}: ")

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 import animre
-from animre.corpus import parse_data
+from animre.read import parse_data
 from animre.decode.gnt4 import float_to_half, half_to_float, rotation_direction_twist, track_coords
 from animre.errors import ParseError
 from animre.formats import detect_format, get_format

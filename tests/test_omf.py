@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 import animre
-from animre.corpus import parse_data
+from animre.read import parse_data
 from animre.decode.omf_sprites import (
     bk_palette,
     decode_sprite,

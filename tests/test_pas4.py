@@ -11,7 +11,7 @@ import pytest
 
 import animre
 from animre.compile import KSY_DIR
-from animre.corpus import parse_data
+from animre.read import parse_data
 from animre.errors import ParseError
 from animre.flatten import plan_for
 from animre.formats import detect_format, get_format

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import struct
 
 import numpy as np
@@ -144,10 +145,10 @@ def test_profile_gnt4_planted(profiles, manifest):
 
 def test_profile_other_planted(profiles, manifest):
     civ3 = _planted(manifest, "flc")
-    row = _prof_row(profiles["flc_files"], "num_anims")
+    row = _prof_row(profiles["flc_files"], "header.flicanim.num_anims")
     assert "NEARLY_CONSTANT" in row["alerts"]
     assert [e["file"] for e in row["exceptions"]] == [civ3["plain_file"]]
-    assert _prof_row(profiles["flc_files"], civ3["random_column"])["alerts"] == []
+    assert _prof_row(profiles["flc_files"], "header." + civ3["random_column"])["alerts"] == []
     pas4 = _planted(manifest, "pas4")
     row = _prof_row(profiles["pas4_parms"], "is_known_type")
     assert "NEARLY_CONSTANT" in row["alerts"]
@@ -239,7 +240,8 @@ def test_relations_omf_planted(sample_corpus, manifest):
     h = half.iloc[0]
     assert h["relation"] in ("divide", "multiple") and h["parameter"] in (2, 0.5)
     expected = {(e["file"], e["move"]) for e in planted["unknown_6_damage_half"]["exceptions"]}
-    assert {(c["file"], c["move"]) for c in h["counterexamples"]} == expected
+    files = manifest["formats"]["omf"]["files"]  # the key `move` is the position; the manifest knows the numbers
+    assert {(c["file"], files[c["file"]]["moves"][c["move"]]["move"]) for c in h["counterexamples"]} == expected
     assert h["support"] >= 0.9
     bit = planted["pos_constraint_bit"]
     only = _rel(r, f"pos_constraint & 0x{bit['bit']:x}", "category", partial=True)
@@ -289,20 +291,22 @@ def test_relations_pas4_and_civ3_planted(sample_corpus, manifest):
     flc = sample_corpus.tables["flc_files"]
     units = flc[flc["file"].isin(civ3["unit_files"])]  # the rules are about unit sprites
     r = relations(units, corpus=sample_corpus, min_support=0.8)
-    feet = pd.concat([_rel(r, "y_offset", "height"), _rel(r, "height", "y_offset")]).iloc[0]  # sum 170
-    assert (feet["relation"], feet["parameter"]) == ("linear", "k=-1, c=170")
+    fa = "header.flicanim."
+    feet = pd.concat([_rel(r, fa + "y_offset", "header.height"), _rel(r, "header.height", fa + "y_offset")]).iloc[0]
+    assert (feet["relation"], feet["parameter"]) == ("linear", "k=-1, c=170")  # y_offset + height == 170
     assert [c["file"] for c in feet["counterexamples"]] == [civ3["feet_line_exception"]]
-    x = _rel(r, "x_offset", "width").iloc[0]  # x_offset == (240 - width) // 2
+    x = _rel(r, fa + "x_offset", "header.width").iloc[0]  # x_offset == (240 - width) // 2
     assert (x["relation"], x["parameter"]) == ("linear", "k=-0.5, c=120, floor")
     # anim_time == anim_length * speed: a product of two columns
     assert civ3["anim_time_rule"] == "anim_time == anim_length * speed"
-    prod = r[(r["target"] == "anim_time") & r["source"].isin(["speed * anim_length", "anim_length * speed"])]
+    pair = [f"header.speed * {fa}anim_length", f"{fa}anim_length * header.speed"]
+    prod = r[(r["target"] == fa + "anim_time") & r["source"].isin(pair)]
     assert len(prod) == 1 and prod.iloc[0]["relation"] == "equal"
     assert [c["file"] for c in prod.iloc[0]["counterexamples"]] == civ3["anim_time_exceptions"]
-    rnd = civ3["random_column"]
-    assert r[(r["target"] == rnd) | r["source"].str.contains(rf"\b{rnd}\b")].empty
-    ring = relations("flc_frames", ["is_ring", "reserved_4"], corpus=sample_corpus)
-    assert not _rel(ring, "reserved_4", "is_ring").empty
+    rnd = "header." + civ3["random_column"]
+    assert r[(r["target"] == rnd) | r["source"].str.contains(re.escape(rnd) + r"\b")].empty
+    ring = relations("flc_frames", ["is_ring", "body.reserved_4"], corpus=sample_corpus)
+    assert not _rel(ring, "body.reserved_4", "is_ring").empty
 
 
 def test_relations_frm_clamp(sample_corpus, manifest):

@@ -63,6 +63,14 @@ def _count_matches_fill(df, ctx):
     return (df["num_frames"].astype("int64") == df["len_by_fill"].astype("int64")).to_numpy()
 
 
+@derived("frm_frame_counts", "fill_length", [(SEQ, "len_by_fill")],
+         "The slot's sequence length by the 0xFF fill (len_by_fill of frm_sequences), beside its count byte.")
+def _fill_length(df, ctx):
+    seq = ctx.table(SEQ)
+    keys = [k for k in ("file", "block", "slot") if k in df.columns and k in seq.columns]
+    return df[keys].merge(seq[keys + ["len_by_fill"]], on=keys, how="left")["len_by_fill"].to_numpy()
+
+
 @derived("frm_frames", "in_sequence", [(SEQ, "num_frames")],
          "The position is inside the sequence (position < num_frames).")
 def _in_sequence(df, ctx):
@@ -77,7 +85,7 @@ FORMAT = Format(
     title="HoMM2 monster animation (*FRM.BIN)",
     extensions=(".bin",),
     detect=detect,
-    derived=(_idle_weight_sum, _x_offsets_all_zero, _count_matches_fill, _in_sequence),
+    derived=(_idle_weight_sum, _x_offsets_all_zero, _count_matches_fill, _fill_length, _in_sequence),
     claims=(
         file_claim("FRM files are 821 bytes.", NOTE, "frm",
                    lambda r: r["size"] == FRM_SIZE, offset=lambda r: min(int(r["size"]), FRM_SIZE)),
@@ -93,9 +101,9 @@ FORMAT = Format(
         row_claim("X offsets are all zeros for flying monsters (fly_speed > 0).", NOTE, FRM,
                   lambda r: bool(r["x_offsets_all_zero"]), where=lambda r: r["fly_speed"] > 0,
                   offset=5, value="x_offsets_all_zero", reads=["fly_speed"]),
-        row_claim("The frame count byte equals the number of ids before the 0xFF fill.", ENGINE, SEQ,
-                  lambda r: r["num_frames_raw"] == r["len_by_fill"], offset_column="ids_before_fill",
-                  value="num_frames_raw", reads=["len_by_fill"]),
+        row_claim("The frame count byte equals the number of ids before the 0xFF fill.", ENGINE,
+                  "frm_frame_counts", lambda r: r["num_frames_raw"] == r["fill_length"],
+                  offset_column="num_frames_raw", reads=["fill_length"]),
         column_claim("The idle animation count is at most 5.", ENGINE, FRM,
                      "num_idles_raw", lambda v: v <= 5),
         column_claim("The projectile sprite count is at most 12.", ENGINE, FRM,

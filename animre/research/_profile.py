@@ -68,7 +68,7 @@ def profile(table: pd.DataFrame | str, *, corpus: Any = None,
         Key value sets to test ``LOOKS_LIKE_INDEX`` against:
         ``{"af_moves": "move"}`` (a column of ``corpus.tables``) or
         ``{"move ids": [0, 1, 5, ...]}`` (the values themselves). Default:
-        the key columns of every table of ``corpus`` (``corpus.keys(table)``).
+        the record identifiers of every table of ``corpus`` (``corpus.ids(table)``: positions and ``-animre-id`` fields).
     columns : iterable of str, optional
         Only these columns.
 
@@ -132,13 +132,12 @@ def _key_sets(corpus: Any, key_tables: Mapping[str, Any] | None) -> list[dict]:
     specs: list[tuple[str, Any]] = []
     if key_tables is not None:
         specs = list(key_tables.items())
-    elif corpus is not None and hasattr(corpus, "keys"):
+    elif corpus is not None and hasattr(corpus, "ids"):
         for t in corpus.tables:
             if t == "files":
                 continue
-            for k in corpus.keys(t):
-                if k not in ("file", "block"):
-                    specs.append((t, k))
+            for k in corpus.ids(t):
+                specs.append((t, k))
     for t, spec in specs:
         if isinstance(spec, str):
             if corpus is None or t not in corpus.tables or spec not in corpus.tables[t]:
