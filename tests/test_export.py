@@ -146,11 +146,12 @@ def test_wiki_table_of_frm(sample_corpus, manifest):
     assert (w.loc["unknown_magic", "offset"], w.loc["unknown_magic", "type"]) == ("0", "u1")
     assert w.loc["unknown_magic", "observed"] == f"1 in {n - 1}/{n} files; {odd}: {files[odd]['unknown_magic']}"
     assert (w.loc["eye_x", "offset"], w.loc["eye_x", "type"]) == ("1", "s2")
-    assert (w.loc["idle_weight_0", "offset"], w.loc["idle_weight_0", "type"]) == ("118", "f4")
+    assert (w.loc["idle_weights[0]", "offset"], w.loc["idle_weights[0]", "type"]) == ("118", "f4")
     assert (w.loc["walk_speed", "offset"], w.loc["walk_speed", "type"]) == ("162", "u4")
     ws = [v["walk_speed"] for v in files.values()]
     assert w.loc["walk_speed", "observed"] == f"{min(ws)}..{max(ws)}, {len(set(ws))} distinct"
-    assert w.loc["num_idles", "type"] == "computed" and w.loc["num_idles", "offset"] == ""
+    assert w.loc["num_idles", "type"] == "value" and w.loc["num_idles", "offset"] == ""  # a value instance
+    assert w.loc["walk_speed", "doc"].startswith("Bytes 162-165")  # the spec's doc travels with the column
     md = to_markdown(w.reset_index()[["offset", "type", "name", "observed"]], "FRM fields")
     (table,) = parse_pipe_tables(md)
     assert table[0] == ["offset", "type", "name", "observed"]
@@ -158,10 +159,12 @@ def test_wiki_table_of_frm(sample_corpus, manifest):
 
 
 def test_wiki_table_relative_offsets(sample_corpus):
-    w = wiki_table(sample_corpus, "frm_slots").set_index("name")
+    w = wiki_table(sample_corpus, "frm_frame_counts").set_index("name")
     assert w.loc["num_frames_raw", "offset"] == "+0" and w.loc["num_frames_raw", "type"] == "u1"
-    ws = wiki_table(sample_corpus, "frm_sequences").set_index("name")
-    assert ws.loc["frame_id", "offset"] == "+0"
-    # the x offset of a (slot, position) lies 277 - 5 bytes before its frame id
-    assert ws.loc["x_offset", "offset"] == "-272" and ws.loc["x_offset", "type"] == "s1"
-    assert np.isin(["offset", "type", "name", "observed", "alerts"], ws.reset_index().columns).all()
+    ws = wiki_table(sample_corpus, "frm_frames").set_index("name")
+    assert ws.loc["frame_ids", "offset"] == "+0" and ws.loc["frame_ids", "type"] == "u1"
+    assert ws.loc["in_sequence", "type"] == "derived"
+    # a record whose fields sit at fixed distances: the BK animation header
+    wa = wiki_table(sample_corpus, "bk_animations").set_index("name")
+    assert wa.loc["ofs_next", "offset"] == "+0" and wa.loc["anim_number", "offset"] == "+4"
+    assert np.isin(["offset", "type", "name", "observed", "alerts", "doc"], ws.reset_index().columns).all()

@@ -15,7 +15,6 @@ import pandas as pd
 import pytest
 
 import animre
-from animre.read import parse_data
 from animre.decode.flic import (
     DIRECTION_NAMES,
     civ3_directions,
@@ -28,6 +27,7 @@ from animre.decode.flic import (
 from animre.errors import ParseError, UsageError
 from animre.formats import detect_format, get_format
 from animre.formats.flc import SUB_CHUNK_NAMES
+from animre.read import parse_data
 from animre.samples import flc as civ3_samples
 
 CDCD = 0xCDCDCDCD

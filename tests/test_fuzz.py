@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 import animre
-from animre.flatten import flatten
-from animre.read import parse_data, plan_of
 from animre.errors import ParseError
+from animre.flatten import flatten
 from animre.formats import all_formats
 from animre.parse import walk
+from animre.read import parse_data, plan_of
 
 EXAMPLES = int(os.environ.get("ANIMRE_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,

@@ -13,11 +13,11 @@ import pandas as pd
 import pytest
 
 import animre
-from animre.read import parse_data
 from animre.decode.gnt4 import float_to_half, half_to_float, rotation_direction_twist, track_coords
 from animre.errors import ParseError
 from animre.formats import detect_format, get_format
 from animre.formats.base import CLAIM_COLUMNS, not_testable
+from animre.read import parse_data
 
 KEY_COLS = ["file", "anim_id", "track", "key"]
 

@@ -11,7 +11,6 @@ import pandas as pd
 import pytest
 
 import animre
-from animre.read import parse_data
 from animre.decode.omf_sprites import (
     bk_palette,
     decode_sprite,
@@ -23,6 +22,7 @@ from animre.errors import ParseError
 from animre.formats import detect_format
 from animre.formats.omf import AF, BK, SOURCE_NOTES, SOURCE_OPENOMF
 from animre.parse import parse_bytes
+from animre.read import parse_data
 from animre.samples import omf as gen
 
 FOOTER_LAYOUT = [  # (column, offset in the move footer, struct format) from the openomf AF reader

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -43,8 +45,8 @@ def test_idle_weight_bars_equal_manifest(sample_corpus, homm2):
 
 
 def test_idle_weights_rejects_other_tables(sample_corpus):
-    with pytest.raises(UsageError, match="idle_weight_0"):
-        plots.idle_weights(sample_corpus.tables["frm_slots"])
+    with pytest.raises(UsageError, match=re.escape("idle_weights[0]")):
+        plots.idle_weights(sample_corpus.tables["frm_frame_counts"])
 
 
 def test_speed_bars(sample_corpus, homm2):
@@ -58,7 +60,7 @@ def test_speed_bars(sample_corpus, homm2):
 def test_sequence_timeline_cells(sample_corpus, homm2):
     name = homm2["planted"]["count_fill_mismatch"][0]["file"]  # count byte one less than the fill
     truth = homm2["files"][name]
-    seq = sample_corpus.tables["frm_sequences"]
+    seq = sample_corpus.tables["frm_frames"]
     fig = plots.sequence_timeline(seq[seq["file"] == name])
     ax = fig.axes[0]
     rects = [p for p in ax.patches if isinstance(p, Rectangle)]

@@ -233,8 +233,8 @@ def test_claims_board_lists_counterexamples(sample_corpus, homm2):
 
 
 def test_profile_of_a_text_column_has_no_histogram(sample_corpus, homm2):
-    prof = column_profiler(sample_corpus, "frm_slots", "slot_name")
-    assert prof.profile_row["column"] == "slot_name"
+    prof = column_profiler(sample_corpus, "frm_sequences", "animation_name")
+    assert prof.profile_row["column"] == "animation_name"
     assert prof.profile_row["n_distinct"] == len(homm2["slot_names"])
     assert "histogram" not in prof.figures and prof.hist.value == b""
     prof.select(column="num_frames_raw")
