@@ -51,8 +51,10 @@ ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 lab: setup samples
 	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks --port=$(PORT) $(ROOT_FLAG) $(LAB_ARGS)
 
+REALDATA ?= ../shared/realdata
+
 demo: setup samples
-	$(BIN)/python -m animre demo --out out
+	$(BIN)/python -m animre demo --out out $(if $(wildcard $(REALDATA)),--real $(REALDATA))
 
 test: setup browser samples
 	$(BIN)/ruff check animre tests benchmarks

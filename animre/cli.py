@@ -125,7 +125,7 @@ def _cmd_export(args) -> int:
 def _cmd_demo(args) -> int:
     from .demo import run_demo
 
-    written = run_demo(args.out)
+    written = run_demo(args.out, real=args.real)
     print(f"executed the notebooks; wrote {len(written)} files to {args.out}")
     return 0
 
@@ -180,6 +180,9 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Execute every notebook on the sample corpus; write executed "
                                    "notebooks and exported findings to OUT.")
     d.add_argument("--out", type=Path, default=Path("out"), help="output folder (default out/)")
+    d.add_argument("--real", type=Path, default=None,
+                   help="folder of real game files for the notebooks that show real files "
+                        "(e.g. flic/ for the spec experiment); default: the samples only")
     d.set_defaults(func=_cmd_demo)
     return p
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from .compile import PROJECT_ROOT
 from .errors import AnimreError, UsageError
 
-__all__ = ["run_demo", "run_notebook", "notebook_paths", "NotebookError", "NOTEBOOK_DIR",
+__all__ = ["run_demo", "run_notebook", "notebook_paths", "real_data_folder", "NotebookError", "NOTEBOOK_DIR",
            "DEFAULT_DATA"]
 
 NOTEBOOK_DIR = PROJECT_ROOT / "notebooks"
@@ -158,8 +158,18 @@ def run_notebook(path: str | os.PathLike, out_dir: str | os.PathLike, data: str 
     return target
 
 
+def real_data_folder(path: str | os.PathLike) -> str | None:
+    """The real-file folder a notebook asks for (notebook metadata ``animre.real_data``), if any."""
+    import json
+
+    meta = json.loads(Path(path).read_text(encoding="utf-8")).get("metadata", {})
+    sub = (meta.get("animre") or {}).get("real_data")
+    return str(sub) if sub else None
+
+
 def run_demo(out_dir: str | os.PathLike = "out", data: str | os.PathLike | None = None,
-             notebooks: Iterable[str | os.PathLike] | None = None) -> list[Path]:
+             notebooks: Iterable[str | os.PathLike] | None = None,
+             real: str | os.PathLike | None = None) -> list[Path]:
     """Run every notebook headless; return the files written (notebooks + exports).
 
     Parameters
@@ -172,6 +182,11 @@ def run_demo(out_dir: str | os.PathLike = "out", data: str | os.PathLike | None 
         ``data/samples``, generated first if it is missing.
     notebooks : paths, optional
         Run only these notebooks (default: all of ``notebooks/``).
+    real : path, optional
+        A folder of real game files. A notebook whose metadata names a
+        sub-folder (``"animre": {"real_data": "flic"}``) opens ``real/<sub-folder>``
+        instead of ``data`` when it exists (``make demo`` passes ``../shared/realdata``
+        when present; point it at your own files laid out the same way).
 
     Raises
     ------
@@ -197,7 +212,9 @@ def run_demo(out_dir: str | os.PathLike = "out", data: str | os.PathLike | None 
     written: list[Path] = []
     for p in paths:
         before = _listing(out / p.stem)
-        target = run_notebook(p, out, data)
+        sub = real_data_folder(p) if real is not None else None
+        use = Path(real) / sub if sub and (Path(real) / sub).is_dir() else data
+        target = run_notebook(p, out, use)
         written.append(target)
         written.extend(sorted(f for f, m in _listing(out / p.stem).items() if before.get(f) != m))
     return written
