@@ -261,6 +261,17 @@ class _DeriveContext:
     def starts(self, table: str, column: str) -> pd.Series:
         return self._c.offsets(table, column)
 
+    def lookup(self, df: pd.DataFrame, table: str, column: str) -> np.ndarray:
+        """``table.column`` for every row of ``df``, matched on the key columns both tables have.
+
+        A record's key columns name its parents (``file``, ``block``, ``slot`` ...), so a child
+        row finds its parent's value this way (NA where there is none).
+        """
+        other = self.table(table)
+        keys = [k for k in self._c.keys(table) if k in df.columns and k in other.columns]
+        right = other[keys + [column]].drop_duplicates(keys)
+        return df[keys].merge(right, on=keys, how="left")[column].to_numpy()
+
     def ends(self, table: str, column: str) -> pd.Series:
         df = self._c.tables.get(table)
         idx = df.index if df is not None else pd.RangeIndex(0)
@@ -453,8 +464,13 @@ class Corpus:
                 try:
                     vals = d.fn(df, ctx)
                     df = df.copy()
-                    df[d.column] = list(vals) if not isinstance(vals, (pd.Series, np.ndarray)) else (
-                        vals.to_numpy() if isinstance(vals, pd.Series) else vals)
+                    if isinstance(vals, pd.Series):
+                        vals = vals.array  # keeps nullable integer types (no float NaN)
+                    elif not isinstance(vals, (np.ndarray, pd.api.extensions.ExtensionArray)):
+                        vals = list(vals)
+                    if len(vals) != len(df):
+                        raise ValueError(f"{len(vals)} values for {len(df)} rows")
+                    df[d.column] = vals
                     self.tables[d.table] = df
                 except Exception as e:  # noqa: BLE001 - one broken derivation must not hide the tables
                     self._derived_ok.discard((d.table, d.column))

@@ -177,7 +177,7 @@ class CorpusExplorer:
     def records(self, file: str | None = None) -> list[str]:
         """Record paths of a file: the whole file, then every struct and array in file order."""
         f = self.fields(file)
-        kind = f["kind"] if "kind" in f.columns else f["type"]
+        kind = f["kind"]
         recs = f.loc[kind.isin(["struct", "array"]), "path"].tolist()
         return [ROOT_RECORD] + recs
 
@@ -199,7 +199,7 @@ class CorpusExplorer:
             self._busy = False
         # start on the file's first value read from bytes, inside whatever record holds it
         f = self.fields(file)
-        kind = f["kind"] if "kind" in f.columns else pd.Series("value", index=f.index)
+        kind = f["kind"]
         first = f[(kind == "value") & f["start"].notna() & (f["end"] > f["start"])]
         if len(first):
             self._set_record(first.iloc[0]["parent"] or ROOT_RECORD, first.iloc[0]["path"])

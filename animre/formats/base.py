@@ -32,9 +32,10 @@ class Derived:
     """A column computed from spec columns, for the whole corpus at once.
 
     ``fn(df, ctx)`` gets the assembled table ``table`` and a context with
-    ``ctx.table(name)`` (any other table), ``ctx.files`` and
-    ``ctx.starts(table, column)`` (absolute start offsets, Int64), and returns
-    values aligned with ``df``. ``reads`` lists every ``(table, column)`` it
+    ``ctx.table(name)`` (any other table), ``ctx.files``,
+    ``ctx.starts(table, column)`` / ``ctx.ends`` (absolute offsets, Int64) and
+    ``ctx.lookup(df, table, column)`` (a parent's value for every row, matched
+    on the shared key columns), and returns values aligned with ``df``. ``reads`` lists every ``(table, column)`` it
     uses; when one is not in the loaded spec the column is not computed and
     the corpus reports why (``corpus.unavailable``).
     """

@@ -66,18 +66,14 @@ def _count_matches_fill(df, ctx):
 @derived("frm_frame_counts", "fill_length", [(SEQ, "len_by_fill")],
          "The slot's sequence length by the 0xFF fill (len_by_fill of frm_sequences), beside its count byte.")
 def _fill_length(df, ctx):
-    seq = ctx.table(SEQ)
-    keys = [k for k in ("file", "block", "slot") if k in df.columns and k in seq.columns]
-    return df[keys].merge(seq[keys + ["len_by_fill"]], on=keys, how="left")["len_by_fill"].to_numpy()
+    return ctx.lookup(df, SEQ, "len_by_fill")
 
 
 @derived("frm_frames", "in_sequence", [(SEQ, "num_frames")],
          "The position is inside the sequence (position < num_frames).")
 def _in_sequence(df, ctx):
-    seq = ctx.table(SEQ)
-    keys = [k for k in ("file", "block", "slot") if k in df.columns and k in seq.columns]
-    n = df[keys].merge(seq[keys + ["num_frames"]], on=keys, how="left")["num_frames"]
-    return (df["position"].to_numpy() < n.fillna(0).to_numpy(dtype="int64"))
+    n = pd.Series(ctx.lookup(df, SEQ, "num_frames")).fillna(0).to_numpy(dtype="int64")
+    return df["position"].to_numpy() < n
 
 
 FORMAT = Format(

@@ -34,7 +34,7 @@ def covered_mask(fields: pd.DataFrame, size: int) -> np.ndarray:
     if fields is None or not len(fields):
         return mask
     f = fields[fields["start"].notna() & fields["end"].notna()]
-    kind = f["kind"] if "kind" in f.columns else f["type"].where(f["type"].isin(["struct", "array"]), "value")
+    kind = f["kind"]
     leaves = f[kind == "value"]
     containers = f[kind != "value"]
     if len(containers):

@@ -77,7 +77,7 @@ def diff(a: str | os.PathLike, b: str | os.PathLike, *, corpus: Any = None, pars
         raise UsageError(f"{a} is {fmt_a} but {b} is {fmt_b}: diff compares two files of one format")
 
     def leaves(f):
-        kind = f["kind"] if "kind" in f.columns else f["type"]
+        kind = f["kind"]
         f = f[kind == "value"]
         return f.drop_duplicates("path").set_index("path")
 

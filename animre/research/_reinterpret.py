@@ -270,7 +270,7 @@ def _records(source, locator, offset, length, fmt, byteorder) -> pd.DataFrame:
     fields = corpus.fields(list(ok["file"]), values=False)
     fields = fields[fields["start"].notna() & fields["end"].notna()]
     hit = fields[_path_matches(fields["path"], locator)]
-    kind = hit["kind"] if "kind" in hit.columns else hit["type"]
+    kind = hit["kind"]
     if offset is None and length is None:
         hit = hit[kind == "value"]
     elif (kind != "array").any():
