@@ -191,7 +191,7 @@ def load_parser(spec_id: str) -> types.ModuleType:
 
     Examples
     --------
-    >>> load_parser("frm").Frm  # doctest: +SKIP
+    >>> load_parser("frm").Frm
     <class 'frm.Frm'>
     """
     with _LOCK:
@@ -237,8 +237,9 @@ def compile_spec(text_or_path: str | os.PathLike, ksy_dir: Path = KSY_DIR) -> ty
 
     Examples
     --------
-    >>> mod = compile_spec("meta: {id: tiny, endian: le}\\nseq: [{id: a, type: u2}]")  # doctest: +SKIP
-    >>> mod.Tiny.from_bytes(b"\\x01\\x00")  # doctest: +SKIP
+    >>> mod = compile_spec("meta: {id: tiny, endian: le}\\nseq: [{id: a, type: u2}]")
+    >>> t = mod.Tiny.from_bytes(b"\\x01\\x00"); t._read(); t.a
+    1
     """
     dirs = [Path(ksy_dir)]
     if isinstance(text_or_path, os.PathLike) or (

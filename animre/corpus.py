@@ -415,8 +415,7 @@ class Corpus:
 
         Examples
         --------
-        >>> c = open_corpus("data/samples", cache=False)  # doctest: +SKIP
-        >>> c.columns("frm").set_index("column").at["walk_speed", "type"]  # doctest: +SKIP
+        >>> c.columns("frm").set_index("column").at["walk_speed", "type"]
         'u4'
         """
         s = self.schema
@@ -525,7 +524,7 @@ class Corpus:
 
         Examples
         --------
-        >>> c.span("frm", 0, "walk_speed")  # doctest: +SKIP
+        >>> c.span("frm", 0, "walk_speed")
         (162, 166)
         """
         s, e = self.spans[table]
@@ -542,7 +541,7 @@ class Corpus:
 
         Examples
         --------
-        >>> c.offsets("frm", "walk_speed").unique().tolist()  # doctest: +SKIP
+        >>> c.offsets("frm", "walk_speed").unique().tolist()
         [162]
         """
         df = self.tables.get(table)
@@ -597,8 +596,11 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache:
 
     Examples
     --------
-    >>> c = open_corpus("data/samples")  # doctest: +SKIP
-    >>> c.tables["frm"][["file", "walk_speed"]].head()  # doctest: +SKIP
+    >>> c = open_corpus("data/samples/frm", cache=False)
+    >>> c.tables["frm"][["file", "walk_speed"]].head(2)
+               file  walk_speed
+    0  ARCHRFRM.BIN         300
+    1  BOAR_FRM.BIN         150
     """
     root, files = _collect(path)
     if parsers:

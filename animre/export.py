@@ -292,8 +292,9 @@ def wiki_table(corpus: Any, table: str) -> pd.DataFrame:
 
     Examples
     --------
-    >>> w = wiki_table(open_corpus("data/samples"), "frm")  # doctest: +SKIP
-    >>> export(w, "out", ["md"], name="frm_fields")  # doctest: +SKIP
+    >>> w = wiki_table(c, "frm")
+    >>> w.iloc[0][["offset", "type", "name", "observed"]].tolist()
+    ['0', 'u1', 'unknown_magic', '1 in 36/37 files; frm/ODDMGFRM.BIN: 0']
     """
     from .research import profile
 

@@ -11,7 +11,10 @@ Sections
 3. parse + tables per MB for each format, relative to reading the same bytes;
 4. a generated corpus of 10,000 FRM and 1,000 FLC files: cold scan, warm scan,
    profile of every table, peak memory — against reading the bytes and (FRM)
-   a plain ``struct`` reader.
+   a plain ``struct`` reader;
+5. with ``--baseline-rev REV``: cold open of the samples by this checkout
+   against the same by an earlier git revision, in fresh interpreters,
+   alternately.
 
 Machines are shared and noisy: each timing is the best of ``--repeat`` runs.
 """
@@ -158,7 +161,7 @@ def section_formats(samples: Path, repeat: int) -> dict:
 def section_hostile(samples: Path, repeat: int) -> dict:
     """Files claiming 2^32 elements: time to reject vs time to parse the valid original."""
     import animre
-    from animre.corpus import parse_data
+    from animre.read import parse_data
 
     c = animre.open_corpus(samples, cache=False, progress=False)
     out = {}
@@ -299,6 +302,47 @@ def section_big(samples: Path, n_frm: int, n_flc: int) -> dict:
         shutil.rmtree(work, ignore_errors=True)
 
 
+_OPEN_TIMER = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+import animre
+assert animre.__file__.startswith(sys.argv[1]), animre.__file__
+folder, n = sys.argv[2], int(sys.argv[3])
+animre.open_corpus(folder, cache=False, progress=False)  # imports and parser loading out of the timing
+times = []
+for _ in range(n):
+    t = time.perf_counter()
+    animre.open_corpus(folder, cache=False, progress=False)
+    times.append(time.perf_counter() - t)
+print(min(times))
+"""
+
+
+def section_revision(samples: Path, rev: str, repeat: int) -> dict:
+    """Cold open of the sample corpus by this checkout and by an earlier revision, in the same run.
+
+    The revision is exported with ``git archive`` into a temporary folder (its
+    committed parsers included) and both versions open the same files in fresh
+    interpreters, alternately, ``repeat`` rounds of ``repeat`` opens each.
+    """
+    tmp = Path(tempfile.mkdtemp(prefix="animre-bench-rev-"))
+    try:
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive, check=True)
+        times = {"this": [], rev: []}
+        for _ in range(repeat):
+            for name, root in (("this", ROOT), (rev, tmp)):
+                out = subprocess.run([sys.executable, "-c", _OPEN_TIMER, str(root), str(samples), str(repeat)],
+                                     check=True, capture_output=True, text=True).stdout
+                times[name].append(float(out.strip().splitlines()[-1]))
+        t_new, t_old = min(times["this"]), min(times[rev])
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"[revision] cold open of the sample corpus (no cache): this checkout {t_new:.2f} s, {rev} "
+          f"{t_old:.2f} s -> {t_new / t_old:.2f}x the time of {rev}")
+    return {"rev": rev, "this_s": t_new, "rev_s": t_old, "this_over_rev": t_new / t_old}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="skip the 10,000 FRM + 1,000 FLC corpus")
@@ -306,6 +350,8 @@ def main(argv=None) -> int:
     ap.add_argument("--frm", type=int, default=10_000, help="FRM files in the big corpus")
     ap.add_argument("--flc", type=int, default=1_000, help="FLC files in the big corpus")
     ap.add_argument("--json", type=Path, help="also write the figures as JSON here")
+    ap.add_argument("--baseline-rev", metavar="REV",
+                    help="also time a cold open of the samples by this git revision (e.g. the last release)")
     args = ap.parse_args(argv)
     from animre.samples import generate_all
 
@@ -314,6 +360,8 @@ def main(argv=None) -> int:
         generate_all(tmp, seed=2097)
         res = {"open": section_open(tmp, args.repeat), "flc": section_flc(tmp, args.repeat),
                "formats": section_formats(tmp, args.repeat), "hostile": section_hostile(tmp, args.repeat)}
+        if args.baseline_rev:
+            res["revision"] = section_revision(tmp, args.baseline_rev, args.repeat)
         if not args.quick:
             res["big"] = section_big(tmp, args.frm, args.flc)
         res["peak_rss_MB_this_process"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -104,10 +104,10 @@ def track_coords(track: Any) -> np.ndarray:
 
     Examples
     --------
-    >>> from animre import parse_file  # doctest: +SKIP
-    >>> _, mot, _ = parse_file("data/samples/mot/nar/0001.mot")  # doctest: +SKIP
-    >>> track_coords(mot.anims[0].gnta.tracks[0]).shape  # doctest: +SKIP
-    (4, 4)
+    >>> from animre import parse_file
+    >>> _, mot, _ = parse_file("data/samples/mot/nar/0001.mot")
+    >>> track_coords(mot.anims[0].gnta.tracks[0]).shape
+    (5, 4)
     """
     if not track.has_coords or not track.num_keys:
         return np.zeros((0, 4), np.float32)

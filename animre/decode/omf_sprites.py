@@ -156,9 +156,9 @@ def sprite_images(path: str | os.PathLike, *, strict: bool = True) -> list[Sprit
 
     Examples
     --------
-    >>> imgs = sprite_images("data/samples/omf/FIGHTR0.AF")  # doctest: +SKIP
-    >>> imgs[0].number, imgs[0].sprite, imgs[0].image.shape  # doctest: +SKIP
-    (0, 0, (12, 9))
+    >>> imgs = sprite_images("data/samples/af/FIGHTR0.AF")
+    >>> imgs[0].number, imgs[0].sprite, imgs[0].image.shape
+    (0, 0, (22, 19))
     """
     kind, obj, bases = _parse_omf(path)
     if kind == "af":

@@ -68,8 +68,9 @@ def diff(a: str | os.PathLike, b: str | os.PathLike, *, corpus: Any = None, pars
 
     Examples
     --------
-    >>> d = diff("frm/GOBLNFRM.BIN", "frm/ORC__FRM.BIN", corpus=c)  # doctest: +SKIP
-    >>> d.query("path == 'walk_speed'")[["old", "new"]]  # doctest: +SKIP
+    >>> d = diff("frm/GOBLNFRM.BIN", "frm/ORC__FRM.BIN", corpus=c)
+    >>> [int(v) for v in d.set_index("path").loc["walk_speed", ["old", "new", "old_start"]]]
+    [400, 200, 162]
     """
     fa, fmt_a, _ = _fields_of(a, corpus, parsers)
     fb, fmt_b, _ = _fields_of(b, corpus, parsers)
@@ -209,8 +210,13 @@ def diff_corpora(a: Any, b: Any, *, include_same: bool = False, examples: int = 
 
     Examples
     --------
-    >>> new = open_corpus("data/samples", parsers={"frm": compile_spec(edited)})  # doctest: +SKIP
-    >>> diff_corpora(old, new)  # doctest: +SKIP
+    >>> old = open_corpus("data/samples/frm", cache=False)
+    >>> edited = open("ksy/frm.ksy").read().replace("- id: unknown_magic\\n    type: u1",
+    ...                                             "- id: format_version\\n    type: s1")
+    >>> import warnings; warnings.simplefilter("ignore")  # the magic-byte claim is now not testable
+    >>> new = open_corpus("data/samples/frm", cache=False, parsers={"frm": compile_spec(edited)})
+    >>> diff_corpora(old, new)[["field_a", "field_b", "change", "n_files"]].values.tolist()
+    [['frm.unknown_magic', 'frm.format_version', 'renamed, retyped', 37]]
     """
     out: list[dict] = []
     names = list(dict.fromkeys([t for t in a.tables if t != "files"] + [t for t in b.tables if t != "files"]))

@@ -100,7 +100,7 @@ def representations(raw: bytes) -> pd.DataFrame:
     Examples
     --------
     >>> representations(bytes.fromhex("4048"))["type"].tolist()[:3]
-    ['hex', 'u16le', 's16le']
+    ['hex', 'u16le', 'u16be']
     """
     raw = bytes(raw)
     shown = raw[:32].hex(" ") + (f" ... ({len(raw)} bytes)" if len(raw) > 32 else "")
