@@ -16,8 +16,8 @@ doc: |
   count byte (not the 0xFF fill) gives a sequence's length, and 235/239 are
   the troop-count box offsets for the left- and right-facing sprite.
 doc-ref:
-  - seeds/001_0340b32678dbfebf.txt (Bin file structure, monster animation)
-  - formats/NOTES.md section 2
+  - Heroes of Might and Magic II community notes, "Bin file structure" (monster animation .bin files)
+  - fheroes2 engine source, the monster animation reader (how the game uses each field)
 seq:
   - id: unknown_magic
     type: u1

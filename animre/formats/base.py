@@ -147,7 +147,7 @@ def column_claim(text: str, source: str, table: str, column: str,
 
     Examples
     --------
-    >>> column_claim("exec window is always 10", "seeds/000_6ee84fe160122c13.txt",
+    >>> column_claim("exec window is always 10", "One Must Fall 2097 community format notes",
     ...              "af_fighters", "exec_window", lambda v: v == 10)  # doctest: +SKIP
     """
     import pandas as pd
@@ -184,7 +184,7 @@ def row_claim(text: str, source: str, table: str, predicate: Callable[[pd.Series
 
     Examples
     --------
-    >>> row_claim("slot 6 is empty", "seeds/001_0340b32678dbfebf.txt", "frm_slots",
+    >>> row_claim("slot 6 is empty", "HoMM2 community notes on monster .bin files", "frm_slots",
     ...           lambda r: r["num_frames_raw"] == 0, where=lambda r: r["slot"] == 6,
     ...           offset_column="num_frames_raw").text
     'slot 6 is empty'
@@ -225,7 +225,7 @@ def file_claim(text: str, source: str, format: str, predicate: Callable[[pd.Seri
 
     Examples
     --------
-    >>> file_claim("FRM files are 821 bytes", "formats/NOTES.md §2", "frm",
+    >>> file_claim("FRM files are 821 bytes", "fheroes2 engine source", "frm",
     ...            lambda r: r["size"] == 821).text
     'FRM files are 821 bytes'
     """

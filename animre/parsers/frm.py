@@ -21,11 +21,11 @@ class Frm(KaitaiStruct):
     the troop-count box offsets for the left- and right-facing sprite.
     
     .. seealso::
-       seeds/001_0340b32678dbfebf.txt (Bin file structure, monster animation)
+       Heroes of Might and Magic II community notes, "Bin file structure" (monster animation .bin files)
     
     
     .. seealso::
-       formats/NOTES.md section 2
+       fheroes2 engine source, the monster animation reader (how the game uses each field)
     """
 
     class Slot(IntEnum):

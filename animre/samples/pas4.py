@@ -4,7 +4,7 @@ Writes big-endian PAS4 blocks with :mod:`struct` only: bare blocks
 (``pas4/<name>.pas4``) and a few made-up ANCS-like containers
 (``pas4/<name>.ancs``) that embed the block between other data, as in
 Metroid Prime 1/2 ANCS files (there is no length field; the block is found by
-its magic). Value widths follow NOTES.md section 4: Bool = 1 byte, Int32 /
+its magic). Value widths follow the format notes in the spec: Bool = 1 byte, Int32 /
 UInt32 / Enum / Real = 4 bytes, an unknown parm type = 0 bytes.
 
 Planted regularities (recorded in the manifest under ``planted``):
