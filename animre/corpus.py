@@ -26,11 +26,11 @@ from . import __version__
 from .atomic import write_atomic  # noqa: F401 - re-exported for callers of the old location
 from .cache import default_cache_dir, read_snapshot, snapshot_dir, write_snapshot
 from .errors import AnimreError, ParseError, UsageError
-from .flatten import COLUMN_INFO
+from .flatten import COLUMN_INFO, Chunk
 from .formats import Format, all_formats, detect_format
 from .formats.base import not_in_spec as _not_in_spec
 from .formats.base import not_testable
-from .read import HEAD, module_for, parse_blocks, parse_data, parse_file, plan_of, read_tables
+from .read import HEAD, module_for, parse_blocks, parse_data, parse_file, plan_of, read_chunks
 
 __all__ = ["Corpus", "open_corpus", "parse_file", "parse_data", "parse_blocks", "FileResult",
            "default_cache_dir", "UNAVAILABLE_COLUMNS"]
@@ -54,9 +54,7 @@ class FileResult:
     size: int
     sha256: str
     ok: bool
-    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
-    starts: dict[str, pd.DataFrame] = field(default_factory=dict)
-    ends: dict[str, pd.DataFrame] = field(default_factory=dict)
+    chunks: dict[str, Chunk] = field(default_factory=dict)
     error: dict | None = None
     cached: bool = False
 
@@ -110,20 +108,6 @@ def _identify(path: Path, name: str, parsers, spec_hashes: dict[str, str] | None
     return _Ident(path, name, sha, size, fmt, key)
 
 
-def _nullable(df: pd.DataFrame) -> pd.DataFrame:
-    """int32/float offsets with -1/NaN for 'not read' -> pandas nullable Int32 columns."""
-    cols = {}
-    for c in df.columns:
-        a = df[c].to_numpy()
-        if a.dtype.kind == "f":
-            mask = np.isnan(a) | (a < 0)
-            a = np.where(mask, 0, a)
-        else:
-            mask = a < 0
-        cols[c] = pd.arrays.IntegerArray(a.astype(np.int32), mask)
-    return pd.DataFrame(cols, index=df.index)
-
-
 def _process(ident: _Ident, parsers) -> FileResult:
     path, name, sha, size, fmt = ident.path, ident.name, ident.sha256, ident.size, ident.fmt
     if ident.error or fmt is None:
@@ -133,8 +117,7 @@ def _process(ident: _Ident, parsers) -> FileResult:
                                  "message": f"{name}: (file) @ 0x0 (0): {why}"})
     res = FileResult(name, str(path), fmt.name, size, sha, False)
     try:
-        for t, (vals, starts, ends) in read_tables(path.read_bytes(), name, fmt, parsers).items():
-            res.tables[t], res.starts[t], res.ends[t] = vals, starts, ends
+        res.chunks = read_chunks(path.read_bytes(), name, fmt, parsers)
         res.ok = True
     except ParseError as e:
         res.error = {"file": name, "format": fmt.name, "path": e.path, "offset": e.offset,
@@ -142,7 +125,7 @@ def _process(ident: _Ident, parsers) -> FileResult:
     except (AnimreError, Exception) as e:  # noqa: BLE001 - a bad file never aborts a corpus
         res.error = {"file": name, "format": fmt.name, "path": "", "offset": 0,
                      "message": f"{name}: (tables) @ 0x0 (0): {type(e).__name__}: {e}"}
-        res.tables, res.starts, res.ends = {}, {}, {}
+        res.chunks = {}
     return res
 
 
@@ -175,36 +158,49 @@ def _collect(path: str | os.PathLike | Iterable) -> tuple[Path | None, list[Path
 
 
 class _Collector:
-    """Gathers the tables of freshly parsed files, consolidating every ``every`` files.
+    """Gathers the tables of freshly parsed files column by column, consolidating every ``every`` files.
 
-    Thousands of small per-file DataFrames cost far more memory than the same
-    rows in a few large ones, so a scan of 10,000 files keeps its memory close
-    to the size of the final tables.
+    Each file yields column chunks (lists of values, int32 offset arrays); they
+    are concatenated per column into one DataFrame per table and flush, so a
+    scan of 10,000 files builds a few large frames instead of thousands of
+    small ones, and its memory stays close to the size of the final tables.
     """
 
     def __init__(self, every: int = 256):
         self.every = every
         self.n = 0
-        self.pending: dict[str, list] = {}
+        self.pending: dict[str, list[tuple[str, Chunk]]] = {}
         self.chunks: dict[str, list] = {}
 
     def add(self, r: FileResult) -> None:
-        for t, df in r.tables.items():
-            if len(df):
-                self.pending.setdefault(t, []).append((r.file, df, r.starts[t], r.ends[t]))
-        r.tables, r.starts, r.ends = {}, {}, {}
+        for t, ch in r.chunks.items():
+            if ch.n:
+                self.pending.setdefault(t, []).append((r.file, ch))
+        r.chunks = {}
         self.n += 1
         if self.n % self.every == 0:
             self._flush()
 
     def _flush(self) -> None:
         for t, parts in self.pending.items():
-            new = pd.concat([p[1] for p in parts], ignore_index=True)
-            new.insert(0, "file", np.repeat([p[0] for p in parts], [len(p[1]) for p in parts]))
-            cols = list(new.columns)
-            ss = _nullable(pd.concat([p[2] for p in parts], ignore_index=True)).reindex(columns=cols)
-            ee = _nullable(pd.concat([p[3] for p in parts], ignore_index=True)).reindex(columns=cols)
-            self.chunks.setdefault(t, []).append((new, ss, ee))
+            cols = parts[0][1].columns
+            data: dict[str, Any] = {"file": np.repeat([f for f, _ in parts], [c.n for _, c in parts])}
+            for col in cols:
+                vals: list = []
+                for _, ch in parts:
+                    vals.extend(ch.data[col])
+                data[col] = vals
+            new = pd.DataFrame(data, columns=["file", *cols])
+            spans = []
+            for which in ("starts", "ends"):
+                sp = {"file": pd.array(np.zeros(len(new), np.int32), dtype="Int32")}
+                sp["file"][:] = pd.NA
+                for col in cols:
+                    a = np.concatenate([getattr(ch, which).get(col, np.full(ch.n, -1, np.int32))
+                                        for _, ch in parts])
+                    sp[col] = pd.arrays.IntegerArray(np.where(a < 0, 0, a).astype(np.int32), a < 0)
+                spans.append(pd.DataFrame(sp, columns=["file", *cols]))
+            self.chunks.setdefault(t, []).append((new, spans[0], spans[1]))
         self.pending = {}
 
     def tables(self) -> dict[str, tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]]:
@@ -319,7 +315,7 @@ class Corpus:
     def _build(self, snapshot: dict, order: list[str], fresh_tables: dict) -> None:
         """Assemble tables from fresh results plus rows kept from a snapshot (cached opens)."""
         rank = {f: i for i, f in enumerate(order)}
-        fresh = [r for r in self.results if not r.cached or r.tables or r.error]
+        fresh = [r for r in self.results if not r.cached or r.error]
         fresh_files = {r.file for r in fresh}
         snap_tables = snapshot.get("tables", {})
         snap_files = snapshot.get("files")

@@ -68,6 +68,7 @@ __all__ = [
     "load_spec",
     "plan_for",
     "flatten",
+    "Chunk",
     "COLUMN_INFO",
 ]
 
@@ -491,6 +492,40 @@ def plan_for(text: str, ksy_dir: str | Path | None = None) -> Plan:
 # ------------------------------------------------------------------ flattening one parsed object
 
 
+@dataclass
+class Chunk:
+    """Rows of one table from one or more parsed objects, column by column.
+
+    ``data``: column -> list of values; ``starts`` / ``ends``: column -> int32
+    arrays of absolute offsets (``-1`` = not read from the file). Chunks of
+    many files are concatenated column by column, never cell by cell.
+    """
+
+    columns: list[str]
+    data: dict[str, list]
+    starts: dict[str, np.ndarray]
+    ends: dict[str, np.ndarray]
+    n: int
+
+    def extend(self, other: Chunk) -> None:
+        """Append ``other``'s rows (same columns)."""
+        for c in self.columns:
+            self.data[c].extend(other.data[c])
+        for c in self.starts:
+            self.starts[c] = np.concatenate([self.starts[c], other.starts[c]])
+            self.ends[c] = np.concatenate([self.ends[c], other.ends[c]])
+        self.n += other.n
+
+    def frames(self) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+        """(values, start offsets, end offsets) as DataFrames (offsets int32, -1 = none)."""
+        cols = self.columns
+        df = pd.DataFrame(self.data, columns=cols) if self.n else pd.DataFrame({c: [] for c in cols}, columns=cols)
+        empty = np.full(self.n, -1, dtype=np.int32)
+        s = pd.DataFrame({c: self.starts.get(c, empty) for c in cols}, columns=cols)
+        e = pd.DataFrame({c: self.ends.get(c, empty) for c in cols}, columns=cols)
+        return df, s, e
+
+
 _MISS = object()
 
 
@@ -510,12 +545,13 @@ def _get(obj, attr: str):
         return _MISS
 
 
-def flatten(root, bases: Bases, plan: Plan, keys: dict | None = None
-            ) -> dict[str, tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]]:
+def flatten(root, bases: Bases, plan: Plan, keys: dict | None = None, *, frames: bool = True) -> dict:
     """Tables of one parsed object: table -> (values, start offsets, end offsets).
 
     Offsets are absolute int32 (``-1`` for cells not read from the file).
     ``keys`` are extra leading key columns with one value (e.g. ``block``).
+    With ``frames=False`` each table is a :class:`Chunk` (columns as lists and
+    arrays, what a corpus scan concatenates) instead of three DataFrames.
 
     Examples
     --------
@@ -566,11 +602,12 @@ def flatten(root, bases: Bases, plan: Plan, keys: dict | None = None
                     recs.append(el if t.primitive is None else (holder, arr_attr, i))
                     ks.append(k + (i,))
         records[t.name] = (recs, ks)
-        out[t.name] = _columns(t, recs, ks, keys, base)
+        chunk = _columns(t, recs, ks, keys, base)
+        out[t.name] = chunk.frames() if frames else chunk
     return out
 
 
-def _columns(t: TablePlan, recs: list, ks: list, keys: dict, base) -> tuple:
+def _columns(t: TablePlan, recs: list, ks: list, keys: dict, base) -> Chunk:
     n = len(recs)
     data: dict[str, Any] = {k: [v] * n for k, v in keys.items()}
     starts: dict[str, np.ndarray] = {}
@@ -592,6 +629,20 @@ def _columns(t: TablePlan, recs: list, ks: list, keys: dict, base) -> tuple:
                     b = base(holder)
                     st[i] = b + arr[idx].get("start", -1 - b)
                     en[i] = b + arr[idx].get("end", -1 - b)
+        elif len(c.steps) == 1 and c.steps[0][1] is None and c.field.kind == "seq" and c.role == "value" \
+                and c.span_from is None:
+            # the common case, a field read directly by the record: no path to walk, nothing to compute
+            attr = c.steps[0][0]
+            for i, r in enumerate(recs):
+                v = getattr(r, attr, None)
+                vals[i] = v.value if isinstance(v, enum.Enum) else v
+                if v is None:
+                    continue
+                d = r._debug.get(attr)
+                if d is not None and "end" in d:
+                    b = base(r)
+                    st[i] = b + d["start"]
+                    en[i] = b + d["end"]
         else:
             *path, (attr, idx) = c.steps
             for i, r in enumerate(recs):
@@ -631,9 +682,4 @@ def _columns(t: TablePlan, recs: list, ks: list, keys: dict, base) -> tuple:
         data[c.name] = vals
         starts[c.name] = st
         ends[c.name] = en
-    cols = list(data)
-    df = pd.DataFrame(data, columns=cols) if n else pd.DataFrame({c: [] for c in cols}, columns=cols)
-    empty = np.full(n, -1, dtype=np.int32)
-    s = pd.DataFrame({c: starts.get(c, empty) for c in cols}, columns=cols)
-    e = pd.DataFrame({c: ends.get(c, empty) for c in cols}, columns=cols)
-    return df, s, e
+    return Chunk(list(data), data, starts, ends, n)

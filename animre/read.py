@@ -17,11 +17,11 @@ import pandas as pd
 
 from .compile import KSY_DIR, load_parser, spec_hash
 from .errors import ParseError
-from .flatten import Plan, flatten, plan_for
+from .flatten import Chunk, Plan, flatten, plan_for
 from .formats import Format, all_formats, detect_format
 from .parse import Bases, parse_bytes
 
-__all__ = ["HEAD", "parse_file", "parse_data", "parse_blocks", "read_tables", "module_for", "plan_of",
+__all__ = ["HEAD", "parse_file", "parse_data", "parse_blocks", "read_chunks", "read_tables", "module_for", "plan_of",
            "spec_text"]
 
 HEAD = 4096
@@ -122,6 +122,23 @@ def parse_blocks(data: bytes, name: str, fmt: str | Format | None = None,
         pos = nxt + max(1, obj._io.pos())
 
 
+def read_chunks(data: bytes, name: str, fmt: Format, parsers: Parsers | None = None) -> dict[str, Chunk]:
+    """Every table of one file as column chunks (what a corpus scan concatenates).
+
+    Containers with several blocks get a leading ``block`` key column.
+    """
+    plan = plan_of(fmt, parsers)
+    out: dict[str, Chunk] = {}
+    for _, k, obj, bases in parse_blocks(data, name, fmt, parsers):
+        keys = {"block": k} if fmt.next_block is not None else None
+        for t, chunk in flatten(obj, bases, plan, keys, frames=False).items():
+            if t in out:
+                out[t].extend(chunk)
+            else:
+                out[t] = chunk
+    return out
+
+
 def read_tables(data: bytes, name: str, fmt: Format, parsers: Parsers | None = None
                 ) -> dict[str, tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]]:
     """Every table of one file: table -> (values, start offsets, end offsets), int32 offsets (-1 = none).
@@ -136,16 +153,4 @@ def read_tables(data: bytes, name: str, fmt: Format, parsers: Parsers | None = N
     >>> list(vals.columns), int(starts.at[0, "frame_ids"])
     (['slot', 'position', 'frame_ids'], 277)
     """
-    plan = plan_of(fmt, parsers)
-    parts: dict[str, list] = {}
-    for _, k, obj, bases in parse_blocks(data, name, fmt, parsers):
-        keys = {"block": k} if fmt.next_block is not None else None
-        for t, triple in flatten(obj, bases, plan, keys).items():
-            parts.setdefault(t, []).append(triple)
-    out = {}
-    for t, ps in parts.items():
-        if len(ps) == 1:
-            out[t] = ps[0]
-        else:
-            out[t] = tuple(pd.concat([p[i] for p in ps], ignore_index=True) for i in range(3))
-    return out
+    return {t: c.frames() for t, c in read_chunks(data, name, fmt, parsers).items()}
