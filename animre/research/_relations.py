@@ -68,7 +68,8 @@ def relations(table: pd.DataFrame | str, columns: Iterable[str] | None = None, *
     table : DataFrame or str
         A table (or its name in ``corpus.tables``).
     columns : iterable of str, optional
-        Only these columns (default: all but ``file``).
+        Only these columns (default: all but ``file`` and, with ``corpus``, the
+        table's key columns, which are record positions).
     derived : bool
         Also test against ``row_in_file``, ``rows_in_file`` and ``file_size``
         (file size needs ``corpus``).
@@ -114,7 +115,11 @@ def relations(table: pd.DataFrame | str, columns: Iterable[str] | None = None, *
     [9]
     """
     df, name = resolve_table(table, corpus)
-    cols_wanted = [c for c in (columns if columns is not None else df.columns) if c != "file"]
+    positions: set = set()
+    if columns is None and corpus is not None and name is not None and hasattr(corpus, "keys"):
+        positions = set(corpus.keys(name))  # record positions: trivially equal to row_in_file and kin
+    cols_wanted = [c for c in (columns if columns is not None else df.columns)
+                   if c != "file" and c not in positions]
     n = len(df)
     cols: list[_Col] = []
     for c in cols_wanted:
