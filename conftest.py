@@ -25,5 +25,10 @@ def _doctest_names(request, doctest_namespace):
     import animre
 
     corpus = request.getfixturevalue("_doctest_corpus")
-    doctest_namespace.update({"animre": animre, "c": corpus, "corpus": corpus,
-                              **{n: getattr(animre, n) for n in animre.__all__}})
+    own = getattr(getattr(request.node, "dtest", None), "globs", {})  # a module's own names win
+    names = {"animre": animre, "c": corpus, "corpus": corpus, **{n: getattr(animre, n) for n in animre.__all__}}
+    for n, v in names.items():
+        if n in own:
+            doctest_namespace.pop(n, None)  # the namespace is shared by all doctests
+        else:
+            doctest_namespace[n] = v

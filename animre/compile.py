@@ -118,7 +118,7 @@ def compile_all(check: bool = False, ksy_dir: Path = KSY_DIR, out_dir: Path = PA
 
     Examples
     --------
-    >>> compile_all(check=True)  # doctest: +SKIP
+    >>> compile_all(check=True)
     []
     """
     specs = {p.stem: p.read_text(encoding="utf-8") for p in sorted(Path(ksy_dir).glob("*.ksy"))}

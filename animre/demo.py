@@ -10,9 +10,10 @@ findings (CSV + Markdown) into its folder.
 Examples
 --------
 >>> from animre.demo import run_demo
->>> written = run_demo("out")  # doctest: +SKIP
->>> [p.name for p in written if p.suffix == ".ipynb"][:2]  # doctest: +SKIP
+>>> [p.name for p in notebook_paths()][:2]
 ['00_quickstart.ipynb', '01_omf_af.ipynb']
+>>> real_data_folder(NOTEBOOK_DIR / "06_spec_experiment.ipynb")  # run on real FLC files when given
+'flic'
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def notebook_paths(folder: str | os.PathLike | None = None) -> list[Path]:
 
     Examples
     --------
-    >>> [p.name for p in notebook_paths()][0]  # doctest: +SKIP
+    >>> [p.name for p in notebook_paths()][0]
     '00_quickstart.ipynb'
     """
     d = Path(folder) if folder is not None else NOTEBOOK_DIR
@@ -103,8 +104,9 @@ def run_notebook(path: str | os.PathLike, out_dir: str | os.PathLike, data: str 
 
     Examples
     --------
-    >>> run_notebook("notebooks/02_homm2_frm.ipynb", "out", "data/samples")  # doctest: +SKIP
-    PosixPath('out/02_homm2_frm.ipynb')
+    >>> import tempfile; out = tempfile.mkdtemp()
+    >>> run_notebook("notebooks/02_homm2_frm.ipynb", out, "data/samples").name
+    '02_homm2_frm.ipynb'
     """
     import nbformat
     from nbclient import NotebookClient
@@ -195,7 +197,10 @@ def run_demo(out_dir: str | os.PathLike = "out", data: str | os.PathLike | None 
 
     Examples
     --------
-    >>> files = run_demo("out")  # doctest: +SKIP
+    >>> import tempfile; out = tempfile.mkdtemp()
+    >>> files = run_demo(out, notebooks=["notebooks/06_spec_experiment.ipynb"])
+    >>> sorted(p.name for p in files)[:2]
+    ['06_spec_experiment.ipynb', 'spec_experiment_claims.csv']
     """
     out = Path(out_dir)
     if data is None:

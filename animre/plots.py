@@ -11,8 +11,11 @@ Pass ``ax=`` to draw into an existing axes instead.
 Examples
 --------
 >>> from animre import open_corpus, plots
->>> c = open_corpus("data/samples")  # doctest: +SKIP
->>> fig = plots.idle_weights(c.tables["frm"])  # doctest: +SKIP
+>>> from animre import open_corpus, plots
+>>> c = open_corpus("data/samples/frm", cache=False)
+>>> fig = plots.idle_weights(c.tables["frm"])
+>>> len(fig.axes[0].containers)  # one stacked bar series per idle
+5
 """
 
 from __future__ import annotations
@@ -120,7 +123,9 @@ def bar_values(df: pd.DataFrame, columns: Sequence[str], *, label: str = "file",
 
     Examples
     --------
-    >>> fig = bar_values(frm, ["walk_speed", "shoot_speed", "fly_speed"])  # doctest: +SKIP
+    >>> fig = bar_values(corpus.tables["frm"], ["walk_speed", "shoot_speed", "fly_speed"])
+    >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    ['walk_speed', 'shoot_speed', 'fly_speed']
     """
     _require(df, list(columns) + [label], "bar_values")
     fig, ax = _axes(ax, (max(6.0, 0.28 * len(df) + 2), 4.0))
@@ -147,8 +152,10 @@ def sequence_timeline(sequences: pd.DataFrame, *, slot_label: str = "animation_n
 
     Examples
     --------
-    >>> fr = c.tables["frm_frames"].query("file == 'frm/GOBLNFRM.BIN'")  # doctest: +SKIP
-    >>> fig = sequence_timeline(fr)  # doctest: +SKIP
+    >>> fr = c.tables["frm_frames"].query("file == 'frm/GOBLNFRM.BIN'")
+    >>> fig = sequence_timeline(fr)
+    >>> len(fig.axes[0].get_yticklabels())  # one row per slot
+    34
     """
     _require(sequences, ["slot", "position", frame_column, "in_sequence"], "sequence_timeline")
     slots = sorted(sequences["slot"].unique())

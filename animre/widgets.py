@@ -11,10 +11,11 @@ Examples
 --------
 >>> from animre import open_corpus
 >>> from animre.widgets import corpus_explorer
->>> ex = corpus_explorer(open_corpus("data/samples"))  # doctest: +SKIP
->>> ex.widget  # doctest: +SKIP
->>> ex.select(file="frm/GOBLNFRM.BIN", path="walk_speed").selected  # doctest: +SKIP
-{'file': 'frm/GOBLNFRM.BIN', 'path': 'walk_speed', 'start': 162, 'end': 166, ...}
+>>> from animre import open_corpus
+>>> ex = corpus_explorer(open_corpus("data/samples/frm", cache=False))
+>>> sel = ex.select(file="GOBLNFRM.BIN", path="walk_speed").selected
+>>> sel["file"], sel["path"], sel["start"], sel["end"]
+('GOBLNFRM.BIN', 'walk_speed', 162, 166)
 """
 
 from __future__ import annotations
@@ -321,8 +322,9 @@ def corpus_explorer(corpus) -> CorpusExplorer:
 
     Examples
     --------
-    >>> ex = corpus_explorer(corpus)  # doctest: +SKIP
-    >>> ex.widget  # doctest: +SKIP
+    >>> ex = corpus_explorer(corpus)
+    >>> type(ex.widget).__name__
+    'VBox'
     """
     return CorpusExplorer(corpus)
 
@@ -457,8 +459,9 @@ def column_profiler(corpus, table: str | None = None, column: str | None = None)
 
     Examples
     --------
-    >>> prof = column_profiler(corpus, "frm", "unknown_magic")  # doctest: +SKIP
-    >>> prof.exceptions  # doctest: +SKIP
+    >>> prof = column_profiler(corpus, "frm", "unknown_magic")
+    >>> [e["file"] for e in prof.profile_row["exceptions"]]
+    ['frm/ODDMGFRM.BIN']
     """
     return ColumnProfiler(corpus, table, column)
 
@@ -540,7 +543,8 @@ class ReinterpretExplorer:
 
         Examples
         --------
-        >>> rx.run("idle_weights", types=["f32le", "u32le"]).result.best  # doctest: +SKIP
+        >>> rx = reinterpret_explorer(corpus, "walk_speed", fmt="frm")
+        >>> rx.run("idle_weights", types=["f32le", "u32le"]).result.best
         'f32le'
         """
         if locator is not None:
@@ -582,8 +586,9 @@ def reinterpret_explorer(corpus, locator: str | int = "", *, fmt: str | None = N
 
     Examples
     --------
-    >>> rx = reinterpret_explorer(corpus, "idle_weights", types=["f32le", "u32le"])  # doctest: +SKIP
-    >>> rx.result.ranking  # doctest: +SKIP
+    >>> rx = reinterpret_explorer(corpus, "idle_weights", fmt="frm", types=["f32le", "u32le"])
+    >>> rx.result.ranking["type"].tolist()
+    ['f32le', 'u32le']
     """
     return ReinterpretExplorer(corpus, locator, fmt=fmt, offset=offset, length=length, types=types)
 
@@ -630,7 +635,9 @@ class ClaimsBoard:
 
         Examples
         --------
-        >>> board.select(0).details  # doctest: +SKIP
+        >>> board = claims_board(corpus, formats=["frm"])
+        >>> board.select(1).details["file"].tolist()
+        ['frm/ODDMGFRM.BIN']
         """
         if not 0 <= claim < len(self.summary):
             raise UsageError(f"no claim {claim}; there are {len(self.summary)}")

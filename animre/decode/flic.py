@@ -37,11 +37,11 @@ is bounded by the input size.
 
 Examples
 --------
->>> frames, palettes = decode_frames("Run.flc")  # doctest: +SKIP
->>> frames.shape, palettes.shape  # doctest: +SKIP
-((120, 100, 100), (120, 256, 3))
->>> dirs = civ3_directions("Run.flc")  # doctest: +SKIP
->>> list(dirs)  # doctest: +SKIP
+>>> frames, palettes = decode_frames("data/samples/flc/Warrior/Run.flc")
+>>> frames.shape, palettes.shape
+((48, 40, 36), (48, 256, 3))
+>>> dirs = civ3_directions("data/samples/flc/Warrior/Run.flc")
+>>> list(dirs)
 ['SW', 'S', 'SE', 'E', 'NE', 'N', 'NW', 'W']
 """
 
@@ -190,9 +190,9 @@ def frame_roles(parsed: Any) -> list[FrameRole]:
     Examples
     --------
     >>> from animre import parse_file
-    >>> _, obj, _ = parse_file("Run.flc")  # doctest: +SKIP
-    >>> [r.frame for r in frame_roles(obj) if r.is_ring]  # doctest: +SKIP
-    [15, 31, 47, 63, 79, 95, 111, 127]
+    >>> _, obj, _ = parse_file("data/samples/flc/Warrior/Run.flc")
+    >>> [r.frame for r in frame_roles(obj) if r.is_ring]
+    [6, 13, 20, 27, 34, 41, 48, 55]
     """
     frame_chunks = [i for i, c in enumerate(parsed.chunks) if _int(c.chunk_type) == FRAME_TYPE]
     fa = parsed.header.flicanim
@@ -417,9 +417,9 @@ def decode_all(src: str | os.PathLike | bytes, *, palette_changes: bool = True, 
 
     Examples
     --------
-    >>> d = decode_all("Run.flc")  # doctest: +SKIP
-    >>> d.frames.shape, sum(r.is_ring for r in d.roles)  # doctest: +SKIP
-    ((128, 100, 100), 8)
+    >>> d = decode_all("data/samples/flc/Warrior/Run.flc")
+    >>> d.frames.shape, sum(r.is_ring for r in d.roles)
+    ((56, 40, 36), 8)
     """
     data, file = _load(src, name)
     root, bases = _parse(data, file)
@@ -493,9 +493,9 @@ def decode_frames(src: str | os.PathLike | bytes, *, palette_changes: bool = Tru
 
     Examples
     --------
-    >>> frames, palettes = decode_frames("a.fli")  # doctest: +SKIP
-    >>> frames.shape  # doctest: +SKIP
-    (384, 200, 320)
+    >>> frames, palettes = decode_frames("data/samples/flc/Warrior/Run.flc")
+    >>> frames.shape  # 48 image frames: the 8 ring frames are left out
+    (48, 40, 36)
     """
     d = decode_all(src, palette_changes=palette_changes, max_pixels=max_pixels, name=name)
     keep = d.image_mask
@@ -518,9 +518,9 @@ def ring_frames(src: str | os.PathLike | bytes, *, max_pixels: int | None = None
 
     Examples
     --------
-    >>> idx, rings = ring_frames("Run.flc")  # doctest: +SKIP
-    >>> idx  # doctest: +SKIP
-    [15, 31, 47, 63, 79, 95, 111, 127]
+    >>> idx, rings = ring_frames("data/samples/flc/Warrior/Run.flc")
+    >>> idx
+    [6, 13, 20, 27, 34, 41, 48, 55]
     """
     d = decode_all(src, max_pixels=max_pixels, name=name)
     idx = [r.frame for r in d.roles if r.is_ring]
@@ -544,9 +544,9 @@ def civ3_directions(src: str | os.PathLike | bytes, *, max_pixels: int | None = 
 
     Examples
     --------
-    >>> dirs = civ3_directions("Run.flc")  # doctest: +SKIP
-    >>> dirs["SW"].shape  # doctest: +SKIP
-    (15, 100, 100)
+    >>> dirs = civ3_directions("data/samples/flc/Warrior/Run.flc")
+    >>> dirs["SW"].shape
+    (6, 40, 36)
     """
     d = decode_all(src, max_pixels=max_pixels, name=name)
     if d.flicanim is None or d.flicanim["num_anims"] == 0 or d.flicanim["anim_length"] == 0:

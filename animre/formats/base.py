@@ -148,7 +148,8 @@ def column_claim(text: str, source: str, table: str, column: str,
     Examples
     --------
     >>> column_claim("exec window is always 10", "One Must Fall 2097 community format notes",
-    ...              "af_fighters", "exec_window", lambda v: v == 10)  # doctest: +SKIP
+    ...              "af_fighters", "exec_window", lambda v: v == 10).reads
+    (('af_fighters', 'exec_window'),)
     """
     import pandas as pd
 

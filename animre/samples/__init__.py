@@ -50,9 +50,10 @@ def generate_all(out_dir: str | Path, seed: int = 2097, only: list[str] | None =
 
     Examples
     --------
-    >>> m = generate_all("/tmp/animre-samples", seed=1)  # doctest: +SKIP
-    >>> sorted(m["formats"])  # doctest: +SKIP
-    ['flc', 'mot', 'frm', 'omf', 'pas4']
+    >>> import tempfile
+    >>> m = generate_all(tempfile.mkdtemp(), seed=1)
+    >>> sorted(m["formats"])
+    ['flc', 'frm', 'mot', 'omf', 'pas4']
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

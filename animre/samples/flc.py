@@ -129,8 +129,9 @@ def sprite_images(entry: dict) -> np.ndarray:
 
     Examples
     --------
-    >>> m = generate_all("/tmp/s", seed=1)["formats"]["flc"]  # doctest: +SKIP
-    >>> sprite_images(m["files"]["flc/Warrior/Run.flc"]).shape  # doctest: +SKIP
+    >>> from animre.samples import load_manifest
+    >>> m = load_manifest("data/samples")["formats"]["flc"]
+    >>> sprite_images(m["files"]["flc/Warrior/Run.flc"]).shape
     (48, 40, 36)
     """
     w, h = entry["header"]["width"], entry["header"]["height"]

@@ -156,7 +156,10 @@ def encoded_images(entry: dict) -> list[tuple[int, int, np.ma.MaskedArray]]:
 
     Examples
     --------
-    >>> imgs = encoded_images(manifest["formats"]["omf"]["files"]["af/FIGHTR0.AF"])  # doctest: +SKIP
+    >>> from animre.samples import load_manifest
+    >>> imgs = encoded_images(load_manifest("data/samples")["formats"]["omf"]["files"]["af/FIGHTR0.AF"])
+    >>> len(imgs) > 0
+    True
     """
     records = entry["moves"] if "moves" in entry else entry["animations"]
     key = "move" if "moves" in entry else "anim"
