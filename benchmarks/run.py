@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import shutil
 import struct
@@ -248,6 +249,7 @@ PHASES = {
     "read": "from pathlib import Path\nfiles=[f for f in Path(D).rglob('*') if f.is_file()]\n"
             "blobs=[f.read_bytes() for f in files]",
     "cold": "import animre\nc=animre.open_corpus(D, cache=C, progress=False)",
+    "cold1": "import animre\nc=animre.open_corpus(D, cache=C + '-1', progress=False, workers=1)",
     "warm": "import animre\nc=animre.open_corpus(D, cache=C, progress=False)",
     "profile": "import animre\nfrom animre.research import profile\n"
                "c=animre.open_corpus(D, cache=C, progress=False)\n"
@@ -278,13 +280,15 @@ def section_big(samples: Path, n_frm: int, n_flc: int) -> dict:
         t_struct = best(lambda: struct_frm_reader(frm_files), 3)
         t_read_frm = best(lambda: read_all(frm_files), 3)
         t_read, rss_read = run_phase("read", data, cache)
+        t_cold1, _ = run_phase("cold1", data, cache)
         t_cold, rss_cold = run_phase("cold", data, cache)
         t_warm, rss_warm = run_phase("warm", data, cache)
         t_prof, rss_prof = run_phase("profile", data, cache)
         frm_only = work / "frm_only_cache"
         t_cold_frm, _ = run_phase("cold", data / "frm", frm_only)
         res = {
-            "files": n_frm + n_flc, "read_s": t_read, "cold_s": t_cold, "warm_s": t_warm,
+            "files": n_frm + n_flc, "read_s": t_read, "cold_s": t_cold, "cold_1_worker_s": t_cold1,
+            "workers": len(os.sched_getaffinity(0)), "one_worker_over_all": t_cold1 / t_cold, "warm_s": t_warm,
             "profile_s": t_prof, "cold_over_read": t_cold / t_read, "warm_over_read": t_warm / t_read,
             "cold_over_warm": t_cold / t_warm, "profile_over_read": t_prof / t_read,
             "frm_cold_over_struct": t_cold_frm / t_struct, "frm_struct_over_read": t_struct / t_read_frm,
@@ -296,6 +300,8 @@ def section_big(samples: Path, n_frm: int, n_flc: int) -> dict:
               f"struct reader on the FRM files {t_struct:.2f} s")
         print(f"  cold scan {t_cold:.1f} s = {t_cold / t_read:.0f}x reading; warm scan {t_warm:.2f} s = "
               f"{t_warm / t_read:.1f}x reading; cold/warm = {t_cold / t_warm:.0f}x")
+        print(f"  cold scan with every core ({len(os.sched_getaffinity(0))} workers) {t_cold:.1f} s, with one "
+              f"{t_cold1:.1f} s -> {t_cold1 / t_cold:.2f}x faster in parallel")
         print(f"  FRM only: cold scan {t_cold_frm:.1f} s = {t_cold_frm / t_struct:.0f}x the plain struct reader")
         print(f"  profile of every table (warm open included) {t_prof:.1f} s = {t_prof / t_read:.0f}x reading")
         print(f"  peak memory: cold {rss_cold:.0f} MB = {rss_cold / rss_read:.1f}x the reading baseline; "
