@@ -614,6 +614,7 @@ def _columns(t: TablePlan, recs: list, ks: list, keys: dict, base) -> Chunk:
     ends: dict[str, np.ndarray] = {}
     for j, k in enumerate(t.keys):
         data[k] = [kk[j] for kk in ks]
+    rbase = None
     for c in t.columns:
         vals = [None] * n
         st = np.full(n, -1, dtype=np.int32)
@@ -633,52 +634,61 @@ def _columns(t: TablePlan, recs: list, ks: list, keys: dict, base) -> Chunk:
                 and c.span_from is None:
             # the common case, a field read directly by the record: no path to walk, nothing to compute
             attr = c.steps[0][0]
+            if rbase is None:
+                rbase = [base(r) for r in recs]  # once per table: every direct column shares it
             for i, r in enumerate(recs):
                 v = getattr(r, attr, None)
-                vals[i] = v.value if isinstance(v, enum.Enum) else v
                 if v is None:
                     continue
+                vals[i] = v.value if isinstance(v, enum.Enum) else v
                 d = r._debug.get(attr)
                 if d is not None and "end" in d:
-                    b = base(r)
+                    b = rbase[i]
                     st[i] = b + d["start"]
                     en[i] = b + d["end"]
         else:
             *path, (attr, idx) = c.steps
+            role, span_from = c.role, c.span_from
+            dkey = span_from or (("_m_" + attr) if c.field.kind != "seq" else attr)
             for i, r in enumerate(recs):
-                holder = r
-                for a, ix in path:
-                    holder = _get(holder, a)
-                    if holder is _MISS or holder is None:
-                        break
-                    if ix is not None:
-                        holder = holder[ix] if ix < len(holder) else None
-                        if holder is None:
-                            break
-                if holder is _MISS or holder is None:
+                try:  # a missing optional record, a short array or a value that cannot be computed: no value
+                    holder = r
+                    for a, ix in path:
+                        holder = getattr(holder, a)
+                        if ix is not None:
+                            holder = holder[ix]
+                    v = getattr(holder, attr)
+                    if idx is not None:
+                        v = v[idx]
+                except Exception:  # noqa: BLE001
                     continue
-                v = _get(holder, attr)
-                if v is _MISS:
+                if v is None:
                     continue
-                if idx is not None:
-                    if v is None or idx >= len(v):
-                        continue
-                    v = v[idx]
-                if c.role == "enum_name":
+                if role == "enum_name":
                     vals[i] = v.name if isinstance(v, enum.Enum) else None
-                elif c.role == "list":
-                    vals[i] = None if v is None else [_plain(x) for x in v]
+                    if vals[i] is None:
+                        continue
+                elif role == "list":
+                    vals[i] = [x.value if isinstance(x, enum.Enum) else x for x in v]
                 else:
-                    vals[i] = _plain(v)
-                d = _debug_entry(holder, c.span_from or attr) if vals[i] is not None else None
-                if d:
-                    if idx is not None and c.span_from is None:
-                        arr = d.get("arr") or ()
-                        d = arr[idx] if idx < len(arr) else None
-                    if d and "start" in d and "end" in d:
-                        b = base(holder)
-                        st[i] = b + d["start"]
-                        en[i] = b + d["end"]
+                    vals[i] = v.value if isinstance(v, enum.Enum) else v
+                dbg = getattr(holder, "_debug", None)
+                if not dbg:
+                    continue
+                d = dbg.get(dkey)
+                if d is None and span_from is not None:
+                    d = dbg.get("_m_" + span_from)
+                if d is None:
+                    continue
+                if idx is not None and span_from is None:
+                    arr = d.get("arr")
+                    d = arr[idx] if arr and idx < len(arr) else None
+                    if d is None:
+                        continue
+                if "end" in d and "start" in d:
+                    b = base(holder)
+                    st[i] = b + d["start"]
+                    en[i] = b + d["end"]
         data[c.name] = vals
         starts[c.name] = st
         ends[c.name] = en
