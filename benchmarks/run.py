@@ -257,18 +257,30 @@ PHASES = {
 }
 
 
+LAST_PHASE: dict = {}
+AFTER = {  # measured after the timing: the in-memory size of what the phase returned
+    "cold": "TABLES_MB=(sum(int(df.memory_usage(deep=True).sum()) for df in c.tables.values())"
+            "+sum(int(x.memory_usage(deep=True).sum()) for t in c.spans for x in c.spans[t]))/2**20",
+}
+
+
 def run_phase(name: str, data: Path, cache: Path) -> tuple[float, float]:
     """Run one phase in a fresh process: (seconds, peak RSS in MB)."""
     # peak RSS from /proc/self/status VmHWM: unlike ru_maxrss it is not inherited from the
     # (large) parent process across fork + exec, so the baseline is the child's own
-    code = (f"import time,re\nD={str(data)!r}\nC={str(cache)!r}\nt=time.perf_counter()\n"
-            f"{PHASES[name]}\nprint(time.perf_counter()-t, "
-            f"int(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1))/1024)")
+    code = (f"import time,re\nD={str(data)!r}\nC={str(cache)!r}\nTABLES_MB=0\n"
+            "import animre, pandas\n"  # the libraries' own memory is not the scan's
+            "rss0=int(re.search(r'VmRSS:\\s+(\\d+)', open('/proc/self/status').read()).group(1))/1024\n"
+            f"t=time.perf_counter()\n{PHASES[name]}\nelapsed=time.perf_counter()-t\n"
+            "hwm=int(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1))/1024\n"
+            f"{AFTER.get(name, '')}\nprint(elapsed, "
+            "hwm, rss0, TABLES_MB)")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     if r.returncode:
         raise SystemExit(f"phase {name} failed:\n{r.stderr[-3000:]}")
-    t, rss = r.stdout.split()[-2:]
-    return float(t), float(rss)
+    t, rss, rss0, tables_mb = (float(x) for x in r.stdout.split()[-4:])
+    LAST_PHASE.update(rss_before_MB=rss0, tables_MB=tables_mb)
+    return t, rss
 
 
 def section_big(samples: Path, n_frm: int, n_flc: int) -> dict:
@@ -282,6 +294,7 @@ def section_big(samples: Path, n_frm: int, n_flc: int) -> dict:
         t_read, rss_read = run_phase("read", data, cache)
         t_cold1, _ = run_phase("cold1", data, cache)
         t_cold, rss_cold = run_phase("cold", data, cache)
+        cold_extra, tables_mb = rss_cold - LAST_PHASE["rss_before_MB"], LAST_PHASE["tables_MB"]
         t_warm, rss_warm = run_phase("warm", data, cache)
         t_prof, rss_prof = run_phase("profile", data, cache)
         frm_only = work / "frm_only_cache"
@@ -294,12 +307,16 @@ def section_big(samples: Path, n_frm: int, n_flc: int) -> dict:
             "frm_cold_over_struct": t_cold_frm / t_struct, "frm_struct_over_read": t_struct / t_read_frm,
             "peak_rss_read_MB": rss_read, "peak_rss_cold_MB": rss_cold, "peak_rss_warm_MB": rss_warm,
             "peak_rss_profile_MB": rss_prof, "cold_rss_over_read": rss_cold / rss_read,
+            "tables_MB": tables_mb, "cold_peak_over_imports_MB": cold_extra,
+            "cold_peak_over_tables": cold_extra / tables_mb,
         }
         print(f"[big] {n_frm} FRM + {n_flc} FLC files ({sum(f.stat().st_size for f in data.rglob('*') if f.is_file()) / 1e6:.1f} MB)")
         print(f"  baseline: reading the bytes {t_read:.2f} s (peak {rss_read:.0f} MB RSS); "
               f"struct reader on the FRM files {t_struct:.2f} s")
         print(f"  cold scan {t_cold:.1f} s = {t_cold / t_read:.0f}x reading; warm scan {t_warm:.2f} s = "
               f"{t_warm / t_read:.1f}x reading; cold/warm = {t_cold / t_warm:.0f}x")
+        print(f"  cold scan memory: peak {cold_extra:.0f} MB above the imported libraries, tables + spans "
+              f"{tables_mb:.0f} MB (pandas deep size) -> {cold_extra / tables_mb:.1f}x the returned tables")
         print(f"  cold scan with every core ({len(os.sched_getaffinity(0))} workers) {t_cold:.1f} s, with one "
               f"{t_cold1:.1f} s -> {t_cold1 / t_cold:.2f}x faster in parallel")
         print(f"  FRM only: cold scan {t_cold_frm:.1f} s = {t_cold_frm / t_struct:.0f}x the plain struct reader")
