@@ -418,20 +418,38 @@ class Corpus:
         return s[s["table"] == table].reset_index(drop=True)
 
     def has_column(self, table: str, column: str) -> bool:
-        """True when the loaded spec (or a derived column) gives ``table`` the column ``column``."""
+        """True when the loaded spec (or a derived column) gives ``table`` the column ``column``.
+
+        Examples
+        --------
+        >>> c.has_column("frm", "walk_speed"), c.has_column("frm", "walking_speed")
+        (True, False)
+        """
         if column in ("file", "block") or (table, column) in self._derived_ok:
             return True
         s = self.schema
         return bool(((s["table"] == table) & (s["column"] == column)).any())
 
     def ids(self, table: str) -> list[str]:
-        """Columns whose values identify a table's records: its positions and ``-animre-id`` fields."""
+        """Columns whose values identify a table's records: its positions and ``-animre-id`` fields.
+
+        Examples
+        --------
+        >>> c.ids("af_moves")
+        ['move', 'move_number']
+        """
         info = self.columns(table)
         return [k for k in self.keys(table) if k not in ("file", "block")] + list(
             info[info["is_id"].astype(bool)]["column"])
 
     def keys(self, table: str) -> list[str]:
-        """Key columns of a table (``file``, ``block`` for containers, then positions)."""
+        """Key columns of a table (``file``, ``block`` for containers, then positions).
+
+        Examples
+        --------
+        >>> c.keys("frm_frames"), c.keys("pas4_parms")
+        (['file', 'slot', 'position'], ['file', 'block', 'state', 'parm'])
+        """
         df = self.tables.get(table)
         ks = list(self.columns(table).query("kind == 'key'")["column"])
         lead = ["file"] + (["block"] if df is not None and "block" in df.columns else [])
