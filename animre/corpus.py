@@ -523,9 +523,18 @@ class Corpus:
         return self._paths[file].read_bytes()
 
     def format_of(self, file: str) -> str | None:
-        """The detected format name of a file."""
-        fmt = self.files.set_index("file")["format"].get(file)
-        return None if pd.isna(fmt) else fmt
+        """The detected format name of a file.
+
+        Examples
+        --------
+        >>> c.format_of("frm/GOBLNFRM.BIN")
+        'frm'
+        """
+        fm = getattr(self, "_format_by_file", None)
+        if fm is None or len(fm) != len(self.files):
+            fm = self._format_by_file = dict(zip(self.files["file"], self.files["format"]))
+        fmt = fm.get(file)
+        return None if fmt is None or pd.isna(fmt) else fmt
 
     def parse(self, file: str):
         """Parse one file again and return the Kaitai object tree (with ``_debug`` offsets)."""
@@ -564,13 +573,22 @@ class Corpus:
             return pd.Series(pd.NA, index=idx, dtype="Int64")
         return self.spans[table][0][column].reindex(idx).astype("Int64")
 
-    def fields(self, files: str | Iterable[str] | None = None, values: bool = True) -> pd.DataFrame:
+    def fields(self, files: str | Iterable[str] | None = None, values: bool = True,
+               progress: bool | None = None) -> pd.DataFrame:
         """The long ``fields`` table: every value read, with its byte range.
 
         Columns: file, path, parent, index, name, kind, type, value, start, end.
-        ``type`` is the Python type of the value (``struct`` for records and
-        ``array`` for arrays); value instances computed from other fields have
-        no start/end.
+        ``kind`` is ``value``, ``struct`` (a record) or ``array``; ``type`` is
+        the field's ksy type from the spec; value instances computed from other
+        fields have no start/end. The files are parsed again (the tables keep
+        only what the spec declares), with a progress bar for 20+ files on a
+        terminal or in a notebook; interrupting stops it.
+
+        Examples
+        --------
+        >>> f = c.fields("frm/GOBLNFRM.BIN")
+        >>> f.query("path == 'walk_speed'")[["type", "value", "start", "end"]].values.tolist()
+        [['u4', 400, 162, 166]]
         """
         from .tables import fields_table
 
@@ -578,8 +596,15 @@ class Corpus:
             files = [r.file for r in self.results if r.ok]
         elif isinstance(files, str):
             files = [files]
+        else:
+            files = list(files)
+        it = files
+        if progress is not False and len(files) >= 20:
+            from tqdm.auto import tqdm
+
+            it = tqdm(files, desc="animre: reading fields", unit="file", disable=None if progress is None else False)
         frames = []
-        for f in files:
+        for f in it:
             blocks = list(parse_blocks(self.read_bytes(f), f, self.format_of(f), self.parsers))
             for _, k, obj, bases in blocks:
                 ft = fields_table(obj, f, bases, values=values)
