@@ -72,7 +72,7 @@ __all__ = [
     "COLUMN_INFO",
 ]
 
-COLUMN_INFO = ["table", "column", "kind", "type", "enum", "doc", "field", "spec", "is_id"]
+COLUMN_INFO = ["table", "column", "kind", "type", "enum", "doc", "field", "spec", "is_id", "path"]
 
 _PRIM = re.compile(r"^(?:[us][1248]|f[48]|b\d+)(?:le|be)?$|^(?:str|strz)$")
 
@@ -254,6 +254,8 @@ class Column:
     def kind(self) -> str:
         if self.role == "enum_name":
             return "enum name"
+        if self.role == "list":
+            return "list"
         if self.field.kind == "value":
             return "value" if self.span_from is None else "value (bits)"
         return "read" if self.field.kind == "seq" else "pos"
@@ -272,6 +274,7 @@ class TablePlan:
     primitive: FieldDef | None = None  # rows are the values of a primitive array
     where: Callable[[Any], bool] | None = None
     owner: str = ""
+    path: str = ""  # field path of a record, array positions as [] (``moves[]``)
 
 
 @dataclass
@@ -280,22 +283,35 @@ class Plan:
 
     spec: str
     tables: dict[str, TablePlan]
+    skipped: list[str] = field(default_factory=list)  # paths of -animre-skip fields (not in any table)
 
     def info(self) -> pd.DataFrame:
-        """One row per column: table, column, kind, type, enum, doc, field, spec, is_id."""
+        """One row per column: table, column, kind, type, enum, doc, field, spec, is_id, path.
+
+        ``path`` is where the cell's field sits in :meth:`Corpus.fields` paths,
+        array positions written ``[]`` (``moves[].footer.unknown_4``).
+        """
         rows = []
         for t in self.tables.values():
             for k in t.keys:
                 rows.append((t.name, k, "key", "index", None, "Position of the record in its array.", None,
-                             self.spec, False))
+                             self.spec, False, None))
             for c in t.columns:
                 ty = c.field.type + ("[]" if c.role == "list" else "")
                 if c.role == "enum_name":
                     ty = "str"
                 rows.append((t.name, c.name, c.kind, ty, c.field.enum, c.field.doc,
                              f"{c.owner}.{c.field.id}", self.spec,
-                             bool(c.field.opts.get("id")) and c.role == "value"))
+                             bool(c.field.opts.get("id")) and c.role == "value", self.path_of(t, c)))
         return pd.DataFrame(rows, columns=COLUMN_INFO)
+
+    @staticmethod
+    def path_of(t: TablePlan, c: Column) -> str:
+        """The field path of a column's cells (array positions as ``[]``)."""
+        steps = "".join(f".{a}" + ("" if i is None else f"[{i}]") for a, i in c.steps).lstrip(".")
+        if t.primitive is not None:
+            return t.path
+        return f"{t.path}.{steps}" if t.path else steps
 
 
 _BIN = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
@@ -372,6 +388,7 @@ class _Planner:
     def __init__(self, model: SpecModel):
         self.m = model
         self.tables: dict[str, TablePlan] = {}
+        self.skipped: list[str] = []
 
     def table_name(self, short: str) -> str:
         return f"{self.m.id}_{short}"
@@ -388,6 +405,8 @@ class _Planner:
             return
         for f in tdef.fields:
             if f.opts.get("skip"):
+                here = "".join(f".{a}" + ("" if i is None else f"[{i}]") for a, i in steps).lstrip(".")
+                self.skipped.append(".".join(x for x in (table.path, here, f.id) if x))
                 continue
             self.field_columns(f, tdef, table, prefix, steps, depth, stack)
 
@@ -402,8 +421,11 @@ class _Planner:
             where = None
             if f.opts.get("where"):
                 where = _where(str(f.opts["where"]), f"{self.m.id}.ksy: {owner}.{f.id}")
+            here = "".join(f".{a}" + ("" if i is None else f"[{i}]") for a, i in steps).lstrip(".")
+            base_path = ".".join(x for x in (table.path, here) if x)
             child = TablePlan(self.table_name(short), table.name, steps + ((f.id, None),), key,
-                              table.keys + (key,), [], None if f.is_user else f, where, owner)
+                              table.keys + (key,), [], None if f.is_user else f, where, owner,
+                              f"{base_path}.{f.id}[]" if base_path else f"{f.id}[]")
             self.add_table(child)
             if f.is_user:
                 for u in f.users:
@@ -465,7 +487,7 @@ class _Planner:
             dup = [n for n, k in seen.items() if k > 1 or n in tp.keys]
             if dup:
                 raise SpecError(f"{self.m.id}.ksy", f"table {tp.name}: column names used twice: {dup}")
-        return Plan(self.m.id, self.tables)
+        return Plan(self.m.id, self.tables, self.skipped)
 
 
 @functools.lru_cache(maxsize=64)

@@ -267,6 +267,9 @@ def _records(source, locator, offset, length, fmt, byteorder) -> pd.DataFrame:
         return pd.DataFrame(rows, columns=["file", "where", "offset", "raw"])
     if not isinstance(locator, str):
         raise UsageError(f"cannot locate bytes with {locator!r}")
+    fast = _records_from_columns(corpus, locator, offset, length, fmt, ok, data)
+    if fast is not None:
+        return fast
     fields = corpus.fields(list(ok["file"]), values=False)
     fields = fields[fields["start"].notna() & fields["end"].notna()]
     hit = fields[_path_matches(fields["path"], locator)]
@@ -283,6 +286,65 @@ def _records(source, locator, offset, length, fmt, byteorder) -> pd.DataFrame:
             continue
         rows.append({"file": r.file, "where": r.path, "offset": s, "raw": d[s:e]})
     return pd.DataFrame(rows, columns=["file", "where", "offset", "raw"])
+
+
+def _records_from_columns(corpus, locator: str, offset, length, fmt, ok: pd.DataFrame, data) -> pd.DataFrame | None:
+    """A field path answered from the tables' byte spans, without parsing the files again.
+
+    Used when every field the path matches is a table column read from the
+    file (not computed, not skipped by the spec, not inside a container with
+    several blocks); otherwise None, and the caller walks the parsed files.
+    The rows are the same as the walk's: file order, then offset.
+    """
+    if not hasattr(corpus, "schema"):
+        return None
+    from ..formats import all_formats
+    from ..read import plan_of
+
+    sch = corpus.schema
+    sch = sch[sch["path"].notna() & (sch["kind"] != "enum name")]
+    if fmt is not None:
+        sch = sch[sch["spec"] == fmt]
+    hit = sch[_path_matches(sch["path"], locator)]
+    if hit.empty or not hit["kind"].isin(["read", "pos"]).all():
+        return None
+    plans = {spec: plan_of(all_formats()[spec], getattr(corpus, "parsers", None)) for spec in set(sch["spec"])}
+    for plan in plans.values():
+        skipped = pd.Series(plan.skipped, dtype=object)
+        if len(skipped) and _path_matches(skipped, locator).any():
+            return None
+    for r in hit.itertuples(index=False):  # a table that keeps only some elements lacks the others
+        t = plans[r.spec].tables.get(r.table)
+        while t is not None:
+            if t.where is not None:
+                return None
+            t = plans[r.spec].tables.get(t.parent) if t.parent else None
+    wanted = set(ok["file"])
+    rank = {f: i for i, f in enumerate(ok["file"])}
+    rows = []
+    for order, r in enumerate(hit.itertuples(index=False)):
+        df = corpus.tables.get(r.table)
+        if df is None or "block" in df.columns:
+            return None if df is not None else pd.DataFrame(columns=["file", "where", "offset", "raw"])
+        positions = [k for k in corpus.keys(r.table) if k != "file"]
+        starts = corpus.spans[r.table][0][r.column].to_numpy(dtype="float64", na_value=np.nan)
+        ends = corpus.spans[r.table][1][r.column].to_numpy(dtype="float64", na_value=np.nan)
+        files = df["file"].to_numpy()
+        pos = df[positions].to_numpy() if positions else np.zeros((len(df), 0), dtype=int)
+        parts = r.path.split("[]")
+        for i in np.flatnonzero(~np.isnan(starts) & ~np.isnan(ends)):
+            f = files[i]
+            if f not in wanted:
+                continue
+            s = int(starts[i]) + (offset or 0)
+            e = s + length if length is not None else int(ends[i])
+            d = data(f)
+            if e > len(d):
+                continue
+            where = parts[0] + "".join(f"[{int(p)}]{rest}" for p, rest in zip(pos[i], parts[1:]))
+            rows.append(((rank[f], tuple(int(p) for p in pos[i]), order), f, where, s, d[s:e]))
+    rows.sort(key=lambda x: x[0])  # the walk's order: file, then record by record
+    return pd.DataFrame([r[1:] for r in rows], columns=["file", "where", "offset", "raw"])
 
 
 def _records_from_table(df: pd.DataFrame, column: Any, length: int | None, byteorder: str) -> pd.DataFrame:
