@@ -508,3 +508,17 @@ def test_reinterpret_locators(sample_corpus, manifest):
     rec = reinterpret(sample_corpus, "projectile_offsets", offset=2, length=2, types=["s16le"], format="frm")
     ys = {(r.file, r.offset): r.s16le for r in rec.values.itertuples()}
     assert ys == {(f, 176 + 4 * i): v["projectile_offsets"][i][1] for f, v in files.items() for i in range(3)}
+
+
+@pytest.mark.parametrize("loc,fmt", [("walk_speed", "frm"), ("idle_weights", "frm"), ("frame_ids", "frm"),
+                                     ("x_offsets.offsets", "frm"), ("sound_ids", "af"), ("header.speed", "flc")])
+def test_reinterpret_from_columns_equals_the_walk(sample_corpus, monkeypatch, loc, fmt):
+    """Field paths answered from the tables' spans give exactly the rows a walk of the parsed files gives."""
+    from animre.research import _reinterpret as impl
+
+    assert impl._records_from_columns(sample_corpus, loc, None, None, fmt, sample_corpus.files,
+                                      sample_corpus.read_bytes) is not None  # the column path is taken
+    fast = reinterpret(sample_corpus, loc, format=fmt, types=["u8"] if "frame" in loc else None).values
+    monkeypatch.setattr(impl, "_records_from_columns", lambda *a, **k: None)
+    walk = reinterpret(sample_corpus, loc, format=fmt, types=["u8"] if "frame" in loc else None).values
+    pd.testing.assert_frame_equal(fast, walk)
