@@ -505,8 +505,9 @@ class Corpus:
     # -- access --------------------------------------------------------------------
 
     def __repr__(self) -> str:
+        # the folder's name only: an executed notebook or a log shared with others shows no local path
         n_ok = int(self.tables["files"]["ok"].sum())
-        return (f"<Corpus {self.root or ''}: {len(self.results)} files, {n_ok} parsed, "
+        return (f"<Corpus {self.root.name if self.root else ''}: {len(self.results)} files, {n_ok} parsed, "
                 f"{len(self.errors)} errors; tables: {', '.join(self.tables)}>")
 
     @property

@@ -545,6 +545,141 @@ _PIXEL_CODECS = {BYTE_RUN: _byte_run, DELTA_FLI: _delta_fli, DELTA_FLC: _delta_f
 _FULL_FRAME = {BYTE_RUN, COPY, BLACK}
 
 
+# ---------------------------------------------------------------------------- batched deltas
+#
+# The delta chunks of a file (DELTA_FLI, DELTA_FLC) are decoded in two steps:
+# a tight Python loop follows each chunk's chain of line and packet headers
+# (one list append and one add per packet, no pixel work), then numpy turns
+# all packets of the file at once into (destination pixel, source byte) index
+# arrays and gathers the source bytes; each frame is then one copy of the
+# previous frame plus one fancy assignment. A chunk whose chain or packets
+# break any rule (truncated, past the width or height, repeated last-pixel
+# option) is left to the sequential codec above, which raises its exact error.
+
+
+def _chain_fli(data: bytes, start: int, end: int, h: int, w: int, starts: list, rows: list, counts: list) -> bool:
+    if start + 4 > end:
+        return False
+    y0 = data[start] | (data[start + 1] << 8)
+    ymax = y0 + (data[start + 2] | (data[start + 3] << 8))
+    if ymax > h:
+        return False
+    p = start + 4
+    append = starts.append
+    for y in range(y0, ymax):
+        k = data[p]
+        p += 1
+        rows.append(y * w)
+        counts.append(k)
+        for _ in range(k):
+            append(p)
+            c = data[p + 1]
+            p += 3 if c & 0x80 else c + 2
+        if p > end:
+            return False
+    return True
+
+
+def _chain_flc(data: bytes, start: int, end: int, h: int, w: int, starts: list, rows: list, counts: list,
+               last: list) -> bool:
+    if start + 2 > end:
+        return False
+    lines = data[start] | (data[start + 1] << 8)
+    p = start + 2
+    y = line = 0
+    last_y = -1
+    append = starts.append
+    while line < lines and y < h:
+        word = data[p] | (data[p + 1] << 8)
+        p += 2
+        while word & 0x8000:
+            if word & 0x4000:
+                y += 0x10000 - word
+                if y >= h:
+                    return False
+            else:
+                if y == last_y:
+                    return False  # two last-pixel options on one line: left to the sequential codec
+                last_y = y
+                last.append((y * w + w - 1, p - 2))
+            word = data[p] | (data[p + 1] << 8)
+            p += 2
+        rows.append(y * w)
+        counts.append(word)
+        for _ in range(word):
+            append(p)
+            c = data[p + 1]
+            p += 4 if c & 0x80 else 2 * c + 2
+        if p > end:
+            return False
+        line += 1
+        y += 1
+    return line >= lines and p <= end
+
+
+def _plan_deltas(data: bytes, D: np.ndarray, jobs: list[tuple[Any, int, int]], h: int, w: int) -> dict:
+    """Index arrays for the delta chunks ``jobs`` = [(key, type, start, end)]: key -> (last-pixel
+    destinations, their values, pixel destinations, their values) in frame coordinates."""
+    starts: list[int] = []
+    rows: list[int] = []
+    counts: list[int] = []
+    last: list[tuple[int, int]] = []
+    kept = []  # (key, first packet, end packet, first line, end line, first last-pixel, end, is_flc)
+    for key, t, start, end in jobs:
+        marks = (len(starts), len(rows), len(last))
+        try:
+            if t == DELTA_FLI:
+                ok = _chain_fli(data, start, end, h, w, starts, rows, counts)
+            else:
+                ok = _chain_flc(data, start, end, h, w, starts, rows, counts, last)
+        except IndexError:
+            ok = False
+        if not ok:
+            del starts[marks[0]:], rows[marks[1]:], counts[marks[1]:], last[marks[2]:]
+            continue
+        kept.append((key, marks[0], len(starts), len(last), t == DELTA_FLC, marks[2]))
+    if not kept:
+        return {}
+    S = np.array(starts, dtype=np.intp)
+    flc = np.zeros(len(S), dtype=bool)
+    for _, a, b, _, is_flc, _ in kept:
+        if is_flc:
+            flc[a:b] = True
+    skip = D[S].astype(np.intp)
+    c = D[S + 1].astype(np.intp)
+    run = c >= 128
+    n = np.where(run, 256 - c, c)
+    n[flc] *= 2
+    # x after each packet, restarting at 0 on each line
+    x_end = np.cumsum(skip + n)
+    counts_a = np.array(counts, dtype=np.intp)
+    first = np.cumsum(counts_a) - counts_a
+    before = np.concatenate(([0], x_end))[first]
+    x_end -= np.repeat(before, counts_a)
+    bad_packets = np.flatnonzero(x_end > w)
+    pix_end = np.cumsum(n)
+    total = int(pix_end[-1]) if len(n) else 0
+    n_pix = np.repeat(np.arange(len(n)), n)
+    j = np.arange(total, dtype=np.intp) - np.repeat(pix_end - n, n)
+    dst = np.repeat(np.repeat(np.array(rows, dtype=np.intp), counts_a) + x_end - n, n) + j
+    run_pix = run[n_pix]
+    src = np.repeat(S + 2, n) + np.where(run_pix, j & flc[n_pix], j)
+    vals = D[src]
+    bad = set(np.searchsorted([a for _, a, *_ in kept], bad_packets, side="right").tolist())
+    pix_start = np.concatenate(([0], pix_end))
+    out = {}
+    if last:
+        last_a = np.array(last, dtype=np.intp)
+        last_dst, last_val = last_a[:, 0], D[last_a[:, 1]]
+    for i, (key, a, b, le, _, la) in enumerate(kept):
+        if i + 1 in bad:
+            continue
+        p0, p1 = int(pix_start[a]), int(pix_start[b])
+        lp = (last_dst[la:le], last_val[la:le]) if le > la else None
+        out[key] = (lp, dst[p0:p1], vals[p0:p1])
+    return out
+
+
 def _apply_palette(pal: np.ndarray, data: bytes, packets: list[tuple[int, int, int]], shift: int, file: str,
                    path: str, base: int) -> None:
     idx = 0
@@ -595,6 +730,13 @@ def decode_all(src: str | os.PathLike | bytes, *, palette_changes: bool = True, 
     >>> d.frames.shape, sum(r.is_ring for r in d.roles)
     ((56, 40, 36), 8)
     """
+    return DecodedFlic(*_decode(src, palette_changes, max_pixels, name, images_only=False))
+
+
+def _decode(src: str | os.PathLike | bytes, palette_changes: bool, max_pixels: int | None, name: str | None,
+            images_only: bool) -> tuple[str, np.ndarray, np.ndarray, list[FrameRole], dict | None]:
+    """(file, frames, palettes, roles, flicanim); with ``images_only`` the ring frames are drawn in a scratch
+    slot and left out of ``frames`` and ``palettes`` (no copy of the result to drop them)."""
     data, file = _load(src, name)
     layout = _walk(data)
     if layout is None:  # not certainly well-formed: the Kaitai parser reports what is wrong
@@ -612,47 +754,67 @@ def decode_all(src: str | os.PathLike | bytes, *, palette_changes: bool = True, 
     if len(roles) * h * w > budget:
         raise ParseError(file, "header.width", 8,
                          f"{len(roles)} frames of {w} x {h} pixels exceed the decoding budget of {budget} pixels")
-    n = len(roles)
     hw = h * w
-    frames = np.zeros((n, h, w), dtype=np.uint8)  # decoded in place: frame k starts as a copy of frame k - 1
-    out = memoryview(frames).cast("B")
-    src = memoryview(data)
+    if images_only:  # slot of each frame chunk in the output; ring frames share the scratch slot at the end
+        n = sum(not r.is_ring for r in roles)
+        slots, i = [], 0
+        for r in roles:
+            slots.append(n if r.is_ring else i)
+            i += not r.is_ring
+        frames = np.zeros((n + (n < len(roles)), h, w), dtype=np.uint8)
+    else:
+        n = len(roles)
+        slots = list(range(n))
+        frames = np.zeros((n, h, w), dtype=np.uint8)
+    # each frame is drawn in place over a copy of the previous one (frame 0 over the zeroed canvas)
+    plans = _plan_deltas(data, np.frombuffer(data, np.uint8),
+                         [((k, s.index), s.type, s.start, s.end) for k, (_, subs) in enumerate(layout.frames)
+                          for s in subs if s.type == DELTA_FLI or s.type == DELTA_FLC], h, w)
     pal = np.repeat(np.arange(256, dtype=np.uint8)[:, None], 3, axis=1)
     pals = [pal.copy()]  # every palette in force, in order; each frame points at one
-    which = np.zeros(n, dtype=np.intp)
+    which = np.zeros(len(frames), dtype=np.intp)
     palette_seen = False
-    for (chunk, subs), role in zip(layout.frames, roles):
-        k = role.frame
-        base = k * hw
-        ready = k == 0  # frame 0 starts from the zeroed canvas
-        for sub in subs:
-            t = sub.type
-            if t == COLOR_256 or t == COLOR_64:
-                if palette_changes or (k == 0 and not palette_seen):
-                    pal = pal.copy()
-                    _apply_palette(pal, data, sub.packets, 2 if t == COLOR_64 else 0, file,
-                                   f"chunks[{chunk}].body.chunks[{sub.index}].{sub.field}", sub.start)
-                    pals.append(pal)
-                    palette_seen = True
-                continue
-            if t == PSTAMP:
-                continue  # a preview of the first frame; it does not change the image
-            codec = _PIXEL_CODECS.get(t)
-            if codec is None:
-                raise ParseError(file, f"chunks[{chunk}].body.chunks[{sub.index}].chunk_type", sub.ofs + 4,
-                                 f"sub-chunk type {t} is not a pixel or palette chunk this decoder knows")
-            if not ready and t not in _FULL_FRAME:
-                out[base:base + hw] = out[base - hw:base]
-            ready = True
-            codec(out, base, h, w, data, src, (file, f"chunks[{chunk}].body.chunks[{sub.index}].body",
-                                               sub.start, sub.end))
-        if not ready:
-            out[base:base + hw] = out[base - hw:base]
-        which[k] = len(pals) - 1
-    out.release()
-    src.release()
-    palettes = np.stack(pals)[which] if n else np.zeros((0, 256, 3), dtype=np.uint8)
-    return DecodedFlic(file, frames, palettes, roles, fa)
+    prev = 0
+    with memoryview(frames.reshape(-1)) as out, memoryview(data) as raw:
+        for (chunk, subs), role, slot in zip(layout.frames, roles, slots):
+            k = role.frame
+            base = slot * hw
+            ready = k == 0
+            for sub in subs:
+                t = sub.type
+                if t == COLOR_256 or t == COLOR_64:
+                    if palette_changes or (k == 0 and not palette_seen):
+                        pal = pal.copy()
+                        _apply_palette(pal, data, sub.packets, 2 if t == COLOR_64 else 0, file,
+                                       f"chunks[{chunk}].body.chunks[{sub.index}].{sub.field}", sub.start)
+                        pals.append(pal)
+                        palette_seen = True
+                    continue
+                if t == PSTAMP:
+                    continue  # a preview of the first frame; it does not change the image
+                codec = _PIXEL_CODECS.get(t)
+                if codec is None:
+                    raise ParseError(file, f"chunks[{chunk}].body.chunks[{sub.index}].chunk_type", sub.ofs + 4,
+                                     f"sub-chunk type {t} is not a pixel or palette chunk this decoder knows")
+                if not ready and t not in _FULL_FRAME:
+                    out[base:base + hw] = out[prev:prev + hw]
+                ready = True
+                plan = plans.get((k, sub.index))
+                if plan is None:
+                    codec(out, base, h, w, data, raw, (file, f"chunks[{chunk}].body.chunks[{sub.index}].body",
+                                                       sub.start, sub.end))
+                else:
+                    flat = frames[slot].reshape(-1)
+                    if plan[0] is not None:
+                        flat[plan[0][0]] = plan[0][1]
+                    flat[plan[1]] = plan[2]
+            if not ready:
+                out[base:base + hw] = out[prev:prev + hw]
+            which[slot] = len(pals) - 1
+            prev = base
+    frames = frames[:n]
+    palettes = np.stack(pals)[which[:n]]
+    return file, frames, palettes, roles, fa
 
 
 def decode_frames(src: str | os.PathLike | bytes, *, palette_changes: bool = True,
@@ -681,9 +843,8 @@ def decode_frames(src: str | os.PathLike | bytes, *, palette_changes: bool = Tru
     >>> frames.shape  # 48 image frames: the 8 ring frames are left out
     (48, 40, 36)
     """
-    d = decode_all(src, palette_changes=palette_changes, max_pixels=max_pixels, name=name)
-    keep = d.image_mask
-    return d.frames[keep], d.palettes[keep]
+    _, frames, palettes, _, _ = _decode(src, palette_changes, max_pixels, name, images_only=True)
+    return frames, palettes
 
 
 def ring_frames(src: str | os.PathLike | bytes, *, max_pixels: int | None = None,
