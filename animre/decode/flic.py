@@ -35,6 +35,15 @@ Every failure of a bad stream is an :class:`~animre.errors.ParseError` with
 the file, the sub-chunk's field path and the absolute byte offset; all work
 is bounded by the input size.
 
+Speed (numpy only, no compiled extension): the chunk tree comes from the
+Kaitai parse of ``ksy/flc.ksy`` (the spec decides what a well-formed file is
+and reports what is wrong); the packet headers of all delta chunks are
+followed in one tight loop and
+numpy builds the pixel index arrays of the whole file at once; each frame is
+drawn in place over a copy of the previous one; BYTE_RUN and any delta chunk
+that breaks a rule use the sequential codecs (memoryview slice copies), which
+raise the exact error. ``decode_frames`` draws ring frames in a scratch slot.
+
 Examples
 --------
 >>> frames, palettes = decode_frames("data/samples/flc/Warrior/Run.flc")
@@ -289,83 +298,8 @@ def _flicanim(data: bytes, is_flicanim: bool) -> dict | None:
     return dict(zip(_FLICANIM_KEYS, _FLICANIM.unpack_from(data, 0x58))) if is_flicanim else None
 
 
-def _walk(data: bytes) -> _Layout | None:
-    """The chunk layout by the ``flc`` spec's own rules, read with ``struct``; None unless the whole file
-    certainly parses.
-
-    A mirror of ``ksy/flc.ksy`` (header, top-level chunks bounded by the file,
-    frame sub-chunks bounded by the frame, palettes read by their packets,
-    PSTAMP headers), reading only the values decoding needs. It exists for
-    speed: the Kaitai parse of a 385-frame FLI costs more than Pillow's whole
-    decoding. It accepts a file only when every check of the spec passes;
-    anything else returns None and the caller parses the file with the Kaitai
-    parser, whose ParseError (field path, offset) is then the one raised.
-    ``tests/test_flic_speed_equivalence.py`` checks both give the same layout.
-    """
-    size = len(data)
-    if size < 128:
-        return None
-    magic = data[4] | (data[5] << 8)
-    if magic not in (0xAF11, 0xAF12):
-        return None
-    num_frames, width, height, depth = struct.unpack_from("<HHHH", data, 6)
-    frames: list[tuple[int, list[_Sub]]] = []
-    pos = 128
-    k = 0
-    u32, u16 = _U32.unpack_from, _U16.unpack_from
-    while pos < size:
-        if pos + 6 > size:
-            return None
-        (length,) = u32(data, pos)
-        if length < 6 or length - 6 > size - (pos + 4) - 2 + 1:
-            return None
-        (ctype,) = u16(data, pos + 4)
-        start = pos + 6
-        end = start + min(length - 6, size - start)
-        if ctype == FRAME_TYPE:
-            if end - start < 10:
-                return None
-            subs: list[_Sub] = []
-            q = start + 10
-            j = 0
-            while q < end:
-                if q + 6 > end:
-                    return None
-                (slen,) = u32(data, q)
-                (stype,) = u16(data, q + 4)
-                palette = stype in (COLOR_256, COLOR_64)
-                if slen >= 6 and slen <= end - q:  # has_valid_size
-                    send = q + slen
-                    packets = None
-                    if palette:
-                        got = _palette_packets(data, q + 6, send)
-                        if got is None:
-                            return None
-                        packets = got[0]
-                    elif stype == PSTAMP and slen < 12:
-                        return None
-                    subs.append(_Sub(j, stype, q, q + 6, send, "body", packets))
-                    q = send
-                elif palette:  # an impossible size (Civ3's 0xCDCDCDCD): read by its packets
-                    got = _palette_packets(data, q + 6, end)
-                    if got is None:
-                        return None
-                    packets, p = got
-                    if end - p < 6:
-                        p = end  # the padding takes the rest of the frame
-                    subs.append(_Sub(j, stype, q, q + 6, p, "palette_unsized", packets))
-                    q = p
-                else:
-                    return None  # the body does not fit in the frame: the spec's error
-                j += 1
-            frames.append((k, subs))
-        pos = end
-        k += 1
-    return _Layout(num_frames, width, height, depth, _flicanim(data, data[0x58:0x5C] == b"\x1c\0\0\0"), frames)
-
-
 def _layout_of_tree(root: Any, bases: Bases, data: bytes) -> _Layout:
-    """The same layout from a Kaitai parse (files :func:`_walk` did not accept)."""
+    """The chunk layout decoding needs, from the Kaitai parse of the ``flc`` spec (the spec decides)."""
     hdr = root.header
     frames: list[tuple[int, list[_Sub]]] = []
     for k, chunk in enumerate(root.chunks):
@@ -738,10 +672,8 @@ def _decode(src: str | os.PathLike | bytes, palette_changes: bool, max_pixels: i
     """(file, frames, palettes, roles, flicanim); with ``images_only`` the ring frames are drawn in a scratch
     slot and left out of ``frames`` and ``palettes`` (no copy of the result to drop them)."""
     data, file = _load(src, name)
-    layout = _walk(data)
-    if layout is None:  # not certainly well-formed: the Kaitai parser reports what is wrong
-        root, bases = _parse(data, file)
-        layout = _layout_of_tree(root, bases, data)
+    root, bases = _parse(data, file)
+    layout = _layout_of_tree(root, bases, data)
     h, w = layout.height, layout.width
     fa = layout.flicanim
     civ3 = (fa["num_anims"], fa["anim_length"], fa["directions"]) if fa is not None else None
