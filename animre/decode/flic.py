@@ -71,6 +71,7 @@ from ..parse import Bases, parse_bytes
 
 __all__ = [
     "DIRECTION_NAMES",
+    "roles_from_counts",
     "FrameRole",
     "DecodedFlic",
     "frame_roles",
@@ -159,8 +160,18 @@ def _direction_names(directions: int, num_anims: int) -> list[str | None]:
     return [bits[d] if d < len(bits) else None for d in range(num_anims)]
 
 
-def _roles(num_frames: int, frame_chunks: list[int], civ3: tuple[int, int, int] | None) -> list[FrameRole]:
-    """Roles from the counts; ``civ3`` = (num_anims, anim_length, directions) or None."""
+def roles_from_counts(num_frames: int, frame_chunks: list[int],
+                      civ3: tuple[int, int, int] | None) -> list[FrameRole]:
+    """The frame-role rule, from the counts alone (the decoder and the ``flc_frames`` table share it).
+
+    ``frame_chunks``: the top-level chunk index of every frame chunk;
+    ``civ3`` = (num_anims, anim_length, directions) of a FlicAnim header, or None.
+
+    Examples
+    --------
+    >>> [r.is_ring for r in roles_from_counts(3, [0, 1, 2, 3], None)]
+    [False, False, False, True]
+    """
     n = len(frame_chunks)
     out: list[FrameRole] = []
     if civ3 is not None:
@@ -207,7 +218,7 @@ def frame_roles(parsed: Any) -> list[FrameRole]:
     frame_chunks = [i for i, c in enumerate(parsed.chunks) if _int(c.chunk_type) == FRAME_TYPE]
     fa = parsed.header.flicanim
     civ3 = (fa.num_anims, fa.anim_length, fa.directions) if parsed.is_flicanim else None
-    return _roles(parsed.header.num_frames, frame_chunks, civ3)
+    return roles_from_counts(parsed.header.num_frames, frame_chunks, civ3)
 
 
 # ---------------------------------------------------------------------------- loading
@@ -677,7 +688,7 @@ def _decode(src: str | os.PathLike | bytes, palette_changes: bool, max_pixels: i
     h, w = layout.height, layout.width
     fa = layout.flicanim
     civ3 = (fa["num_anims"], fa["anim_length"], fa["directions"]) if fa is not None else None
-    roles = _roles(layout.num_frames, [c for c, _ in layout.frames], civ3)
+    roles = roles_from_counts(layout.num_frames, [c for c, _ in layout.frames], civ3)
     if h == 0 or w == 0:
         raise ParseError(file, "header.width", 8, f"frame size {w} x {h} has no pixels")
     if layout.depth not in (0, 8):

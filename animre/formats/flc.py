@@ -22,7 +22,7 @@ import struct
 import numpy as np
 import pandas as pd
 
-from ..decode.flic import DIRECTION_NAMES, FRAME_TYPE
+from ..decode.flic import FRAME_TYPE, roles_from_counts
 from .base import Format, derived, row_claim
 
 __all__ = ["FORMAT", "DERIVED", "SUB_CHUNK_NAMES", "CHUNK_NAMES", "CIV3_CREATOR"]
@@ -83,47 +83,25 @@ def _frame_ordinal(fr: pd.DataFrame) -> np.ndarray:
     return (fr.groupby(keys)["chunk_index"].rank(method="first").to_numpy(dtype="int64") - 1)
 
 
-def _direction_name(directions: int, d: int) -> str | None:
-    bits = [DIRECTION_NAMES[b] for b in range(8) if (directions >> b) & 1]
-    return bits[d] if 0 <= d < len(bits) else None
-
-
 def _roles(fr: pd.DataFrame, ctx) -> pd.DataFrame:
-    """Frame roles of every frame chunk, vectorised (the rule of decode.flic.frame_roles).
-
-    A Civ3 FlicAnim whose frame chunks number ``num_anims x (anim_length + 1)``
-    has one ring frame after each direction; any other file whose frame chunks
-    number ``num_frames + 1`` ends with one ring frame.
-    """
+    """Frame roles of every frame chunk, file by file, by the decoder's own rule (roles_from_counts)."""
     keys = _file_keys(fr)
-    files = ctx.table(FILES)
-    cols = ["is_flicanim", "header.num_frames", "header.flicanim.num_anims", "header.flicanim.anim_length",
-            "header.flicanim.directions"]
-    f = fr[keys].merge(files[keys + cols].drop_duplicates(keys), on=keys, how="left")
-    k = _frame_ordinal(fr)
-    n = fr.groupby(keys)["chunk_index"].transform("size").to_numpy(dtype="int64")
-    civ3 = f["is_flicanim"].fillna(False).astype(bool).to_numpy()
-    a = f["header.flicanim.num_anims"].fillna(0).to_numpy(dtype="int64")
-    ln = f["header.flicanim.anim_length"].fillna(0).to_numpy(dtype="int64")
-    nf = f["header.num_frames"].fillna(0).to_numpy(dtype="int64")
-    dirs = f["header.flicanim.directions"].fillna(0).to_numpy(dtype="int64") & 0xFF
-    grouped = civ3 & (a > 0) & (ln > 0)
-    full = grouped & (n == a * (ln + 1))
-    per = np.where(full, ln + 1, 1)
-    d_full, pos = np.divmod(k, per)
-    ring_last = (nf >= 1) & (n == nf + 1) & (k == n - 1)
-    ring = np.where(full, pos == ln, ring_last)
-    image = np.where(full, k - d_full, k)
-    d_other = np.where(ring, n - 2, k) // np.where(ln > 0, ln, 1)
-    d = np.where(full, d_full, d_other)
-    has_dir = full | (grouped & (d_other < a))
-    names = [_direction_name(int(x), int(y)) if ok else None for x, y, ok in zip(dirs, d, has_dir)]
+    files = ctx.table(FILES).drop_duplicates(keys).set_index(keys)
+    rows: dict = {}
+    for key, g in fr.sort_values(keys + ["chunk_index"]).groupby(keys, sort=False):
+        h = files.loc[key if len(keys) > 1 else key[0]]
+        civ3 = None
+        if bool(h["is_flicanim"]):
+            civ3 = tuple(int(h[f"header.flicanim.{c}"]) for c in ("num_anims", "anim_length", "directions"))
+        roles = roles_from_counts(int(h["header.num_frames"]), [int(c) for c in g["chunk_index"]], civ3)
+        rows.update(zip(g.index, roles))
+    roles = [rows[i] for i in fr.index]
     return pd.DataFrame({
-        "frame": k,
-        "image_frame": pd.Series(image, index=fr.index, dtype="Int64").mask(ring),
-        "is_ring": ring.astype(bool),
-        "direction": pd.Series(d, index=fr.index, dtype="Int64").where(has_dir),
-        "direction_name": pd.Series(names, dtype="object").to_numpy(),
+        "frame": np.array([r.frame for r in roles], dtype="int64"),
+        "image_frame": pd.array([r.image for r in roles], dtype="Int64"),
+        "is_ring": np.array([r.is_ring for r in roles], dtype=bool),
+        "direction": pd.array([r.direction for r in roles], dtype="Int64"),
+        "direction_name": np.array([r.direction_name for r in roles], dtype=object),
     }, index=fr.index)
 
 
