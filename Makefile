@@ -51,7 +51,7 @@ ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 lab: setup samples
 	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks --port=$(PORT) $(ROOT_FLAG) $(LAB_ARGS)
 
-REALDATA ?= ../shared/realdata
+REALDATA ?= $(or $(ANIMRE_REALDATA),../shared/realdata)
 
 demo: setup samples
 	$(BIN)/python -m animre demo --out out $(if $(wildcard $(REALDATA)),--real $(REALDATA))

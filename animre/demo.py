@@ -187,8 +187,8 @@ def run_demo(out_dir: str | os.PathLike = "out", data: str | os.PathLike | None 
     real : path, optional
         A folder of real game files. A notebook whose metadata names a
         sub-folder (``"animre": {"real_data": "flic"}``) opens ``real/<sub-folder>``
-        instead of ``data`` when it exists (``make demo`` passes ``../shared/realdata``
-        when present; point it at your own files laid out the same way).
+        instead of ``data`` when it exists (``make demo`` passes the real-file folder
+        described in the README, "Real files", when there is one).
 
     Raises
     ------

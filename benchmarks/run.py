@@ -7,7 +7,7 @@ Sections
 --------
 1. cold vs warm (cached) open of the full generated sample corpus;
 2. FLC decode: frames per second on the Civ3 samples, and time per pixel
-   relative to Pillow decoding ../shared/realdata/flic/standard/a.fli;
+   relative to Pillow decoding the real ``flic/standard/a.fli`` (README, "Real files");
 3. parse + tables per MB for each format, relative to reading the same bytes;
 4. a generated corpus of 10,000 FRM and 1,000 FLC files: cold scan, warm scan,
    profile of every table, peak memory — against reading the bytes and (FRM)
@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-REALDATA = ROOT.parent / "shared" / "realdata"
+REALDATA = Path(os.environ.get("ANIMRE_REALDATA") or ROOT.parent / "shared" / "realdata")  # see README
 
 
 def best(fn, repeat: int) -> float:

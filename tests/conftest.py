@@ -10,7 +10,8 @@ import pytest
 from animre.compile import PROJECT_ROOT
 from animre.samples import generate_all
 
-REALDATA = PROJECT_ROOT.parent / "shared" / "realdata"
+# The real files: this project's CI keeps them beside the checkout; ANIMRE_REALDATA points elsewhere.
+REALDATA = Path(os.environ.get("ANIMRE_REALDATA") or PROJECT_ROOT.parent / "shared" / "realdata")
 SEED = 2097
 
 
@@ -29,12 +30,13 @@ def manifest(samples_dir) -> dict:
     return json.loads((samples_dir / "manifest.json").read_text())
 
 
-MISSING_REAL = "real files not present: ../shared/realdata"
+MISSING_REAL = f"real files not present: {os.environ.get('ANIMRE_REALDATA') or '../shared/realdata'}"
 _skipped_for_real: list[str] = []
 
 
-def require_real_files() -> Path:
-    """``../shared/realdata``, read in place.
+@pytest.fixture(scope="session")
+def realdata() -> Path:
+    """The real files, read in place.
 
     A user's clone has no such folder: the test is skipped with one clear reason.
     This project's CI always has it, so with ``CI`` set a missing folder fails the
@@ -48,9 +50,12 @@ def require_real_files() -> Path:
 
 
 @pytest.fixture(scope="session")
-def realdata() -> Path:
-    """The real files (see :func:`require_real_files`)."""
-    return require_real_files()
+def real_or_none(request) -> Path | None:
+    """The real files when present, else None: for tests that add them to what the samples cover."""
+    try:
+        return request.getfixturevalue("realdata")
+    except pytest.skip.Exception:
+        return None
 
 
 def pytest_runtest_logreport(report):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from animre.decode import flic
 from animre.errors import ParseError
@@ -29,14 +28,6 @@ def _files(samples_dir, realdata):
     if realdata is not None:
         out += [realdata / "flic" / r for r in REAL if (realdata / "flic" / r).is_file()]
     return out
-
-
-@pytest.fixture(scope="module")
-def real_or_none(request):
-    try:
-        return request.getfixturevalue("realdata")
-    except pytest.skip.Exception:
-        return None
 
 
 def test_fast_and_slow_paths_agree_on_files(samples_dir, real_or_none, monkeypatch):

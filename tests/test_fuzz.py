@@ -14,7 +14,6 @@ from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 import animre
-from animre.compile import PROJECT_ROOT
 from animre.errors import ParseError
 from animre.flatten import flatten
 from animre.formats import all_formats
@@ -26,7 +25,6 @@ FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database
                 suppress_health_check=list(HealthCheck))
 
 
-REALDATA = PROJECT_ROOT.parent / "shared" / "realdata"  # optional here: see test_originals_reach_every_type
 REAL_ORIGINALS = {"flc": ["flic/standard/2422.flc"], "bk": ["omf/openomf.bk"]}  # read in place
 
 
@@ -43,7 +41,7 @@ def _types_in(obj, bases) -> set[str]:
 
 
 @pytest.fixture(scope="module")
-def originals(sample_corpus, samples_dir):
+def originals(sample_corpus, samples_dir, real_or_none):
     """Per format, the smallest and the median sample plus files that reach the remaining types.
 
     The originals together hold a record of every type their spec defines
@@ -54,8 +52,8 @@ def originals(sample_corpus, samples_dir):
     for fmt, g in files.groupby("format"):
         g = g.sort_values("size")
         cands = [(f, (samples_dir / f).read_bytes()) for f in g.file]
-        if REALDATA.is_dir():  # real files reach types the samples do not (checked below)
-            cands += [(r, (REALDATA / r).read_bytes()) for r in REAL_ORIGINALS.get(fmt, [])]
+        if real_or_none is not None:  # real files reach types the samples do not (checked below)
+            cands += [(r, (real_or_none / r).read_bytes()) for r in REAL_ORIGINALS.get(fmt, [])]
         picks = [cands[0], cands[len(g) // 2]]
         seen = set()
         for name, data in picks:
