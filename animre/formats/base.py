@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["Format", "Claim", "Derived", "derived", "column_claim", "row_claim", "file_claim", "not_testable", "not_in_spec",
+__all__ = ["Format", "Claim", "Derived", "derived", "column_claim", "row_claim", "file_claim", "not_testable", "not_in_spec", "file_keys",
            "CLAIM_COLUMNS"]
 
 
@@ -45,6 +45,17 @@ class Derived:
     reads: tuple[Read, ...]
     fn: Callable[[pd.DataFrame, Any], Any]
     doc: str = ""
+
+
+def file_keys(df: pd.DataFrame) -> list[str]:
+    """The columns naming a table row's file: ``file`` and, for containers, ``block``.
+
+    Examples
+    --------
+    >>> file_keys(pd.DataFrame(columns=["file", "block", "state"]))
+    ['file', 'block']
+    """
+    return [c for c in ("file", "block") if c in df.columns]
 
 
 def derived(table: str, column: str, reads: Iterable[str | Read], doc: str = ""):

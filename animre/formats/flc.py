@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ..decode.flic import FRAME_TYPE, roles_from_counts
-from .base import Format, derived, row_claim
+from .base import Format, derived, file_keys, row_claim
 
 __all__ = ["FORMAT", "DERIVED", "SUB_CHUNK_NAMES", "CHUNK_NAMES", "CIV3_CREATOR"]
 
@@ -64,13 +64,9 @@ def detect(head: bytes, size: int, name: str) -> float:
 # ---------------------------------------------------------------------------- derived columns
 
 
-def _file_keys(df: pd.DataFrame) -> list[str]:
-    return [k for k in ("file", "block") if k in df.columns]
-
-
 def _per_file(values: pd.Series, files: pd.DataFrame, fill) -> np.ndarray:
     """A per-file Series (indexed by the file keys) aligned with the rows of ``files``."""
-    keys = _file_keys(files)
+    keys = file_keys(files)
     idx = pd.MultiIndex.from_frame(files[keys]) if len(keys) > 1 else pd.Index(files[keys[0]])
     return values.reindex(idx).fillna(fill).to_numpy()
 
@@ -79,13 +75,13 @@ def _frame_ordinal(fr: pd.DataFrame) -> np.ndarray:
     """Ordinal of each frame chunk among its file's frame chunks (0-based)."""
     if not len(fr):
         return np.zeros(0, dtype="int64")
-    keys = _file_keys(fr)
+    keys = file_keys(fr)
     return (fr.groupby(keys)["chunk_index"].rank(method="first").to_numpy(dtype="int64") - 1)
 
 
 def _roles(fr: pd.DataFrame, ctx) -> pd.DataFrame:
     """Frame roles of every frame chunk, file by file, by the decoder's own rule (roles_from_counts)."""
-    keys = _file_keys(fr)
+    keys = file_keys(fr)
     files = ctx.table(FILES).drop_duplicates(keys).set_index(keys)
     rows: dict = {}
     for key, g in fr.sort_values(keys + ["chunk_index"]).groupby(keys, sort=False):
@@ -138,7 +134,7 @@ def _direction_name_col(df, ctx):
          "The frame's sub-chunk types in order, joined by '+' ('' for an empty frame).")
 def _chunk_types(df, ctx):
     ch = ctx.table(CHUNKS)
-    keys = _file_keys(df) + ["chunk_index"]
+    keys = file_keys(df) + ["chunk_index"]
     if not len(ch):
         return np.full(len(df), "", dtype=object)
     ch = ch.sort_values(keys + ["chunk"])
@@ -153,7 +149,7 @@ def _chunk_types(df, ctx):
          "Ordinal of the sub-chunk's frame among the file's frame chunks (flc_frames.frame).")
 def _chunk_frame(df, ctx):
     fr = ctx.table(FRAMES)
-    keys = _file_keys(df) + ["chunk_index"]
+    keys = file_keys(df) + ["chunk_index"]
     ords = fr[keys].assign(frame=_frame_ordinal(fr))
     return df[keys].merge(ords, on=keys, how="left")["frame"].to_numpy()
 
@@ -163,7 +159,7 @@ def _chunk_frame(df, ctx):
          "Bytes the sub-chunk really spans: up to the next sub-chunk or the end of its frame "
          "(differs from len_chunk for palettes declaring 0xCDCDCDCD).")
 def _len_real(df, ctx):
-    keys = _file_keys(df) + ["chunk_index"]
+    keys = file_keys(df) + ["chunk_index"]
     fr = ctx.table(FRAMES)
     frame_end = (ctx.starts(FRAMES, "len_chunk") + 6 + fr["len_body"].astype("Int64")).rename("_end")
     ends = df[keys].merge(fr[keys].assign(_end=frame_end.to_numpy()), on=keys, how="left")["_end"]
@@ -176,7 +172,7 @@ def _len_real(df, ctx):
 
 def _count(df, ctx, table: str, mask_fn) -> np.ndarray:
     t = ctx.table(table)
-    keys = _file_keys(df)
+    keys = file_keys(df)
     if not len(t):
         return np.zeros(len(df), dtype="int64")
     m = mask_fn(t)
@@ -218,7 +214,7 @@ def _palette_only_in_first_frame(df, ctx):
     if not len(ch):
         return np.zeros(len(df), dtype=bool)
     pal = ch[ch["is_palette"].astype(bool)]
-    keys = _file_keys(df)
+    keys = file_keys(df)
     only_first = (pal["frame"] == 0).groupby([pal[k] for k in keys]).all()
     return _per_file(only_first, df, False).astype(bool)
 

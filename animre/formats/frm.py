@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .base import Format, column_claim, derived, file_claim, row_claim
+from .base import Format, column_claim, derived, file_claim, file_keys, row_claim
 
 __all__ = ["FORMAT", "FRM_SIZE"]
 
@@ -51,7 +51,7 @@ def _idle_weight_sum(df, ctx):
          "True when every movement X offset of the file is 0 (expected for flying monsters).")
 def _x_offsets_all_zero(df, ctx):
     xo = ctx.table("frm_x_offsets")
-    keys = [k for k in ("file", "block") if k in df.columns and k in xo.columns]
+    keys = file_keys(df)
     allzero = (xo["offsets"].astype("int64") == 0).groupby([xo[k] for k in keys]).all()
     idx = pd.MultiIndex.from_frame(df[keys]) if len(keys) > 1 else pd.Index(df[keys[0]])
     return allzero.reindex(idx).fillna(True).astype(bool).to_numpy()

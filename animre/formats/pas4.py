@@ -7,7 +7,7 @@ import struct
 import numpy as np
 import pandas as pd
 
-from .base import CLAIM_COLUMNS, Claim, Format, column_claim, derived
+from .base import CLAIM_COLUMNS, Claim, Format, column_claim, derived, file_keys
 
 __all__ = ["FORMAT", "MAGIC", "locate", "next_block", "detect"]
 
@@ -44,13 +44,8 @@ def locate(data: bytes) -> int:
     """
     if data[:4] == MAGIC:
         return 0
-    first = data.find(MAGIC)
-    pos = first
-    while pos >= 0:
-        if _plausible(data, pos, len(data)):
-            return pos
-        pos = data.find(MAGIC, pos + 1)
-    return first
+    pos = next_block(data, 0)
+    return pos if pos >= 0 else data.find(MAGIC)
 
 
 def next_block(data: bytes, start: int) -> int:
@@ -95,22 +90,6 @@ def detect(head: bytes, size: int, name: str) -> float:
 # so every join below is on ``file`` (+ ``block``) + the spec's key columns.
 
 
-def _outer(df: pd.DataFrame) -> list[str]:
-    """The corpus's key columns of a table: ``file`` and, for containers, ``block``."""
-    return [c for c in ("file", "block") if c in df.columns]
-
-
-def _lookup(df: pd.DataFrame, left: list[str], other: pd.DataFrame | None, right: list[str],
-            column: str) -> np.ndarray:
-    """``other[column]`` for each row of ``df``, matching ``df[left]`` to ``other[right]`` (NA if none)."""
-    if other is None or not len(df) or not len(other) or column not in other.columns:
-        return np.full(len(df), None, dtype=object)
-    o = other[right + [column]].drop_duplicates(right)
-    o.columns = left + ["_v"]
-    m = df[left].merge(o, on=left, how="left")  # a left merge keeps df's row order
-    return m["_v"].to_numpy()
-
-
 @derived("pas4", "block_offset", ["magic"],
          "Absolute offset of the PAS4 block in its file (0 for a bare block; ANCS/CHAR: where its magic is).")
 def _block_offset(df, ctx):
@@ -128,7 +107,7 @@ def _len_after_block(df, ctx):
 @derived("pas4", "default_is_state_type", ["default_anim_state", ("pas4_states", "state_type")],
          "Whether default_anim_state is the state type of one of the block's anim states.")
 def _default_is_state_type(df, ctx):
-    k = _outer(df)
+    k = file_keys(df)
     states = ctx.table("pas4_states")
     if states is None or not len(states) or not len(df):
         return np.zeros(len(df), dtype=bool)
@@ -141,7 +120,7 @@ def _default_is_state_type(df, ctx):
          "Whether the anim states are in ascending state-type order in the file (the engine sorts them "
          "itself, so file order is the tool's choice).")
 def _states_sorted(df, ctx):
-    k = _outer(df)
+    k = file_keys(df)
     states = ctx.table("pas4_states")
     if states is None or not len(states) or not len(df):
         return np.ones(len(df), dtype=bool)
@@ -154,8 +133,7 @@ def _states_sorted(df, ctx):
 @derived("pas4_states", "is_default", ["state_type", ("pas4", "default_anim_state")],
          "Whether this state's type is the block's default_anim_state.")
 def _is_default(df, ctx):
-    k = _outer(df)
-    default = _lookup(df, k, ctx.table("pas4"), k, "default_anim_state")
+    default = ctx.lookup(df, "pas4", "default_anim_state")
     return pd.Series(default, index=df.index).eq(df["state_type"]).fillna(False).astype(bool).to_numpy()
 
 
@@ -164,8 +142,7 @@ def _is_default(df, ctx):
          "Parm type of the parm info this value belongs to (pas4_parms row with the same state and parm): "
          "it decides the value's width and type.")
 def _value_parm_type(df, ctx):
-    k = _outer(df) + ["state", "parm"]
-    return pd.Series(_lookup(df, k, ctx.table("pas4_parms"), k, "parm_type"), index=df.index, dtype="Int64")
+    return pd.Series(ctx.lookup(df, "pas4_parms", "parm_type"), index=df.index, dtype="Int64")
 
 
 DERIVED = (_block_offset, _len_after_block, _default_is_state_type, _states_sorted, _is_default,
