@@ -257,6 +257,11 @@ class _DeriveContext:
     def starts(self, table: str, column: str) -> pd.Series:
         return self._c.offsets(table, column)
 
+    def file_sizes(self, df: pd.DataFrame) -> pd.Series:
+        """The size in bytes of each row's file (Int64, aligned with ``df``)."""
+        sizes = self.files.drop_duplicates("file").set_index("file")["size"]
+        return df["file"].map(sizes).astype("Int64")
+
     def lookup(self, df: pd.DataFrame, table: str, column: str) -> np.ndarray:
         """``table.column`` for every row of ``df``, matched on the key columns both tables have.
 

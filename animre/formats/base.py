@@ -11,7 +11,7 @@ computing from nothing.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
@@ -33,7 +33,8 @@ class Derived:
 
     ``fn(df, ctx)`` gets the assembled table ``table`` and a context with
     ``ctx.table(name)`` (any other table), ``ctx.files``,
-    ``ctx.starts(table, column)`` / ``ctx.ends`` (absolute offsets, Int64) and
+    ``ctx.starts(table, column)`` / ``ctx.ends`` (absolute offsets, Int64),
+    ``ctx.file_sizes(df)`` (each row's file size) and
     ``ctx.lookup(df, table, column)`` (a parent's value for every row, matched
     on the shared key columns), and returns values aligned with ``df``. ``reads`` lists every ``(table, column)`` it
     uses; when one is not in the loaded spec the column is not computed and
@@ -112,6 +113,11 @@ class Format:
     claims: tuple[Claim, ...] = ()
     locate: Callable[[bytes], int] | None = None
     next_block: Callable[[bytes, int], int] | None = None
+
+    def __post_init__(self) -> None:
+        # a claim belongs to the format that lists it: say so once, here
+        object.__setattr__(self, "claims", tuple(c if c.format else replace(c, format=self.name)
+                                                 for c in self.claims))
 
     @property
     def spec(self) -> str:

@@ -9,7 +9,6 @@ records (:data:`DERIVED`) and the notes' statements as claims (:data:`CLAIMS`).
 
 from __future__ import annotations
 
-import dataclasses
 import struct
 
 import numpy as np
@@ -52,22 +51,16 @@ def detect(head: bytes, size: int, name: str) -> float:
 # ------------------------------------------------------------------ derived columns
 
 
-def _per_file(df: pd.DataFrame, by: pd.Series) -> pd.Series:
-    """``by`` (indexed by file) aligned with the rows of ``df``."""
-    return df["file"].map(by)
-
-
 @derived("mot", "real_size", [], "Real length of the file in bytes (from the files table).")
 def _real_size(df, ctx):
-    files = ctx.files
-    return _per_file(df, files.drop_duplicates("file").set_index("file")["size"]).astype("Int64")
+    return ctx.file_sizes(df)
 
 
 @derived("mot", "num_animations", [("mot_animations", "ofs_gnta")],
          "Number of animation ids with a GNTA (non-zero offset).")
 def _num_animations(df, ctx):
     an = ctx.table("mot_animations")
-    return _per_file(df, an.groupby("file").size()).fillna(0).astype("Int64")
+    return df["file"].map(an.groupby("file").size()).fillna(0).astype("Int64")
 
 
 @derived("mot_animations", "storage_rank", ["ofs_gnta"],
@@ -87,10 +80,7 @@ def _max_total_time(df, ctx):
 @derived("mot_keys", "bone_id", [("mot_tracks", "bone_id")],
          "Bone of the key's track (a copy of mot_tracks.bone_id, to select a bone's keys without a join).")
 def _key_bone_id(df, ctx):
-    tr = ctx.table("mot_tracks")
-    bone = tr.set_index(["file", "anim_id", "track"])["bone_id"]
-    idx = pd.MultiIndex.from_frame(df[["file", "anim_id", "track"]])
-    return pd.Series(bone.reindex(idx).to_numpy(), index=df.index).astype("Int64")
+    return pd.Series(ctx.lookup(df, "mot_tracks", "bone_id"), index=df.index).astype("Int64")
 
 
 DERIVED = (_real_size, _num_animations, _storage_rank, _max_total_time, _key_bone_id)
@@ -137,11 +127,7 @@ def _check_descending(corpus) -> pd.DataFrame:
     return out.reset_index(drop=True)
 
 
-def _mot(c: Claim) -> Claim:
-    return dataclasses.replace(c, format="mot")
-
-
-CLAIMS = tuple(_mot(c) for c in (
+CLAIMS = (
     column_claim("MOT header size is always 0x10", SOURCE_COMMUNITY, "mot", "len_header", lambda v: v == 0x10),
     Claim("MOT file size field equals the real file length", SOURCE_NOTES, _check_len_file,
           reads=(("mot", "len_file"),)),
@@ -164,7 +150,7 @@ CLAIMS = tuple(_mot(c) for c in (
                  lambda v: v == 0),
     column_claim("Track header word at 0x18 is zero (padding)", SOURCE_COMMUNITY, "mot_tracks", "unknown_18",
                  lambda v: v == 0),
-))
+)
 
 FORMAT = Format(
     name="mot",

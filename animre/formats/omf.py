@@ -11,7 +11,6 @@ derived columns and the notes' claims. Sprite pixels are decoded by
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import struct
 
@@ -100,10 +99,6 @@ def detect_bk(head: bytes, size: int, name: str) -> float:
 # ----------------------------------------------------------------------------- derived columns
 
 
-def _sizes(df: pd.DataFrame, ctx) -> pd.Series:
-    return df["file"].map(ctx.files.drop_duplicates("file").set_index("file")["size"])
-
-
 @derived("af_fighters", "ofs_terminator_from_end", ["sound_ids[0]"])
 def _ofs_terminator_from_end(df, ctx):
     """File size minus the offset of the move-list terminator (the byte before the sound table).
@@ -111,7 +106,7 @@ def _ofs_terminator_from_end(df, ctx):
     The terminator record is its one move-number byte (``af.ksy`` reads no
     animation after a number >= 70), so it sits right before ``sound_ids[0]``.
     """
-    return _sizes(df, ctx) - (ctx.starts("af_fighters", "sound_ids[0]").reindex(df.index) - 1)
+    return ctx.file_sizes(df) - (ctx.starts("af_fighters", "sound_ids[0]").reindex(df.index) - 1)
 
 
 @derived("af_fighters", "len_trailing", ["trailing"])
@@ -235,10 +230,6 @@ def _nul_or_absent(v) -> bool:
     return v is None or pd.isna(v) or v == 0
 
 
-def _for(fmt: str, claims: tuple[Claim, ...]) -> tuple[Claim, ...]:
-    return tuple(dataclasses.replace(c, format=fmt) for c in claims)
-
-
 AF_DERIVED = (_ofs_terminator_from_end, _af_len_trailing)
 BK_DERIVED = (_bk_len_trailing, _colors_max)
 
@@ -290,7 +281,7 @@ AF = Format(
     extensions=(".af",),
     detect=detect_af,
     derived=AF_DERIVED,
-    claims=_for("af", AF_CLAIMS),
+    claims=AF_CLAIMS,
 )
 
 BK = Format(
@@ -299,7 +290,7 @@ BK = Format(
     extensions=(".bk",),
     detect=detect_bk,
     derived=BK_DERIVED,
-    claims=_for("bk", BK_CLAIMS),
+    claims=BK_CLAIMS,
 )
 
 FORMATS = [AF, BK]

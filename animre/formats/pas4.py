@@ -99,9 +99,8 @@ def _block_offset(df, ctx):
 @derived("pas4", "len_after_block", ["magic", "len_block"],
          "Bytes of the file after the block (container data, or trailing bytes of a bare file).")
 def _len_after_block(df, ctx):
-    size = df["file"].map(ctx.files.drop_duplicates("file").set_index("file")["size"])
     start = ctx.starts("pas4", "magic").reindex(df.index)
-    return (size.astype("Int64") - start - df["len_block"].astype("Int64")).astype("Int64")
+    return (ctx.file_sizes(df) - start - df["len_block"].astype("Int64")).astype("Int64")
 
 
 @derived("pas4", "default_is_state_type", ["default_anim_state", ("pas4_states", "state_type")],
