@@ -274,11 +274,7 @@ class _DeriveContext:
         return df[keys].merge(right, on=keys, how="left")[column].to_numpy()
 
     def ends(self, table: str, column: str) -> pd.Series:
-        df = self._c.tables.get(table)
-        idx = df.index if df is not None else pd.RangeIndex(0)
-        if table not in self._c.spans or column not in self._c.spans[table][1]:
-            return pd.Series(pd.NA, index=idx, dtype="Int64")
-        return self._c.spans[table][1][column].reindex(idx).astype("Int64")
+        return self._c.offsets(table, column, end=True)
 
 
 class Corpus:
@@ -562,11 +558,12 @@ class Corpus:
             raise KeyError(f"{table}.{column} row {row} is computed, not read from bytes")
         return int(start), int(end)
 
-    def offsets(self, table: str, column: str, index=None) -> pd.Series:
+    def offsets(self, table: str, column: str, index=None, *, end: bool = False) -> pd.Series:
         """Absolute start offsets (Int64) of one column's cells; NA where a cell was computed.
 
-        ``index`` selects rows (default: all); unknown tables or columns give all NA,
-        so claims and research code never need to special-case them.
+        ``index`` selects rows (default: all); ``end=True`` gives the end offsets
+        (exclusive). Unknown tables or columns give all NA, so claims and research
+        code never need to special-case them.
 
         Examples
         --------
@@ -575,9 +572,10 @@ class Corpus:
         """
         df = self.tables.get(table)
         idx = (df.index if df is not None else pd.RangeIndex(0)) if index is None else index
-        if table not in self.spans or column not in self.spans[table][0]:
+        k = 1 if end else 0
+        if table not in self.spans or column not in self.spans[table][k]:
             return pd.Series(pd.NA, index=idx, dtype="Int64")
-        return self.spans[table][0][column].reindex(idx).astype("Int64")
+        return self.spans[table][k][column].reindex(idx).astype("Int64")
 
     def fields(self, files: str | Iterable[str] | None = None, values: bool = True,
                progress: bool | None = None) -> pd.DataFrame:

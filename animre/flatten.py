@@ -308,7 +308,7 @@ class Plan:
     @staticmethod
     def path_of(t: TablePlan, c: Column) -> str:
         """The field path of a column's cells (array positions as ``[]``)."""
-        steps = "".join(f".{a}" + ("" if i is None else f"[{i}]") for a, i in c.steps).lstrip(".")
+        steps = _steps_path(c.steps)
         if t.primitive is not None:
             return t.path
         return f"{t.path}.{steps}" if t.path else steps
@@ -384,6 +384,11 @@ def _plain(v: Any) -> Any:
     return v
 
 
+def _steps_path(steps: tuple) -> str:
+    """Accessor steps as a field path: ``(("footer", None), ("ids", 2))`` -> ``footer.ids[2]``."""
+    return ".".join(a + ("" if i is None else f"[{i}]") for a, i in steps)
+
+
 class _Planner:
     def __init__(self, model: SpecModel):
         self.m = model
@@ -405,8 +410,7 @@ class _Planner:
             return
         for f in tdef.fields:
             if f.opts.get("skip"):
-                here = "".join(f".{a}" + ("" if i is None else f"[{i}]") for a, i in steps).lstrip(".")
-                self.skipped.append(".".join(x for x in (table.path, here, f.id) if x))
+                self.skipped.append(".".join(x for x in (table.path, _steps_path(steps), f.id) if x))
                 continue
             self.field_columns(f, tdef, table, prefix, steps, depth, stack)
 
@@ -421,8 +425,7 @@ class _Planner:
             where = None
             if f.opts.get("where"):
                 where = _where(str(f.opts["where"]), f"{self.m.id}.ksy: {owner}.{f.id}")
-            here = "".join(f".{a}" + ("" if i is None else f"[{i}]") for a, i in steps).lstrip(".")
-            base_path = ".".join(x for x in (table.path, here) if x)
+            base_path = ".".join(x for x in (table.path, _steps_path(steps)) if x)
             child = TablePlan(self.table_name(short), table.name, steps + ((f.id, None),), key,
                               table.keys + (key,), [], None if f.is_user else f, where, owner,
                               f"{base_path}.{f.id}[]" if base_path else f"{f.id}[]")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Any
 
 import numpy as np
@@ -135,21 +136,20 @@ def _fields(c: Any, t: str) -> dict[str, dict]:
     return out
 
 
+def _span_arrays(c: Any, t: str, cols: list[str], rows: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(starts, ends) as float arrays (NaN = not read) of each of a field's columns, for the matched rows."""
+    if t not in c.spans:
+        return []
+    s, e = c.spans[t]
+    return [(s[x].to_numpy(dtype="float64", na_value=np.nan)[rows], e[x].to_numpy(dtype="float64", na_value=np.nan)[rows])
+            for x in cols if x in s.columns]
+
+
 def _spans(c: Any, t: str, cols: list[str], rows: np.ndarray) -> tuple | None:
     """A fingerprint of where a field's columns sit in the files (None when nothing was read)."""
-    if t not in c.spans:
-        return None
-    s, e = c.spans[t]
-    parts = []
-    for col in cols:
-        if col not in s.columns:
-            continue
-        st = s[col].to_numpy(dtype="float64", na_value=np.nan)[rows]
-        en = e[col].to_numpy(dtype="float64", na_value=np.nan)[rows]
-        if np.isnan(st).all():
-            continue
-        parts.append((np.nan_to_num(st, nan=-1).tobytes(), np.nan_to_num(en, nan=-1).tobytes()))
-    return tuple(sorted(set(parts))) if parts else None
+    parts = {(np.nan_to_num(st, nan=-1).tobytes(), np.nan_to_num(en, nan=-1).tobytes())
+             for st, en in _span_arrays(c, t, cols, rows) if not np.isnan(st).all()}
+    return tuple(sorted(parts)) if parts else None
 
 
 def _changed_rows(ta, tb, ca: list[str], cb: list[str], ia, ib) -> np.ndarray:
@@ -337,14 +337,13 @@ def _diff_table(a, b, t, ta, tb, include_same, examples, derived) -> list[dict]:
 
 def _range(c, t, cols, rows) -> tuple[int, int] | None:
     """Byte range [start, end) of a field in the first matched row where it was read."""
-    if t not in c.spans or not len(rows):
+    arrays = _span_arrays(c, t, cols, rows) if len(rows) else []
+    if not arrays:
         return None
-    s, e = c.spans[t]
-    st = [s[x].to_numpy(dtype="float64", na_value=np.nan)[rows] for x in cols if x in s.columns]
-    en = [e[x].to_numpy(dtype="float64", na_value=np.nan)[rows] for x in cols if x in e.columns]
-    if not st:
-        return None
-    st, en = np.nanmin(np.vstack(st), axis=0), np.nanmax(np.vstack(en), axis=0)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN rows: fields not read there
+        st = np.nanmin(np.vstack([a for a, _ in arrays]), axis=0)
+        en = np.nanmax(np.vstack([b for _, b in arrays]), axis=0)
     ok = np.flatnonzero(~np.isnan(st))
     if not len(ok):
         return None
