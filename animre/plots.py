@@ -11,7 +11,6 @@ Pass ``ax=`` to draw into an existing axes instead.
 Examples
 --------
 >>> from animre import open_corpus, plots
->>> from animre import open_corpus, plots
 >>> c = open_corpus("data/samples/frm", cache=False)
 >>> fig = plots.idle_weights(c.tables["frm"])
 >>> len(fig.axes[0].containers)  # one stacked bar series per idle

@@ -11,7 +11,6 @@ Examples
 --------
 >>> from animre import open_corpus
 >>> from animre.widgets import corpus_explorer
->>> from animre import open_corpus
 >>> ex = corpus_explorer(open_corpus("data/samples/frm", cache=False))
 >>> sel = ex.select(file="GOBLNFRM.BIN", path="walk_speed").selected
 >>> sel["file"], sel["path"], sel["start"], sel["end"]
