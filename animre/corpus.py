@@ -192,13 +192,20 @@ class _Collector:
                 data[col] = vals
             new = pd.DataFrame(data, columns=["file", *cols])
             spans = []
-            for which in ("starts", "ends"):
-                sp = {"file": pd.array(np.zeros(len(new), np.int32), dtype="Int32")}
-                sp["file"][:] = pd.NA
+            span_cols = parts[0][1].span_cols
+            same = all(ch.span_cols == span_cols for _, ch in parts)
+            for which in ("st", "en"):
+                sp = {"file": pd.arrays.IntegerArray(np.zeros(len(new), np.int32), np.ones(len(new), bool))}
+                if same:  # one concatenation per table: offsets are (columns x rows) int32 matrices
+                    m = np.concatenate([getattr(ch, which) for _, ch in parts], axis=1)
+                    rows = dict(zip(span_cols, m))
+                else:
+                    rows = {c: np.concatenate([dict(zip(ch.span_cols, getattr(ch, which))).get(
+                        c, np.full(ch.n, -1, np.int32)) for _, ch in parts]) for c in cols}
+                none = np.full(len(new), -1, np.int32)
                 for col in cols:
-                    a = np.concatenate([getattr(ch, which).get(col, np.full(ch.n, -1, np.int32))
-                                        for _, ch in parts])
-                    sp[col] = pd.arrays.IntegerArray(np.where(a < 0, 0, a).astype(np.int32), a < 0)
+                    a = rows.get(col, none)
+                    sp[col] = pd.arrays.IntegerArray(np.maximum(a, 0), a < 0)
                 spans.append(pd.DataFrame(sp, columns=["file", *cols]))
             self.chunks.setdefault(t, []).append((new, spans[0], spans[1]))
         self.pending = {}

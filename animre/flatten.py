@@ -44,6 +44,7 @@ import ast
 import enum
 import functools
 import hashlib
+import keyword
 import operator
 import re
 from collections.abc import Callable
@@ -521,24 +522,36 @@ def plan_for(text: str, ksy_dir: str | Path | None = None) -> Plan:
 class Chunk:
     """Rows of one table from one or more parsed objects, column by column.
 
-    ``data``: column -> list of values; ``starts`` / ``ends``: column -> int32
-    arrays of absolute offsets (``-1`` = not read from the file). Chunks of
-    many files are concatenated column by column, never cell by cell.
+    ``data``: column -> list of values. Offsets are two int32 matrices,
+    ``st`` and ``en``, one row per column of ``span_cols`` (absolute offsets,
+    ``-1`` = not read from the file): a table with hundreds of columns costs
+    one array per file, and chunks of many files are concatenated with one
+    call per table, never cell by cell.
     """
 
     columns: list[str]
     data: dict[str, list]
-    starts: dict[str, np.ndarray]
-    ends: dict[str, np.ndarray]
+    span_cols: list[str]
+    st: np.ndarray
+    en: np.ndarray
     n: int
+
+    @property
+    def starts(self) -> dict[str, np.ndarray]:
+        """column -> start offsets (views into ``st``)."""
+        return dict(zip(self.span_cols, self.st))
+
+    @property
+    def ends(self) -> dict[str, np.ndarray]:
+        """column -> end offsets (views into ``en``)."""
+        return dict(zip(self.span_cols, self.en))
 
     def extend(self, other: Chunk) -> None:
         """Append ``other``'s rows (same columns)."""
         for c in self.columns:
             self.data[c].extend(other.data[c])
-        for c in self.starts:
-            self.starts[c] = np.concatenate([self.starts[c], other.starts[c]])
-            self.ends[c] = np.concatenate([self.ends[c], other.ends[c]])
+        self.st = np.concatenate([self.st, other.st], axis=1)
+        self.en = np.concatenate([self.en, other.en], axis=1)
         self.n += other.n
 
     def frames(self) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
@@ -546,8 +559,9 @@ class Chunk:
         cols = self.columns
         df = pd.DataFrame(self.data, columns=cols) if self.n else pd.DataFrame({c: [] for c in cols}, columns=cols)
         empty = np.full(self.n, -1, dtype=np.int32)
-        s = pd.DataFrame({c: self.starts.get(c, empty) for c in cols}, columns=cols)
-        e = pd.DataFrame({c: self.ends.get(c, empty) for c in cols}, columns=cols)
+        starts, ends = self.starts, self.ends
+        s = pd.DataFrame({c: starts.get(c, empty) for c in cols}, columns=cols)
+        e = pd.DataFrame({c: ends.get(c, empty) for c in cols}, columns=cols)
         return df, s, e
 
 
@@ -593,10 +607,11 @@ def flatten(root, bases: Bases, plan: Plan, keys: dict | None = None, *, frames:
     keys = keys or {}
     base_cache: dict[int, int] = {}
 
-    def base(o) -> int:
-        b = base_cache.get(id(o))
+    def base(o) -> int:  # an object's base is its stream's: one lookup per stream
+        k = id(getattr(o, "_io", o))
+        b = base_cache.get(k)
         if b is None:
-            b = base_cache[id(o)] = bases.base(o)
+            b = base_cache[k] = bases.base(o)
         return b
 
     records: dict[str, tuple[list, list]] = {}  # table -> (records, key tuples)
@@ -635,86 +650,121 @@ def flatten(root, bases: Bases, plan: Plan, keys: dict | None = None, *, frames:
 def _columns(t: TablePlan, recs: list, ks: list, keys: dict, base) -> Chunk:
     n = len(recs)
     data: dict[str, Any] = {k: [v] * n for k, v in keys.items()}
-    starts: dict[str, np.ndarray] = {}
-    ends: dict[str, np.ndarray] = {}
     for j, k in enumerate(t.keys):
         data[k] = [kk[j] for kk in ks]
-    rbase = None
-    for c in t.columns:
-        vals = [None] * n
-        st = np.full(n, -1, dtype=np.int32)
-        en = np.full(n, -1, dtype=np.int32)
-        if t.primitive is not None:  # rows are the elements of a primitive array
-            for i, (holder, attr, idx) in enumerate(recs):
-                v = getattr(holder, attr)[idx]
-                vals[i] = v.name if (c.role == "enum_name" and isinstance(v, enum.Enum)) else (
-                    None if c.role == "enum_name" else _plain(v))
+    vals = [[None] * n for _ in t.columns]
+    st = [[-1] * n for _ in t.columns]
+    en = [[-1] * n for _ in t.columns]
+    if t.primitive is not None:  # rows are the elements of a primitive array
+        _primitive_rows(t, recs, base, vals, st, en)
+    elif n:
+        _row_filler(t)(recs, base, vals, st, en)
+    for c, v in zip(t.columns, vals):
+        data[c.name] = v
+    shape = (len(t.columns), n)
+    return Chunk(list(data), data, [c.name for c in t.columns],
+                 np.array(st, dtype=np.int32).reshape(shape), np.array(en, dtype=np.int32).reshape(shape), n)
+
+
+def _primitive_rows(t: TablePlan, recs: list, base, vals: list, st: list, en: list) -> None:
+    for j, c in enumerate(t.columns):
+        out, s, e = vals[j], st[j], en[j]
+        last = seq = arr = None
+        b = 0
+        names = c.role == "enum_name"
+        plain = not names and c.field.enum is None
+        na = 0
+        for i, (holder, attr, idx) in enumerate(recs):
+            if holder is not last:  # consecutive elements share their array: look it up once
+                last, seq = holder, getattr(holder, attr)
                 d = _debug_entry(holder, attr)
                 arr = d.get("arr") if d else None
-                if arr and idx < len(arr):
-                    b = base(holder)
-                    st[i] = b + arr[idx].get("start", -1 - b)
-                    en[i] = b + arr[idx].get("end", -1 - b)
-        elif len(c.steps) == 1 and c.steps[0][1] is None and c.field.kind == "seq" and c.role == "value" \
-                and c.span_from is None:
-            # the common case, a field read directly by the record: no path to walk, nothing to compute
-            attr = c.steps[0][0]
-            if rbase is None:
-                rbase = [base(r) for r in recs]  # once per table: every direct column shares it
-            for i, r in enumerate(recs):
-                v = getattr(r, attr, None)
-                if v is None:
-                    continue
-                vals[i] = v.value if isinstance(v, enum.Enum) else v
-                d = r._debug.get(attr)
-                if d is not None and "end" in d:
-                    b = rbase[i]
-                    st[i] = b + d["start"]
-                    en[i] = b + d["end"]
+                na = len(arr) if arr else 0
+                b = base(holder) if arr else 0
+            v = seq[idx]
+            if plain:
+                out[i] = v
+            elif names:
+                out[i] = v.name if isinstance(v, enum.Enum) else None
+            else:
+                out[i] = _plain(v)
+            if idx < na:
+                q = arr[idx]
+                s[i] = b + q.get("start", -1 - b)
+                e[i] = b + q.get("end", -1 - b)
+
+
+def _attr(expr: str, name: str) -> str:
+    """``expr.name`` as Python source (``getattr`` with a literal for names that are not identifiers)."""
+    if name.isidentifier() and not keyword.iskeyword(name):
+        return f"{expr}.{name}"
+    return f"getattr({expr}, {name!r})"
+
+
+def _row_filler(t: TablePlan) -> Callable:
+    """A function filling every column of ``t`` for a list of records, generated once per table plan.
+
+    Why generated code: the flattener visits every cell of every file, and a
+    loop that re-decides per cell how to reach a field (path, index, enum,
+    which debug entry holds its span) costs several times the parse itself.
+    The plan already knows all of that, so it is written out once as plain
+    Python, like the Kaitai compiler writes the parsers. Only attribute names
+    (checked identifiers, else ``getattr`` with a quoted literal), quoted
+    strings and integers from the plan reach the source; nothing is taken
+    from the file being read.
+    """
+    fn = getattr(t, "_filler", None)
+    if fn is not None:
+        return fn
+    lines = ["def fill(recs, base, V, S, E):", "    _Enum = Enum"]
+    groups: dict[tuple, int] = {}
+    for c in t.columns:
+        groups.setdefault(tuple(c.steps[:-1]), len(groups))
+    for j in range(len(t.columns)):
+        lines.append(f"    v{j} = V[{j}]; s{j} = S[{j}]; e{j} = E[{j}]")
+    lines.append("    for i, r in enumerate(recs):")
+    for path, g in groups.items():
+        ind = "        "
+        if path:
+            expr = "r"
+            for a, ix in path:
+                expr = _attr(expr, a) + ("" if ix is None else f"[{int(ix)}]")
+            lines += [f"{ind}try:", f"{ind}    h{g} = {expr}", f"{ind}except Exception:",
+                      f"{ind}    h{g} = None"]
         else:
-            *path, (attr, idx) = c.steps
-            role, span_from = c.role, c.span_from
-            dkey = span_from or (("_m_" + attr) if c.field.kind != "seq" else attr)
-            for i, r in enumerate(recs):
-                try:  # a missing optional record, a short array or a value that cannot be computed: no value
-                    holder = r
-                    for a, ix in path:
-                        holder = getattr(holder, a)
-                        if ix is not None:
-                            holder = holder[ix]
-                    v = getattr(holder, attr)
-                    if idx is not None:
-                        v = v[idx]
-                except Exception:  # noqa: BLE001
-                    continue
-                if v is None:
-                    continue
-                if role == "enum_name":
-                    vals[i] = v.name if isinstance(v, enum.Enum) else None
-                    if vals[i] is None:
-                        continue
-                elif role == "list":
-                    vals[i] = [x.value if isinstance(x, enum.Enum) else x for x in v]
-                else:
-                    vals[i] = v.value if isinstance(v, enum.Enum) else v
-                dbg = getattr(holder, "_debug", None)
-                if not dbg:
-                    continue
-                d = dbg.get(dkey)
-                if d is None and span_from is not None:
-                    d = dbg.get("_m_" + span_from)
-                if d is None:
-                    continue
-                if idx is not None and span_from is None:
-                    arr = d.get("arr")
-                    d = arr[idx] if arr and idx < len(arr) else None
-                    if d is None:
-                        continue
-                if "end" in d and "start" in d:
-                    b = base(holder)
-                    st[i] = b + d["start"]
-                    en[i] = b + d["end"]
-        data[c.name] = vals
-        starts[c.name] = st
-        ends[c.name] = en
-    return Chunk(list(data), data, starts, ends, n)
+            lines.append(f"{ind}h{g} = r")
+        lines += [f"{ind}if h{g} is not None:", f"{ind}    d{g} = getattr(h{g}, '_debug', None); b{g} = None"]
+        ind = "            "
+        for j, c in enumerate(t.columns):
+            if tuple(c.steps[:-1]) != path:
+                continue
+            attr, idx = c.steps[-1]
+            get = _attr(f"h{g}", attr) + ("" if idx is None else f"[{int(idx)}]")
+            dkey = c.span_from or (("_m_" + attr) if c.field.kind != "seq" else attr)
+            lines += [f"{ind}try:", f"{ind}    x = {get}", f"{ind}except Exception:", f"{ind}    x = None",
+                      f"{ind}if x is not None:"]
+            body = ind + "    "
+            if c.role == "enum_name":
+                lines += [f"{body}x = x.name if isinstance(x, _Enum) else None"]
+                lines += [f"{body}v{j}[i] = x", f"{body}if x is not None and d{g}:"]
+            elif c.role == "list":
+                lines += [f"{body}v{j}[i] = [y.value if isinstance(y, _Enum) else y for y in x]",
+                          f"{body}if d{g}:"]
+            elif c.field.enum is None and c.field.kind == "seq" and not c.field.is_user and c.field.type != "switch":
+                lines += [f"{body}v{j}[i] = x", f"{body}if d{g}:"]  # a plain number, string or bytes
+            else:
+                lines += [f"{body}v{j}[i] = x.value if isinstance(x, _Enum) else x", f"{body}if d{g}:"]
+            body += "    "
+            lines.append(f"{body}q = d{g}.get({dkey!r})")
+            if c.span_from is not None:
+                lines.append(f"{body}q = q if q is not None else d{g}.get({'_m_' + c.span_from!r})")
+            if idx is not None and c.span_from is None:
+                lines += [f"{body}q = q.get('arr') if q is not None else None",
+                          f"{body}q = q[{int(idx)}] if q and {int(idx)} < len(q) else None"]
+            lines += [f"{body}if q is not None and 'end' in q and 'start' in q:",
+                      f"{body}    if b{g} is None:", f"{body}        b{g} = base(h{g})",
+                      f"{body}    s{j}[i] = b{g} + q['start']; e{j}[i] = b{g} + q['end']"]
+    scope: dict[str, Any] = {"Enum": enum.Enum}
+    exec(compile("\n".join(lines), f"<animre flattener: {t.name}>", "exec"), scope)  # noqa: S102 - see docstring
+    t._filler = scope["fill"]
+    return t._filler
