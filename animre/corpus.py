@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 import types
 import warnings
 from collections.abc import Iterable, Mapping
@@ -252,10 +253,17 @@ class _DeriveContext:
 
     def __init__(self, corpus: Corpus):
         self._c = corpus
+        self._shared: dict = {}
 
     @property
     def files(self) -> pd.DataFrame:
         return self._c.files
+
+    def shared(self, key, fn):
+        """``fn()`` computed once per derivation and shared by every derived column that asks for ``key``."""
+        if key not in self._shared:
+            self._shared[key] = fn()
+        return self._shared[key]
 
     def table(self, name: str) -> pd.DataFrame:
         df = self._c.tables.get(name)
@@ -299,6 +307,10 @@ class Corpus:
     spans : dict of str -> (DataFrame, DataFrame)
         For every table, the absolute start and end byte offset of
         each cell that was read from the file (nullable Int32; NA for computed cells).
+    timings : DataFrame
+        Where the open spent its time: one row per phase (list, hash and
+        detect; read cache; parse and flatten; concatenate; assemble; write
+        cache; derive) with seconds and perf-counter start/end.
     """
 
     def __init__(self, root: Path | None, results: list[FileResult], parsers=None,
@@ -312,6 +324,7 @@ class Corpus:
         self.spans = _Spans()
         self.unavailable = pd.DataFrame(columns=UNAVAILABLE_COLUMNS)
         self._derived_ok: set[tuple[str, str]] = set()
+        self.timings = pd.DataFrame(columns=["phase", "seconds", "start", "end"])
         self._schema = None
         if fresh_tables is None:
             collector = _Collector()
@@ -466,6 +479,7 @@ class Corpus:
     def _derive(self) -> None:
         """Add every format's derived columns whose spec fields exist; record the others."""
         self._derived_ok: set[tuple[str, str]] = set()
+        self.timings = pd.DataFrame(columns=["phase", "seconds", "start", "end"])
         self._schema = None
         rows = []
         ctx = _DeriveContext(self)
@@ -713,6 +727,7 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache:
     0  ARCHRFRM.BIN         300
     1  BOAR_FRM.BIN         150
     """
+    clock = _Clock()
     root, files = _collect(path)
     if parsers:
         for spec_id in parsers:
@@ -727,6 +742,7 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache:
     spec_hashes: dict[str, str] = {}  # one spec hash per format per open
     idents = [_identify(f, n, parsers, spec_hashes) for f, n in zip(files, names)]
     keys = {i.name: i.key for i in idents}
+    clock.lap("list, hash and detect")
     snapshot, sdir = None, None
     if cache_dir is not None:
         sdir = snapshot_dir(cache_dir, root, files, parsers)
@@ -737,6 +753,7 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache:
             reuse = {n for n, k in keys.items() if k is not None and old_keys.get(n) == k}
             if reuse != set(old_keys) or len(reuse) != len(keys):
                 snapshot["files"] = snapshot["files"][snapshot["files"]["file"].isin(reuse)]
+    clock.lap("read cache")
     reused = set()
     if snapshot is not None:
         reused = set(snapshot["files"]["file"])
@@ -760,10 +777,35 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache:
     finally:
         if bar is not None:
             bar.close()
-    corpus = Corpus(root, results, parsers, snapshot=snapshot, order=names, fresh_tables=collector.tables())
+    clock.lap("parse and flatten")
+    fresh = collector.tables()
+    clock.lap("concatenate")
+    corpus = Corpus(root, results, parsers, snapshot=snapshot, order=names, fresh_tables=fresh)
+    del fresh
+    clock.lap("assemble")
     if sdir is not None and (todo or snapshot is None):
         write_snapshot(sdir, keys, corpus._snapshot_payload())
+    clock.lap("write cache")
     corpus._derive()
+    clock.lap("derive")
+    corpus.timings = clock.frame()
     return corpus
+
+
+class _Clock:
+    """Wall-clock windows of the phases of an open (``Corpus.timings``)."""
+
+    def __init__(self):
+        self.t0 = self.last = time.perf_counter()
+        self.rows: list[tuple[str, float, float]] = []
+
+    def lap(self, phase: str) -> None:
+        now = time.perf_counter()
+        self.rows.append((phase, self.last, now))
+        self.last = now
+
+    def frame(self) -> pd.DataFrame:
+        return pd.DataFrame([(p, b - a, a, b) for p, a, b in self.rows],
+                            columns=["phase", "seconds", "start", "end"])
 
 

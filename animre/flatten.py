@@ -636,10 +636,15 @@ def flatten(root, bases: Bases, plan: Plan, keys: dict | None = None, *, frames:
                 arr = _get(holder, arr_attr)
                 if arr is _MISS or arr is None:
                     continue
+                if t.primitive is not None:  # one run per array: (holder, attribute, kept positions)
+                    idxs = range(len(arr)) if t.where is None else [i for i, el in enumerate(arr) if t.where(el)]
+                    recs.append((holder, arr_attr, idxs))
+                    ks.extend([k + (i,) for i in idxs])
+                    continue
                 for i, el in enumerate(arr):
                     if t.where is not None and not t.where(el):
                         continue
-                    recs.append(el if t.primitive is None else (holder, arr_attr, i))
+                    recs.append(el)
                     ks.append(k + (i,))
         records[t.name] = (recs, ks)
         chunk = _columns(t, recs, ks, keys, base)
@@ -648,7 +653,7 @@ def flatten(root, bases: Bases, plan: Plan, keys: dict | None = None, *, frames:
 
 
 def _columns(t: TablePlan, recs: list, ks: list, keys: dict, base) -> Chunk:
-    n = len(recs)
+    n = len(ks)
     data: dict[str, Any] = {k: [v] * n for k, v in keys.items()}
     for j, k in enumerate(t.keys):
         data[k] = [kk[j] for kk in ks]
@@ -666,32 +671,33 @@ def _columns(t: TablePlan, recs: list, ks: list, keys: dict, base) -> Chunk:
                  np.array(st, dtype=np.int32).reshape(shape), np.array(en, dtype=np.int32).reshape(shape), n)
 
 
-def _primitive_rows(t: TablePlan, recs: list, base, vals: list, st: list, en: list) -> None:
+def _primitive_rows(t: TablePlan, runs: list, base, vals: list, st: list, en: list) -> None:
+    """Rows that are the elements of primitive arrays: ``runs`` of (holder, attribute, kept positions)."""
     for j, c in enumerate(t.columns):
         out, s, e = vals[j], st[j], en[j]
-        last = seq = arr = None
-        b = 0
         names = c.role == "enum_name"
         plain = not names and c.field.enum is None
-        na = 0
-        for i, (holder, attr, idx) in enumerate(recs):
-            if holder is not last:  # consecutive elements share their array: look it up once
-                last, seq = holder, getattr(holder, attr)
-                d = _debug_entry(holder, attr)
-                arr = d.get("arr") if d else None
-                na = len(arr) if arr else 0
-                b = base(holder) if arr else 0
-            v = seq[idx]
+        pos = 0
+        for holder, attr, idxs in runs:
+            m = len(idxs)
+            if not m:
+                continue
+            seq = getattr(holder, attr)
+            full = isinstance(idxs, range) and m == len(seq)
+            got = seq if full else [seq[i] for i in idxs]
             if plain:
-                out[i] = v
+                out[pos:pos + m] = got
             elif names:
-                out[i] = v.name if isinstance(v, enum.Enum) else None
+                out[pos:pos + m] = [v.name if isinstance(v, enum.Enum) else None for v in got]
             else:
-                out[i] = _plain(v)
-            if idx < na:
-                q = arr[idx]
-                s[i] = b + q.get("start", -1 - b)
-                e[i] = b + q.get("end", -1 - b)
+                out[pos:pos + m] = [_plain(v) for v in got]
+            d = _debug_entry(holder, attr)
+            arr = d.get("arr") if d else None
+            if arr:
+                b, na = base(holder), len(arr)
+                s[pos:pos + m] = [b + arr[i].get("start", -1 - b) if i < na else -1 for i in idxs]
+                e[pos:pos + m] = [b + arr[i].get("end", -1 - b) if i < na else -1 for i in idxs]
+            pos += m
 
 
 def _attr(expr: str, name: str) -> str:

@@ -36,7 +36,8 @@ class Derived:
     ``ctx.starts(table, column)`` / ``ctx.ends`` (absolute offsets, Int64),
     ``ctx.file_sizes(df)`` (each row's file size) and
     ``ctx.lookup(df, table, column)`` (a parent's value for every row, matched
-    on the shared key columns), and returns values aligned with ``df``. ``reads`` lists every ``(table, column)`` it
+    on the shared key columns) and ``ctx.shared(key, fn)`` (one computation
+    shared by several columns), and returns values aligned with ``df``. ``reads`` lists every ``(table, column)`` it
     uses; when one is not in the loaded spec the column is not computed and
     the corpus reports why (``corpus.unavailable``).
     """
