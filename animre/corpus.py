@@ -182,47 +182,74 @@ class _Collector:
         if self.n % self.every == 0:
             self._flush()
 
+    def absorb(self, tables: dict[str, list]) -> None:
+        """Append tables a worker already concatenated (after everything added so far)."""
+        self._flush()
+        for t, parts in tables.items():
+            self.chunks.setdefault(t, []).extend(parts)
+
     def _flush(self) -> None:
+        """Turn the pending files' chunks into column arrays: one part per table, three dicts
+        (values, start offsets, end offsets), each ``{"file": ..., column: array}``."""
         for t, parts in self.pending.items():
             cols = parts[0][1].columns
-            data: dict[str, Any] = {"file": np.repeat([f for f, _ in parts], [c.n for _, c in parts])}
+            n = sum(c.n for _, c in parts)
+            vals: dict[str, Any] = {"file": pd.Series(np.repeat([f for f, _ in parts], [c.n for _, c in parts]))}
             for col in cols:
-                vals: list = []
+                v: list = []
                 for _, ch in parts:
-                    vals.extend(ch.data[col])
-                data[col] = vals
-            new = pd.DataFrame(data, columns=["file", *cols])
-            spans = []
+                    v.extend(ch.data[col])
+                vals[col] = pd.Series(v)
             span_cols = parts[0][1].span_cols
             same = all(ch.span_cols == span_cols for _, ch in parts)
+            spans = []
             for which in ("st", "en"):
-                sp = {"file": pd.arrays.IntegerArray(np.zeros(len(new), np.int32), np.ones(len(new), bool))}
+                sp = {"file": pd.Series(pd.arrays.IntegerArray(np.zeros(n, np.int32), np.ones(n, bool)))}
                 if same:  # one concatenation per table: offsets are (columns x rows) int32 matrices
                     m = np.concatenate([getattr(ch, which) for _, ch in parts], axis=1)
                     rows = dict(zip(span_cols, m))
                 else:
                     rows = {c: np.concatenate([dict(zip(ch.span_cols, getattr(ch, which))).get(
                         c, np.full(ch.n, -1, np.int32)) for _, ch in parts]) for c in cols}
-                none = np.full(len(new), -1, np.int32)
+                none = np.full(n, -1, np.int32)
                 for col in cols:
                     a = rows.get(col, none)
-                    sp[col] = pd.arrays.IntegerArray(np.maximum(a, 0), a < 0)
-                spans.append(pd.DataFrame(sp, columns=["file", *cols]))
-            self.chunks.setdefault(t, []).append((new, spans[0], spans[1]))
+                    sp[col] = pd.Series(pd.arrays.IntegerArray(np.maximum(a, 0), a < 0))
+                spans.append(sp)
+            self.chunks.setdefault(t, []).append((vals, spans[0], spans[1]))
         self.pending = {}
 
     def tables(self) -> dict[str, tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]]:
+        """Every table as (values, starts, ends) DataFrames.
+
+        Parts are joined column by column and each part's column is released as
+        soon as it is joined, and the frames are built without copying the
+        joined arrays, so the peak stays near the size of the result.
+        """
         self._flush()
         out = {}
-        for t, ch in self.chunks.items():
-            if len(ch) == 1:
-                out[t] = ch[0]
-            else:
-                df = pd.concat([c[0] for c in ch], ignore_index=True)
-                cols = list(df.columns)
-                out[t] = (df, pd.concat([c[1] for c in ch], ignore_index=True).reindex(columns=cols),
-                          pd.concat([c[2] for c in ch], ignore_index=True).reindex(columns=cols))
-        self.chunks = {}
+        for t in list(self.chunks):
+            parts = self.chunks.pop(t)
+            cols: list[str] = list(dict.fromkeys(c for p in parts for c in p[0]))
+            sizes = [len(p[0]["file"]) for p in parts]
+            frames = []
+            for k, fill in ((0, None), (1, pd.NA), (2, pd.NA)):
+                data = {}
+                for col in cols:
+                    pieces = [p[k].pop(col, None) for p in parts]
+                    pieces = [x if x is not None else pd.Series([fill] * m, dtype=None if k == 0 else "Int32")
+                              for x, m in zip(pieces, sizes)]
+                    if len(pieces) == 1:
+                        joined = pieces[0]
+                    else:
+                        joined = pd.concat(pieces, ignore_index=True)
+                        if k == 0 and len({str(x.dtype) for x in pieces}) > 1:
+                            # a part where the column was all None inferred another dtype: infer once
+                            joined = pd.Series(joined.tolist())
+                    del pieces
+                    data[col] = joined.reset_index(drop=True)
+                frames.append(pd.DataFrame(data, columns=cols, copy=False))
+            out[t] = tuple(frames)
         return out
 
 
@@ -350,7 +377,9 @@ class Corpus:
                 old = old[old["file"].isin(set(rank) - fresh_files)]
                 df = pd.concat([old, new], ignore_index=True) if len(new) else old
             if len(df):
-                df = df.iloc[df["file"].map(rank).argsort(kind="stable")].reset_index(drop=True)
+                r = df["file"].map(rank).to_numpy()
+                if len(r) > 1 and (r[1:] < r[:-1]).any():  # only reorder what is out of order (no copy otherwise)
+                    df = df.iloc[r.argsort(kind="stable")].reset_index(drop=True)
             return df
 
         new_files = pd.DataFrame(
@@ -479,7 +508,6 @@ class Corpus:
     def _derive(self) -> None:
         """Add every format's derived columns whose spec fields exist; record the others."""
         self._derived_ok: set[tuple[str, str]] = set()
-        self.timings = pd.DataFrame(columns=["phase", "seconds", "start", "end"])
         self._schema = None
         rows = []
         ctx = _DeriveContext(self)
@@ -498,7 +526,7 @@ class Corpus:
                     continue
                 try:
                     vals = d.fn(df, ctx)
-                    df = df.copy()
+                    df = df.copy(deep=False)  # copy-on-write: the new column never touches the old frame
                     if isinstance(vals, pd.Series):
                         vals = vals.array  # keeps nullable integer types (no float NaN)
                     elif not isinstance(vals, (np.ndarray, pd.api.extensions.ExtensionArray)):
@@ -643,7 +671,6 @@ class Corpus:
 
 
 PARALLEL_MIN_FILES = 256  # below this, starting worker processes costs more than it saves
-_BATCH = 32
 _POOL_STATE: tuple | None = None  # (idents, parsers) inherited by forked workers: nothing of it is pickled
 
 
@@ -660,14 +687,34 @@ def _workers(workers: int | None) -> int:
     return max(1, int(workers))
 
 
-def _process_batch(bounds: tuple[int, int]) -> list[FileResult]:
-    """Worker side: parse ``idents[start:end]``; results go back as column chunks, never parse trees."""
+def _process_batch(bounds: tuple[int, int]) -> tuple[list[FileResult], dict]:
+    """Worker side: parse ``idents[start:end]`` and concatenate the batch's tables here.
+
+    What goes back is the files' results (no rows) and, per table, column
+    arrays for the whole batch (DataFrames of values and int32 offsets), so
+    the parent only appends them: never parse trees, never per-cell objects.
+    """
     idents, parsers = _POOL_STATE
-    return [_process(i, parsers) for i in idents[bounds[0]:bounds[1]]]
+    results = [_process(i, parsers) for i in idents[bounds[0]:bounds[1]]]
+    collector = _Collector(every=len(results) + 1)
+    for r in results:
+        collector.add(r)
+    collector._flush()
+    return results, collector.chunks
 
 
-def _scan(todo: list[_Ident], parsers, workers: int, parallel: bool, bar) -> Iterable[FileResult]:
-    """Parse every file of ``todo`` in order, in ``workers`` forked processes when ``parallel``."""
+def _batch_size(n: int, workers: int) -> int:
+    """Files per worker batch: a few batches per worker (for balance), 16..256 files each."""
+    return max(16, min(256, -(-n // (workers * 4))))
+
+
+def _scan(todo: list[_Ident], parsers, workers: int, parallel: bool, bar) -> Iterable[tuple[list, dict | None]]:
+    """Parse every file of ``todo`` in order, in ``workers`` forked processes when ``parallel``.
+
+    Yields ``(results, tables)``: one file and ``None`` in this process (its
+    rows are still in ``results[0].chunks``), or a worker's batch with its
+    tables already concatenated.
+    """
     import multiprocessing as mp
 
     if parallel and workers > 1 and len(todo) > 1 and "fork" in mp.get_all_start_methods():
@@ -678,20 +725,20 @@ def _scan(todo: list[_Ident], parsers, workers: int, parallel: bool, bar) -> Ite
         done = 0
         try:
             with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("fork")) as ex:
-                batches = [(k, min(k + _BATCH, len(todo))) for k in range(0, len(todo), _BATCH)]
-                for batch in ex.map(_process_batch, batches):
-                    for r in batch:
-                        done += 1
-                        yield r
-                        if bar is not None:
-                            bar.update(1)
+                size = _batch_size(len(todo), workers)
+                batches = [(k, min(k + size, len(todo))) for k in range(0, len(todo), size)]
+                for batch, tables in ex.map(_process_batch, batches):
+                    done += len(batch)
+                    yield batch, tables
+                    if bar is not None:
+                        bar.update(len(batch))
             return
         except Exception:  # noqa: BLE001 - a broken pool (e.g. a worker killed) falls back to one process
             todo = todo[done:]
         finally:
             _POOL_STATE = None
     for ident in todo:
-        yield _process(ident, parsers)
+        yield [_process(ident, parsers)], None
         if bar is not None:
             bar.update(1)
 
@@ -771,9 +818,12 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache:
     parallel = n_workers > 1 and (workers is not None or len(todo) >= PARALLEL_MIN_FILES)
     collector = _Collector()
     try:
-        for r in _scan(todo, parsers, n_workers, parallel, bar):
-            collector.add(r)
-            results.append(r)
+        for batch, tables in _scan(todo, parsers, n_workers, parallel, bar):
+            if tables:
+                collector.absorb(tables)
+            for r in batch:
+                collector.add(r)
+            results.extend(batch)
     finally:
         if bar is not None:
             bar.close()
