@@ -313,7 +313,12 @@ class _DeriveContext:
         other = self.table(table)
         keys = [k for k in self._c.keys(table) if k in df.columns and k in other.columns]
         right = other[keys + [column]].drop_duplicates(keys)
-        return df[keys].merge(right, on=keys, how="left")[column].to_numpy()
+        # positions through an index, not a merge: no copy of the key columns per row
+        if len(keys) == 1:
+            pos = pd.Index(right[keys[0]]).get_indexer(df[keys[0]])
+        else:
+            pos = pd.MultiIndex.from_frame(right[keys]).get_indexer(pd.MultiIndex.from_frame(df[keys]))
+        return right[column].reset_index(drop=True).reindex(pos).to_numpy()
 
     def ends(self, table: str, column: str) -> pd.Series:
         return self._c.offsets(table, column, end=True)

@@ -245,9 +245,23 @@ def struct_frm_reader(files) -> int:
     return n
 
 
+PARSE_ONLY = """
+from pathlib import Path
+from animre.formats import detect_format
+from animre.read import parse_blocks
+files = [f for f in sorted(Path(D).rglob('*')) if f.is_file()]
+fmts = [detect_format(f.read_bytes()[:4096], f.stat().st_size, f.name)[0] for f in files]
+t = time.perf_counter()  # the compiled parsers alone, one process: formats known, no tables
+for f, fm in zip(files, fmts):
+    if fm is not None:
+        for _ in parse_blocks(f.read_bytes(), f.name, fm):
+            pass
+"""
+
 PHASES = {
     "read": "from pathlib import Path\nfiles=[f for f in Path(D).rglob('*') if f.is_file()]\n"
             "blobs=[f.read_bytes() for f in files]",
+    "parse": PARSE_ONLY,
     "cold": "import animre\nc=animre.open_corpus(D, cache=C, progress=False)",
     "cold1": "import animre\nc=animre.open_corpus(D, cache=C + '-1', progress=False, workers=1)",
     "warm": "import animre\nc=animre.open_corpus(D, cache=C, progress=False)",
@@ -258,29 +272,60 @@ PHASES = {
 
 
 LAST_PHASE: dict = {}
-AFTER = {  # measured after the timing: the in-memory size of what the phase returned
-    "cold": "TABLES_MB=(sum(int(df.memory_usage(deep=True).sum()) for df in c.tables.values())"
-            "+sum(int(x.memory_usage(deep=True).sum()) for t in c.spans for x in c.spans[t]))/2**20",
-}
+_TABLES_MB = ("TABLES_MB=(sum(int(df.memory_usage(deep=True).sum()) for df in c.tables.values())"
+              "+sum(int(x.memory_usage(deep=True).sum()) for t in c.spans for x in c.spans[t]))/2**20")
+AFTER = {"cold": _TABLES_MB, "cold1": _TABLES_MB}  # measured after the timing: the size of what the phase returned
 
 
-def run_phase(name: str, data: Path, cache: Path) -> tuple[float, float]:
-    """Run one phase in a fresh process: (seconds, peak RSS in MB)."""
+_SAMPLER = """
+import threading
+SAMPLES = []
+def _sample():  # RSS every 10 ms, to split the peak by the open's phases (corpus.timings)
+    while not _STOP:
+        SAMPLES.append((time.perf_counter(), _rss('VmRSS')))
+        time.sleep(0.01)
+_STOP = False
+threading.Thread(target=_sample, daemon=True).start()
+"""
+
+_PER_PHASE = """
+_STOP = True
+PHASE_PEAKS = {}
+if 'c' in dir() and hasattr(c, 'timings'):
+    for _, row in c.timings.iterrows():
+        got = [m for tt, m in SAMPLES if row.start <= tt <= row.end]
+        PHASE_PEAKS[row.phase] = [row.seconds, (max(got) - rss0) if got else None]
+"""
+
+
+def run_phase(name: str, data: Path, cache: Path, code: str | None = None) -> tuple[float, float]:
+    """Run one phase in a fresh process: (seconds, peak RSS in MB).
+
+    ``LAST_PHASE`` gets the RSS after imports, the returned tables' size and,
+    for phases that open a corpus, seconds and peak memory per phase of the
+    open (``phases``: phase -> [seconds, MB above the imports]).
+    """
     # peak RSS from /proc/self/status VmHWM: unlike ru_maxrss it is not inherited from the
     # (large) parent process across fork + exec, so the baseline is the child's own
-    code = (f"import time,re\nD={str(data)!r}\nC={str(cache)!r}\nTABLES_MB=0\n"
+    code = (f"import time,re,json\nD={str(data)!r}\nC={str(cache)!r}\nTABLES_MB=0\n"
+            "def _rss(k):\n    return int(re.search(k + r':\\s+(\\d+)', open('/proc/self/status').read()).group(1))/1024\n"
             "import animre, pandas\n"  # the libraries' own memory is not the scan's
-            "rss0=int(re.search(r'VmRSS:\\s+(\\d+)', open('/proc/self/status').read()).group(1))/1024\n"
-            f"t=time.perf_counter()\n{PHASES[name]}\nelapsed=time.perf_counter()-t\n"
-            "hwm=int(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1))/1024\n"
-            f"{AFTER.get(name, '')}\nprint(elapsed, "
-            "hwm, rss0, TABLES_MB)")
+            f"rss0=_rss('VmRSS')\n{_SAMPLER}\n"
+            f"t=time.perf_counter()\n{code or PHASES[name]}\nelapsed=time.perf_counter()-t\n"
+            f"hwm=_rss('VmHWM')\n{_PER_PHASE}\n"
+            f"{AFTER.get(name, '')}\nprint(json.dumps([elapsed, hwm, rss0, TABLES_MB, PHASE_PEAKS]))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     if r.returncode:
         raise SystemExit(f"phase {name} failed:\n{r.stderr[-3000:]}")
-    t, rss, rss0, tables_mb = (float(x) for x in r.stdout.split()[-4:])
-    LAST_PHASE.update(rss_before_MB=rss0, tables_MB=tables_mb)
+    t, rss, rss0, tables_mb, phases = json.loads(r.stdout.strip().splitlines()[-1])
+    LAST_PHASE.update(rss_before_MB=rss0, tables_MB=tables_mb, phases=phases)
     return t, rss
+
+
+def print_phases(phases: dict, tables_mb: float) -> None:
+    for ph, (sec, mb) in phases.items():
+        mem = f"peak {mb:.0f} MB = {mb / tables_mb:.1f}x the tables" if mb is not None and tables_mb else ""
+        print(f"    {ph:22s} {sec:7.2f} s  {mem}")
 
 
 def section_big(samples: Path, n_frm: int, n_flc: int) -> dict:
@@ -292,9 +337,12 @@ def section_big(samples: Path, n_frm: int, n_flc: int) -> dict:
         t_struct = best(lambda: struct_frm_reader(frm_files), 3)
         t_read_frm = best(lambda: read_all(frm_files), 3)
         t_read, rss_read = run_phase("read", data, cache)
+        t_parse, _ = run_phase("parse", data, cache)
         t_cold1, _ = run_phase("cold1", data, cache)
+        phases1 = LAST_PHASE["phases"]
         t_cold, rss_cold = run_phase("cold", data, cache)
         cold_extra, tables_mb = rss_cold - LAST_PHASE["rss_before_MB"], LAST_PHASE["tables_MB"]
+        phases = LAST_PHASE["phases"]
         t_warm, rss_warm = run_phase("warm", data, cache)
         t_prof, rss_prof = run_phase("profile", data, cache)
         frm_only = work / "frm_only_cache"
@@ -309,10 +357,18 @@ def section_big(samples: Path, n_frm: int, n_flc: int) -> dict:
             "peak_rss_profile_MB": rss_prof, "cold_rss_over_read": rss_cold / rss_read,
             "tables_MB": tables_mb, "cold_peak_over_imports_MB": cold_extra,
             "cold_peak_over_tables": cold_extra / tables_mb,
+            "parse_only_s": t_parse, "cold_over_parse_only": t_cold / t_parse,
+            "cold_1_worker_over_parse_only": t_cold1 / t_parse, "phases": phases, "phases_1_worker": phases1,
         }
         print(f"[big] {n_frm} FRM + {n_flc} FLC files ({sum(f.stat().st_size for f in data.rglob('*') if f.is_file()) / 1e6:.1f} MB)")
         print(f"  baseline: reading the bytes {t_read:.2f} s (peak {rss_read:.0f} MB RSS); "
               f"struct reader on the FRM files {t_struct:.2f} s")
+        print(f"  parse only (compiled parsers, no tables, one process) {t_parse:.1f} s; cold scan "
+              f"{t_cold:.1f} s = {t_cold / t_parse:.2f}x that (one worker: {t_cold1 / t_parse:.2f}x)")
+        print("  cold scan by phase (every core):")
+        print_phases(phases, tables_mb)
+        print("  cold scan by phase (one worker):")
+        print_phases(phases1, tables_mb)
         print(f"  cold scan {t_cold:.1f} s = {t_cold / t_read:.0f}x reading; warm scan {t_warm:.2f} s = "
               f"{t_warm / t_read:.1f}x reading; cold/warm = {t_cold / t_warm:.0f}x")
         print(f"  cold scan memory: peak {cold_extra:.0f} MB above the imported libraries, tables + spans "
