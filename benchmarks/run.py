@@ -10,9 +10,15 @@ Sections
    relative to Pillow decoding the real ``flic/standard/a.fli`` (README, "Real files");
 3. parse + tables per MB for each format, relative to reading the same bytes;
 4. a generated corpus of 10,000 FRM and 1,000 FLC files: cold scan, warm scan,
-   profile of every table, peak memory — against reading the bytes and (FRM)
-   a plain ``struct`` reader;
-5. with ``--baseline-rev REV``: cold open of the samples by this checkout
+   profile of every table, peak memory — against the compiled parsers alone
+   (parse only, no tables, one process), reading the bytes and (FRM) a plain
+   ``struct`` reader; time and peak memory per phase of the open;
+5. latency: every research call and widget action on 200 real-size Civ3 unit
+   FLCs built from the real settler files (``benchmarks/civ3.py``);
+6. modder scale: 2,000 such FLCs beside the 10,000 FRM files: parse only,
+   cold scan (every core, one worker), warm scan, the scan after a one-field
+   spec edit, peak memory per phase;
+7. with ``--baseline-rev REV``: cold open of the samples by this checkout
    against the same by an earlier git revision, in fresh interpreters,
    alternately.
 
@@ -34,6 +40,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import civ3  # noqa: E402 - the Civ3 corpora beside this script
+
 REALDATA = Path(os.environ.get("ANIMRE_REALDATA") or ROOT.parent / "shared" / "realdata")  # see README
 
 
@@ -148,6 +157,8 @@ def section_flc(samples: Path, repeat: int) -> dict:
 
 def section_formats(samples: Path, repeat: int) -> dict:
     import animre
+    from animre.formats import all_formats
+    from animre.read import parse_blocks, read_chunks
 
     c = animre.open_corpus(samples, cache=False, progress=False)
     out = {}
@@ -156,10 +167,20 @@ def section_formats(samples: Path, repeat: int) -> dict:
         mb = g["size"].sum() / 1e6
         t_read = best(lambda files=files: read_all(files), repeat)
         t_parse = best(lambda files=files: animre.open_corpus(files, cache=False, progress=False), repeat)
+        blobs = [f.read_bytes() for f in files]
+        fm = all_formats()[fmt]
+        only, tables = [], []
+        for _ in range(max(repeat, 5)):  # alternately, so both see the same machine
+            only.append(best(lambda blobs=blobs, fm=fm: [list(parse_blocks(b, "x", fm)) for b in blobs], 1))
+            tables.append(best(lambda blobs=blobs, fm=fm: [read_chunks(b, "x", fm) for b in blobs], 1))
+        t_only, t_tables = min(only), min(tables)
         out[fmt] = {"files": len(files), "MB": mb, "s_per_MB": t_parse / mb, "read_s_per_MB": t_read / mb,
-                    "ratio": t_parse / t_read}
-        print(f"[format {fmt}] {len(files)} files, {mb:.2f} MB: parse + tables {t_parse / mb:.2f} s/MB "
-              f"= {t_parse / t_read:.0f}x reading the same bytes ({t_read / mb * 1000:.2f} ms/MB)")
+                    "ratio": t_parse / t_read, "parse_only_s": t_only, "parse_and_tables_s": t_tables,
+                    "tables_over_parse": t_tables / t_only}
+        print(f"[format {fmt}] {len(files)} files, {mb:.2f} MB: open {t_parse / mb:.2f} s/MB "
+              f"= {t_parse / t_read:.0f}x reading the same bytes ({t_read / mb * 1000:.2f} ms/MB); "
+              f"parse + tables {t_tables * 1000:.1f} ms = {t_tables / t_only:.2f}x parse alone "
+              f"({t_only * 1000:.1f} ms)")
     return out
 
 
@@ -213,7 +234,8 @@ def section_hostile(samples: Path, repeat: int) -> dict:
 # ---------------------------------------------------------------- the big corpus
 
 
-def make_big(dst: Path, samples: Path, n_frm: int, n_flc: int) -> None:
+def make_frm(dst: Path, samples: Path, n_frm: int) -> None:
+    """``n_frm`` distinct FRM files from the generated samples' values (walk speed and eye x varied)."""
     import numpy as np
 
     from animre.samples.frm import encode_frm
@@ -221,12 +243,16 @@ def make_big(dst: Path, samples: Path, n_frm: int, n_flc: int) -> None:
     manifest = json.loads((samples / "manifest.json").read_text())
     frm_values = list(manifest["formats"]["frm"]["files"].values())
     rng = np.random.default_rng(7)
-    (dst / "frm").mkdir(parents=True)
+    dst.mkdir(parents=True)
     for i in range(n_frm):
         v = dict(frm_values[i % len(frm_values)])
         v["walk_speed"] = int(rng.integers(100, 2000))  # distinct content, realistic values
         v["eye_x"] = int(rng.integers(-100, 100))
-        (dst / "frm" / f"M{i:05d}FRM.BIN").write_bytes(encode_frm(v))
+        (dst / f"M{i:05d}FRM.BIN").write_bytes(encode_frm(v))
+
+
+def make_big(dst: Path, samples: Path, n_frm: int, n_flc: int) -> None:
+    make_frm(dst / "frm", samples, n_frm)
     civ = sorted((samples / "flc").rglob("*.flc"))
     (dst / "flc").mkdir()
     for i in range(n_flc):
@@ -432,6 +458,8 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="timing repeats; the best is kept (default 3)")
     ap.add_argument("--frm", type=int, default=10_000, help="FRM files in the big corpus")
     ap.add_argument("--flc", type=int, default=1_000, help="FLC files in the big corpus")
+    ap.add_argument("--modder-flc", type=int, default=2_000,
+                    help="real-size Civ3 unit FLCs in the modder-scale corpus (with the --frm FRM files)")
     ap.add_argument("--json", type=Path, help="also write the figures as JSON here")
     ap.add_argument("--baseline-rev", metavar="REV",
                     help="also time a cold open of the samples by this git revision (e.g. the last release)")
@@ -445,8 +473,11 @@ def main(argv=None) -> int:
                "formats": section_formats(tmp, args.repeat), "hostile": section_hostile(tmp, args.repeat)}
         if args.baseline_rev:
             res["revision"] = section_revision(tmp, args.baseline_rev, args.repeat)
+        res["latency"] = civ3.section_latency(REALDATA)
         if not args.quick:
             res["big"] = section_big(tmp, args.frm, args.flc)
+            res["modder"] = civ3.section_modder(REALDATA, args.modder_flc, args.frm,
+                                                lambda d, n: make_frm(d, tmp, n), run_phase, LAST_PHASE, print_phases)
         res["peak_rss_MB_this_process"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
