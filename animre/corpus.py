@@ -748,17 +748,25 @@ def _scan(todo: list[_Ident], parsers, workers: int, parallel: bool, bar) -> Ite
                 for batch, tables in ex.map(_process_batch, batches):
                     done += len(batch)
                     yield batch, tables
-                    if bar is not None:
-                        bar.update(len(batch))
+                    _advance(bar, batch)
             return
         except Exception:  # noqa: BLE001 - a broken pool (e.g. a worker killed) falls back to one process
             todo = todo[done:]
         finally:
             _POOL_STATE = None
     for ident in todo:
-        yield [_process(ident, parsers)], None
-        if bar is not None:
-            bar.update(1)
+        r = _process(ident, parsers)
+        yield [r], None
+        _advance(bar, [r])
+
+
+def _advance(bar, done: list[FileResult]) -> None:
+    """Move the progress bar by files, showing the bytes parsed so far."""
+    if bar is None:
+        return
+    bar.update(len(done))
+    bar.bytes_done = getattr(bar, "bytes_done", 0) + sum(r.size for r in done)
+    bar.set_postfix_str(f"{bar.bytes_done / 1e6:.1f} of {bar.bytes_total / 1e6:.1f} MB", refresh=False)
 
 
 def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache: bool | str | os.PathLike = True,
@@ -833,7 +841,8 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache:
 
         total_bytes = sum(i.src.size for i in todo)
         bar = tqdm(total=len(todo), desc="animre: parsing", unit="file", disable=None if progress is None else False,
-                   postfix=f"{total_bytes / 1e6:.1f} MB")
+                   postfix=f"0.0 of {total_bytes / 1e6:.1f} MB")
+        bar.bytes_total = total_bytes
     n_workers = _workers(workers)
     parallel = n_workers > 1 and (workers is not None or len(todo) >= PARALLEL_MIN_FILES)
     collector = _Collector()
