@@ -27,6 +27,8 @@ from typing import Any
 import pandas as pd
 
 from . import plots
+from .display import fmt as show
+from .display import formatters, hex_digits
 from .errors import UsageError
 
 __all__ = [
@@ -253,17 +255,22 @@ class CorpusExplorer:
         self.selected = {"file": file, "path": path, "name": row["name"], "type": row["type"],
                          "kind": row.get("kind"), "value": row["value"], "start": start, "end": end}
         self.hex.value = hex_view(data, start, end)
-        fmt = self.corpus.format_of(file)
+        fmt_name = self.corpus.format_of(file)
         where = "computed from other fields" if start is None else \
             f"bytes [{start}, {end}) = 0x{start:X}..0x{end:X}, {end - start} byte(s)"
-        self.info.value = (f"<div class='animre-kv'><b>{html.escape(path)}</b> ({fmt})<br>{where}<br>"
-                           f"parsed value: <code>{html.escape(_short_repr(row['value']))}</code></div>")
+        value = row["value"]
+        if row.get("kind") == "array":  # an array shows its elements, read from the rows below it
+            value = f.loc[f["parent"] == path, "value"].tolist()
+        hd = hex_digits(str(row["name"]), str(row["type"]).rstrip("[]"))
+        shown = show(value, hex_digits=hd, ksy_type=str(row["type"]).rstrip("[]"), max_len=400)
+        self.info.value = (f"<div class='animre-kv'><b>{html.escape(path)}</b> ({fmt_name})<br>{where}<br>"
+                           f"parsed value: <code>{html.escape(shown)}</code></div>")
         if start is None or end is None or end <= start:
             self.representations = pd.DataFrame()
             self.values.value = ""
             return
         self.representations = _representations(data[start:end])
-        self.values.value = "<b>same bytes, other readings</b>" + _df_html(self.representations, 40)
+        self.values.value = "<b>same bytes, other readings</b>" + _df_html(self.representations[["type", "shown"]], 40)
 
     # -- public ----------------------------------------------------------------------------
 
@@ -301,14 +308,12 @@ class CorpusExplorer:
         return self
 
 
-def _short_repr(v: Any, n: int = 80) -> str:
-    s = v.hex(" ") if isinstance(v, (bytes, bytearray)) else repr(v)
-    return s if len(s) <= n else s[: n - 3] + "..."
-
-
 def _representations(raw: bytes) -> pd.DataFrame:
-    """``raw`` read as every type of its size (type, value), from :mod:`animre.research`."""
-    return _research().representations(raw)
+    """``raw`` read as every type of its size (type, value), from :mod:`animre.research`,
+    and ``shown``: the value written by :func:`animre.display.fmt` in the precision of its type."""
+    rep = _research().representations(raw)
+    return rep.assign(shown=[v if t == "hex" else show(v, ksy_type=t.replace("gnt4half", "f4"))
+                             for t, v in zip(rep["type"], rep["value"])])
 
 
 def corpus_explorer(corpus) -> CorpusExplorer:
@@ -427,8 +432,14 @@ class ColumnProfiler:
         self.profile_row = row
         stats = ["dtype", "count", "n_missing", "n_distinct", "p_distinct", "is_constant", "is_unique",
                  "min", "max", "mean", "zeros", "p_zeros", "monotonic", "entropy", "width", "most_common"]
-        kv = "".join(f"<tr><th>{k}</th><td>{html.escape(_short_repr(row.get(k)))}</td></tr>"
-                     for k in stats if k in row.index)
+        style = formatters(self.corpus.columns(table) if hasattr(self.corpus, "columns") else None,
+                           pd.DataFrame([row]))
+        value = style.get(column, show)
+        shown = {k: value(row.get(k)) if k in ("min", "max") else
+                 "[" + ", ".join(f"{value(v)} ({n})" for v, n in row.get(k)) + "]"
+                 if k == "most_common" and isinstance(row.get(k), (list, tuple)) else show(row.get(k))
+                 for k in stats if k in row.index}
+        kv = "".join(f"<tr><th>{k}</th><td>{html.escape(shown[k])}</td></tr>" for k in shown)
         self.summary.value = f"<b>{html.escape(table)}.{html.escape(column)}</b><table class='animre-kv'>{kv}</table>"
         notes = row.get("notes")
         notes = dict(notes) if isinstance(notes, (list, tuple)) else {}
