@@ -82,3 +82,46 @@ def test_explorer_shows_array_elements(sample_corpus, manifest):
     planted = manifest["formats"]["frm"]["files"][f]
     assert "None" not in ex.info.value
     assert fmt(planted["x_offsets"][0]) in ex.info.value
+
+
+# ----------------------------------------------------------------------------- claims
+
+
+def test_a_claim_failing_on_one_planted_item_stands_out(sample_corpus, manifest, samples_dir):
+    from animre import plots
+    from animre.widgets import claims_board
+
+    civ3 = manifest["formats"]["flc"]
+    (odd,) = civ3["planted"]["anim_time_exceptions"]
+    units = civ3["planted"]["unit_files"]
+    board = claims_board(sample_corpus, formats=["flc"])
+    s = board.summary.reset_index(drop=True)
+    i = next(i for i, t in enumerate(s["claim"]) if t.startswith("anim_time = anim_length"))
+    row = s.iloc[i]
+    assert (row["holds"], row["tested"], row["fails"]) == (len(units) - 1, len(units), 1)
+    assert row["verdict"] == f"{len(units) - 1}/{len(units)} hold, 1 fails"
+    # the board: the share, and the failing count written in the fails colour
+    ax = board.figure.axes[0]
+    texts = [t for t in ax.texts if t.get_text().strip() == row["verdict"]]
+    assert len(texts) == 1 and texts[0].get_color() == plots.FAILS_COLOUR
+    assert ax.get_yticklabels()[i].get_color() == plots.FAILS_COLOUR
+    assert row["claim"] in " ".join(ax.get_yticklabels()[i].get_text().split())  # full text, wrapped
+    # the counterexample: file, offset, expected, found; the offset points at the planted bytes
+    (ce,) = row["counterexamples"]
+    planted = civ3["files"][odd]["flicanim"]
+    assert ce["file"] == odd
+    raw = (samples_dir / odd).read_bytes()
+    assert int.from_bytes(raw[ce["offset"]:ce["offset"] + 4], "little") == planted["anim_time"] == ce["value"]
+    assert ce["expected"] == planted["anim_length"] * civ3["files"][odd]["header"]["speed"]
+    board.select(i)
+    assert board.details.iloc[0]["file"] == odd and "1 fails" in board.detail.value
+
+
+def test_every_counterexample_has_an_offset_and_every_claim_a_source(sample_corpus):
+    res = animre.claims(sample_corpus, max_counterexamples=10**6)
+    assert (res["source"].str.len() > 10).all()
+    assert not res["source"].str.contains(r"\.\./|NOTES\.md|seeds/", regex=True).any()
+    # the only claim without a single place in the file is computed over every frame chunk
+    unlocated = {r["claim"] for _, r in res.iterrows() for c in r["counterexamples"] if c["offset"] is None}
+    assert unlocated <= {"a palette only in the first frame"}
+    assert all("expected" in c for cs in res["counterexamples"] for c in cs)

@@ -10,7 +10,7 @@
 Nothing here plots or renders; see :mod:`animre.export` for writing results.
 """
 
-from ._claims import claims, file_claim, row_claim
+from ._claims import claims, file_claim, row_claim, verdict
 from ._coverage import byte_matrix, coverage
 from ._diff import diff, diff_corpora
 from ._profile import profile, profile_alerts
@@ -33,4 +33,5 @@ __all__ = [
     "relations",
     "representations",
     "row_claim",
+    "verdict",
 ]
