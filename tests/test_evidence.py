@@ -125,3 +125,32 @@ def test_every_counterexample_has_an_offset_and_every_claim_a_source(sample_corp
     unlocated = {r["claim"] for _, r in res.iterrows() for c in r["counterexamples"] if c["offset"] is None}
     assert unlocated <= {"a palette only in the first frame"}
     assert all("expected" in c for cs in res["counterexamples"] for c in cs)
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+def test_every_format_has_a_page_naming_its_sources():
+    import re
+
+    import yaml
+
+    from animre.compile import PROJECT_ROOT
+    from animre.formats import all_formats
+
+    docs = PROJECT_ROOT / "docs" / "formats"
+    for name, f in all_formats().items():
+        page = docs / f"{name}.md"
+        assert page.is_file(), f"no docs/formats/{name}.md"
+        text = _words(page.read_text(encoding="utf-8"))
+        assert "## sources" in text
+        spec = yaml.safe_load((PROJECT_ROOT / "ksy" / f"{name}.ksy").read_text(encoding="utf-8"))
+        assert spec.get("doc") and spec.get("doc-ref"), name
+        for ref in spec["doc-ref"] if isinstance(spec["doc-ref"], list) else [spec["doc-ref"]]:
+            assert "../" not in ref and "NOTES.md" not in ref and "seeds/" not in ref
+            if not ref.startswith("http"):
+                assert _words(re.split(r"[,(]", ref)[0]) in text, (name, ref)
+        for cl in f.claims:
+            assert _words(cl.source.split("(")[0]) in text, (name, cl.source)
+            assert "../" not in cl.source
