@@ -4,6 +4,8 @@ checked against what the sample generators planted (data/samples/manifest.json).
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
+import pytest
 
 import animre
 from animre.display import fmt, formatters, hex_digits
@@ -154,3 +156,83 @@ def test_every_format_has_a_page_naming_its_sources():
         for cl in f.claims:
             assert _words(cl.source.split("(")[0]) in text, (name, cl.source)
             assert "../" not in cl.source
+
+
+# ----------------------------------------------------------------------------- statistics
+
+
+def _unit_folders(seed: int = 5) -> tuple[pd.DataFrame, dict]:
+    """Civ3-like headers: 8 unit folders x 6 actions. Planted: anim_time = speed x anim_length
+    (one exception), a 'when' rule confined to the Tank folder (its files share every value),
+    and a 'when' rule that holds across folders (category 3 -> loops 1)."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    units = ["Archer", "Catapult", "Galley", "Knight", "Settler", "Spearman", "Warrior", "Tank"]
+    for u in units:
+        for a in ["Attack", "Default", "Death", "Fidget", "Run", "Victory"]:
+            if u == "Tank":
+                speed, length, pal = 61, 15, 7
+            else:
+                speed, length, pal = int(rng.integers(40, 126)), int(rng.integers(4, 13)), int(rng.integers(0, 40))
+            cat = int(rng.integers(0, 6))
+            rows.append({"file": f"{u}/{a}.flc", "unit": u, "speed": speed, "anim_length": length,
+                         "anim_time": speed * length, "palette_id": pal, "category": cat,
+                         "loops": 1 if cat == 3 else int(rng.integers(2, 9))})
+    df = pd.DataFrame(rows)
+    df.loc[3, "anim_time"] += 7  # the one exception of the general rule
+    return df, {"when_group": "Tank", "exception_file": df.at[3, "file"]}
+
+
+def _mentions(r: pd.DataFrame, text: str) -> pd.DataFrame:
+    return r[r["parameter"].astype(str).str.contains(text, regex=False)]
+
+
+def test_a_when_rule_of_one_folder_is_not_a_finding():
+    df, planted = _unit_folders()
+    r = animre.relations(df, ["speed", "anim_length", "anim_time", "palette_id", "category", "loops"],
+                         derived=False)
+    # the Tank folder's shared values (anim_time 915, speed 61, palette 7) make no rule
+    assert _mentions(r, "== 915").empty and _mentions(r, "== 61").empty and _mentions(r, "== 7 ").empty
+    # ... which counting rows instead of folders would report
+    rows = animre.relations(df, ["speed", "anim_length", "anim_time", "palette_id", "category", "loops"],
+                            derived=False, groups=None)
+    assert not _mentions(rows, "== 915").empty or not _mentions(rows, "== 61").empty
+    # the general product ranks first, with its one exception; groups are counted
+    best = r.iloc[0]
+    assert best["target"] == "anim_time" and best["source"] in ("speed * anim_length", "anim_length * speed")
+    assert best["relation"] == "equal"
+    assert [c["file"] for c in best["counterexamples"]] == [planted["exception_file"]]
+    assert (best["n_rows"], best["n_agree"], best["n_groups"], best["groups_agree"]) == (48, 47, 8, 8)
+    # a partial rule that holds across folders is still found, below every general rule
+    loops = _mentions(r, "category == 3 -> loops == 1")
+    assert len(loops) == 1 and loops.iloc[0]["groups_agree"] >= 2
+    partial = r["relation"].isin(["when", "only_when"]).to_numpy()
+    assert not (partial[:-1] & ~partial[1:]).any()  # no general rule after a partial one
+
+
+def test_groups_can_be_any_column():
+    df, _ = _unit_folders()
+    df["file"] = [f.replace("/", "_") for f in df["file"]]  # one folder: the unit column groups
+    r = animre.relations(df, ["anim_time", "speed", "palette_id"], derived=False, groups="unit")
+    assert _mentions(r, "== 915").empty and _mentions(r, "== 61").empty
+    with pytest.raises(animre.UsageError):
+        animre.relations(df, ["anim_time", "speed"], groups="no_such_column")
+
+
+def test_identical_files_count_once(samples_dir, tmp_path):
+    import shutil
+
+    src = sorted((samples_dir / "frm").glob("*.BIN"))
+    for f in src:
+        shutil.copy(f, tmp_path / f.name)
+    copies = tmp_path / "copies"
+    copies.mkdir()
+    for i in range(5):  # planted: five copies of one file under other names
+        shutil.copy(src[0], copies / f"COPY{i}FRM.BIN")
+    c = animre.open_corpus(tmp_path, cache=False)
+    assert len(c.tables["frm"]) == len(src) + 5
+    r = animre.relations("frm", ["num_idles", "num_idles_raw"], corpus=c, derived=False)
+    r_all = animre.relations("frm", ["num_idles", "num_idles_raw"], corpus=c, derived=False,
+                             unique_files=False)
+    assert len(r) and set(r["n_rows"]) <= set(range(len(src) + 1))
+    assert r_all["n_rows"].max() > r["n_rows"].max()
