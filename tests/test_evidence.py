@@ -236,3 +236,40 @@ def test_identical_files_count_once(samples_dir, tmp_path):
                              unique_files=False)
     assert len(r) and set(r["n_rows"]) <= set(range(len(src) + 1))
     assert r_all["n_rows"].max() > r["n_rows"].max()
+
+
+# ----------------------------------------------------------------------------- coverage
+
+PIXEL_CHUNKS = {7, 12, 15, 16}  # DELTA_FLC, DELTA_FLI, BYTE_RUN, COPY (FLIC format description)
+PALETTE_CHUNKS = {4, 11}
+
+
+def test_flc_pixel_blobs_are_opaque_and_typed_fields_explained(sample_corpus, manifest):
+    from animre.research import byte_categories, coverage_by_format
+    from animre.research._coverage import GAP, OPAQUE, TYPED
+
+    files = manifest["formats"]["flc"]["files"]
+    n_pixel = n_palette = 0
+    for name, v in files.items():
+        cat = byte_categories(sample_corpus.fields(name, values=False), v["size"])
+        assert (cat[0:6] == TYPED).all()  # len_file, magic
+        for fr in v["frames"]:
+            assert (cat[fr["offset"]:fr["offset"] + 6] == TYPED).all()  # frame chunk header
+            for ch in fr["chunks"]:
+                head, body = ch["offset"], ch["offset"] + 6
+                end = ch["offset"] + ch["len_real"]
+                assert (cat[head:body] == TYPED).all(), (name, ch)
+                if ch["type"] in PIXEL_CHUNKS and end > body:
+                    n_pixel += 1
+                    assert (cat[body:end] == OPAQUE).all(), (name, ch)
+                elif ch["type"] in PALETTE_CHUNKS:
+                    n_palette += 1
+                    assert (cat[body:end] == TYPED).all(), (name, ch)  # packets and colours
+        assert not (cat == GAP).any()
+    assert n_pixel >= 10 and n_palette >= 5
+    per_file, _ = animre.coverage(sample_corpus, files=list(files))
+    assert (per_file["share"] == 1.0).all()  # every byte is read ...
+    assert (per_file["share_typed"] < 0.6).all()  # ... but most of an FLC is pixel data, not understood
+    assert (per_file["typed"] + per_file["opaque"] == per_file["covered"]).all()
+    by = coverage_by_format(per_file).set_index("format")
+    assert by.at["flc", "opaque"] == per_file["opaque"].sum() and by.at["flc", "share_opaque"] > 0.4
