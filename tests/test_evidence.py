@@ -273,3 +273,37 @@ def test_flc_pixel_blobs_are_opaque_and_typed_fields_explained(sample_corpus, ma
     assert (per_file["typed"] + per_file["opaque"] == per_file["covered"]).all()
     by = coverage_by_format(per_file).set_index("format")
     assert by.at["flc", "opaque"] == per_file["opaque"].sum() and by.at["flc", "share_opaque"] > 0.4
+
+
+# ----------------------------------------------------------------------------- compare
+
+
+def test_compare_grid_marks_exactly_the_planted_cells(sample_corpus, manifest, samples_dir):
+    from animre import plots
+    from animre.widgets import compare_view
+
+    planted = manifest["formats"]["omf"]["planted"]["unknown_9_constant"]
+    exc = planted["exception"]
+    cmp = animre.compare(sample_corpus, "af_moves", "unknown_9", by="move_number")
+    fighters = [f for f in manifest["formats"]["omf"]["files"] if f.startswith("af/")]
+    assert set(cmp.values.index) == set(fighters)
+    cells = {(f, m) for f in cmp.differs.index for m in cmp.differs.columns if cmp.differs.at[f, m]}
+    assert cells == {(exc["file"], exc["move"])}
+    assert cmp.values.at[exc["file"], exc["move"]] == exc["value"]
+    assert cmp.offsets.at[exc["file"], exc["move"]] == exc["offset"]
+    assert (samples_dir / exc["file"]).read_bytes()[exc["offset"]] == exc["value"]
+    assert set(cmp.common.dropna()) == {planted["value"]}
+    # the default key is the spec's record id (move_number)
+    assert animre.compare(sample_corpus, "af_moves", "unknown_9").differs.equals(cmp.differs)
+    # the plot and the widget mark the same single cell
+    img = plots.compare_grid(cmp).axes[0].images[0].get_array()
+    assert int((np.asarray(img) == 2).sum()) == 1
+    view = compare_view(sample_corpus, "af_moves", "unknown_9")
+    assert view.grid_html.count('class="diff"') == 1
+    assert f'class="diff" data-offset="{exc["offset"]}"' in view.grid_html
+    # one row per file: the odd FRM magic
+    frm = animre.compare(sample_corpus, "frm", "unknown_magic")
+    odd = manifest["formats"]["frm"]["planted"]["odd_magic_file"]
+    assert frm.differs.index[frm.differs.iloc[:, 0]].tolist() == [odd]
+    with pytest.raises(animre.UsageError):
+        animre.compare(sample_corpus, "af_moves", "unknown_9", by="category")  # not a record key
