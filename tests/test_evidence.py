@@ -236,6 +236,10 @@ def test_identical_files_count_once(samples_dir, tmp_path):
                              unique_files=False)
     assert len(r) and set(r["n_rows"]) <= set(range(len(src) + 1))
     assert r_all["n_rows"].max() > r["n_rows"].max()
+    prof = animre.profile("frm", corpus=c, columns=["walk_speed"])
+    assert int(prof.at[0, "count"]) == len(src)
+    assert int(animre.profile("frm", corpus=c, columns=["walk_speed"], unique_files=False).at[0, "count"]) \
+        == len(src) + 5
 
 
 # ----------------------------------------------------------------------------- coverage

@@ -28,6 +28,7 @@ from ._util import (
     plain,
     resolve_table,
     to_unsigned,
+    unique_file_rows,
     width_from_spans,
 )
 
@@ -54,7 +55,7 @@ MAX_EXCEPTIONS = 20
 
 def profile(table: pd.DataFrame | str, *, corpus: Any = None,
             key_tables: Mapping[str, Any] | None = None,
-            columns: Iterable[str] | None = None) -> pd.DataFrame:
+            columns: Iterable[str] | None = None, unique_files: bool = True) -> pd.DataFrame:
     """Profile every column of a table: one row per column, with alerts.
 
     Parameters
@@ -72,6 +73,9 @@ def profile(table: pd.DataFrame | str, *, corpus: Any = None,
         the record identifiers of every table of ``corpus`` (``corpus.ids(table)``: positions and ``-animre-id`` fields).
     columns : iterable of str, optional
         Only these columns.
+    unique_files : bool
+        With ``corpus``: leave out the rows of files whose content repeats an
+        earlier file (same sha256), so identical files count once.
 
     Returns
     -------
@@ -96,6 +100,8 @@ def profile(table: pd.DataFrame | str, *, corpus: Any = None,
     [{'file': 'f', 'row': 5, 'value': 0}]
     """
     df, name = resolve_table(table, corpus)
+    if unique_files:
+        df = unique_file_rows(df, corpus)
     cols = [c for c in (columns if columns is not None else df.columns) if c != "file"]
     missing = [c for c in cols if c not in df.columns]
     if missing:

@@ -39,7 +39,7 @@ import pandas as pd
 
 from ..display import fmt
 from ..errors import UsageError
-from ._util import integral_values, numeric_column, plain, resolve_table
+from ._util import integral_values, numeric_column, plain, resolve_table, unique_file_rows
 
 __all__ = ["relations", "RELATION_KINDS", "RELATION_COLUMNS"]
 
@@ -141,7 +141,7 @@ def relations(table: pd.DataFrame | str, columns: Iterable[str] | None = None, *
     """
     df, name = resolve_table(table, corpus)
     if unique_files:
-        df = _unique_files(df, corpus)
+        df = unique_file_rows(df, corpus)
     gid = _group_ids(df, groups)
     positions: set = set()
     if columns is None and corpus is not None and name is not None and hasattr(corpus, "keys"):
@@ -235,20 +235,6 @@ def relations(table: pd.DataFrame | str, columns: Iterable[str] | None = None, *
                               ascending=[True, False, True, False, False, False],
                               kind="stable").drop(columns=["_partial", "_spec", "_bin"]).reset_index(drop=True)
     return res
-
-
-def _unique_files(df: pd.DataFrame, corpus: Any) -> pd.DataFrame:
-    """``df`` without the rows of files whose content repeats an earlier file's (same sha256)."""
-    if corpus is None or "file" not in df.columns or not len(df):
-        return df
-    files = getattr(corpus, "files", None)
-    if files is None or "sha256" not in files.columns:
-        return df
-    f = files.dropna(subset=["sha256"]).drop_duplicates("file")
-    dup = set(f.loc[f["sha256"].duplicated(), "file"])
-    if not dup:
-        return df
-    return df[~df["file"].isin(dup)]
 
 
 def _group_ids(df: pd.DataFrame, groups: Any) -> np.ndarray:
