@@ -67,6 +67,16 @@ def test_magic_fields_in_hex_in_profiles_and_wiki_tables(sample_corpus, manifest
     assert style["header.width"](np.int64(64)) == "64"
 
 
+def test_markdown_export_writes_magic_values_in_hex(sample_corpus, tmp_path):
+    from animre.export import export
+
+    (md,) = export({"flc_files": sample_corpus.tables["flc_files"]}, tmp_path, "md", corpus=sample_corpus)
+    text = md.read_text()
+    assert "| 0xAF12 |" in text and "| 44818 |" not in text and "np." not in text
+    (plain_md,) = export({"flc_files": sample_corpus.tables["flc_files"]}, tmp_path / "p", "md")
+    assert "| 44818 |" in plain_md.read_text()  # without the spec, a number is a number
+
+
 def test_column_profiler_shows_plain_values(sample_corpus):
     from animre.widgets import column_profiler
 
