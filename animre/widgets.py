@@ -74,7 +74,11 @@ def _df_html(df: pd.DataFrame, max_rows: int = 30) -> str:
     if df is None or not len(df):
         return "<i>none</i>"
     more = f"<br><i>... {len(df) - max_rows} more rows</i>" if len(df) > max_rows else ""
-    return df.head(max_rows).to_html(index=False, classes="animre-kv", border=0, na_rep="") + more
+    head = df.head(max_rows).copy()
+    for c in head.columns:  # lists, numpy scalars, floats: as the one formatter writes them
+        if head[c].dtype == object or pd.api.types.is_float_dtype(head[c].dtype):
+            head[c] = [show(v, max_len=120) for v in head[c]]
+    return head.to_html(index=False, classes="animre-kv", border=0, na_rep="") + more
 
 
 def hex_view(data: bytes, start: int | None = None, end: int | None = None, *, context: int = 4,
@@ -453,7 +457,9 @@ class ColumnProfiler:
             f"<code>{html.escape(a)}</code> {html.escape(str(notes.get(a, '')))}" for a in alerts) or "<i>none</i>")
         exc = row.get("exceptions")
         self.exceptions = pd.DataFrame(list(exc) if isinstance(exc, (list, tuple)) else [])
-        self.exc.value = "<b>exceptions</b>" + _df_html(self.exceptions)
+        exc_shown = self.exceptions.assign(value=[value(v) for v in self.exceptions["value"]]) \
+            if "value" in self.exceptions.columns else self.exceptions
+        self.exc.value = "<b>exceptions</b>" + _df_html(exc_shown)
         df = self.corpus.tables[table]
         figs = {}
         col = df[column]
