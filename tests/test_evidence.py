@@ -289,6 +289,14 @@ def test_flc_pixel_blobs_are_opaque_and_typed_fields_explained(sample_corpus, ma
     assert by.at["flc", "opaque"] == per_file["opaque"].sum() and by.at["flc", "share_opaque"] > 0.4
 
 
+def test_switch_values_of_a_type_are_typed(sample_corpus, manifest):
+    # PAS4 min/max and per-animation values are read through a switch on the parm type (u1/u4/f4):
+    # typed, not opaque; the spec reads no raw bytes at all
+    files = [f for f in manifest["formats"]["pas4"]["files"] if f.endswith(".pas4")]
+    per_file, _ = animre.coverage(sample_corpus, files=files)
+    assert per_file["ok"].all() and (per_file["opaque"] == 0).all() and (per_file["typed"] > 0).all()
+
+
 # ----------------------------------------------------------------------------- compare
 
 
