@@ -263,9 +263,9 @@ def _by_groups(found: list[dict], gid: np.ndarray) -> list[dict]:
 
     ``n_groups``: groups among the tested rows; ``groups_agree``: groups where
     most tested rows agree. When groups are coarser than rows, a finding
-    must hold in at least two groups, and a partial rule's p-value becomes
-    the binomial tail over groups (chance rate = its row baseline), kept
-    only below 0.01.
+    must hold in at least two groups, and its p-value is at least the
+    binomial tail of ``groups_agree`` of ``n_groups`` at its chance
+    baseline; a partial rule is kept only when that tail is below 0.01.
     """
     coarse = len(gid) and len(np.unique(gid)) < len(gid)
     out = []
@@ -280,12 +280,14 @@ def _by_groups(found: list[dict], gid: np.ndarray) -> list[dict]:
         if coarse:
             if agree_g < 2:
                 continue
+            q = f["baseline"] if isinstance(f["baseline"], float) and f["baseline"] == f["baseline"] else 0.5
+            lp = _log_binom_tail(agree_g, len(uniq), q)
             if f["relation"] in PARTIAL:
-                q = f["baseline"] if isinstance(f["baseline"], float) and f["baseline"] == f["baseline"] else 0.5
-                lp = _log_binom_tail(agree_g, len(uniq), q)
                 if lp > -2:
                     continue
                 f["p_value"] = 10 ** lp
+            elif isinstance(f["p_value"], float) and f["p_value"] == f["p_value"]:
+                f["p_value"] = max(f["p_value"], 10 ** lp)  # no smaller than the groups allow
         out.append(f)
     return out
 
