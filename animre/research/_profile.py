@@ -196,7 +196,7 @@ def _spec_info(corpus: Any, name: str | None, col: str) -> dict:
     if not len(hit):
         return {}
     r = hit.iloc[0]
-    t = r["type"] if isinstance(r["type"], str) and r["type"] not in ("derived", "value", "index") else None
+    t = r["type"] if isinstance(r["type"], str) and r["type"] not in ("derived", "value") else None
     return {"ksy_type": t, "doc": r["doc"] if isinstance(r["doc"], str) else None,
             "magic": bool(r["magic"]) if "magic" in r.index and r["magic"] == r["magic"] else False}
 
@@ -256,8 +256,10 @@ def _profile_column(df: pd.DataFrame, col: str, corpus: Any, name: str | None, k
                     alerts=("LOOKS_LIKE_FLAGS",) if flags else (),
                     constant=top_value if n_distinct == 1 else None, width=width)
 
+    kt = spec.get("ksy_type") or ("index" if ints is not None else None)  # integers with gaps stay integers
+
     def show(v: Any) -> str:
-        return fmt(v, hex_digits=hd, ksy_type=spec.get("ksy_type"), max_len=40)
+        return fmt(v, hex_digits=hd, ksy_type=kt, max_len=40)
 
     if n_distinct == 1 and count >= 2:
         alerts.append("CONSTANT")
