@@ -162,7 +162,7 @@ def _rows(corpus, table: str, column: str, mask, holds, detail: str) -> pd.DataF
         "offset": corpus.offsets(table, column, sub.index),
         "value": sub[column],
         "detail": detail,
-    }).reset_index(drop=True)
+    }, columns=CLAIM_COLUMNS).reset_index(drop=True)
 
 
 def _check_default_empty(corpus) -> pd.DataFrame:
@@ -185,21 +185,24 @@ _VALUE_PARM_TYPE = (("pas4_anim_values", "state"), ("pas4_anim_values", "parm"),
 
 CLAIMS = (
     Claim("The default anim state is -1 when there are no anim states.", WIKI, _check_default_empty, "pas4",
-          reads=(("pas4", "num_anim_states"), ("pas4", "default_anim_state"))),
+          expected="-1", reads=(("pas4", "num_anim_states"), ("pas4", "default_anim_state"))),
     Claim("The default anim state is one of the file's anim state types.", ENGINE, _check_default_valid, "pas4",
-          reads=(("pas4", "num_anim_states"), ("pas4", "default_anim_state"), ("pas4_states", "state_type"))),
+          expected="a state type of the file", reads=(("pas4", "num_anim_states"), ("pas4", "default_anim_state"), ("pas4_states", "state_type"))),
     column_claim("At most 8 parms per anim state (engine limit).", ENGINE, "pas4_states", "num_parm_infos",
-                 lambda v: 0 <= v <= 8),
+                 lambda v: 0 <= v <= 8, expected="0..8"),
     column_claim("Parm types are 0-4 (Int32, UInt32, Real, Bool, Enum).", WIKI, "pas4_parms", "parm_type",
-                 lambda v: 0 <= v <= 4),
+                 lambda v: 0 <= v <= 4, expected="0..4"),
     column_claim("Weight functions are 0-3 (exact match, percent error, angular percent, no weight).",
-                 WIKI, "pas4_parms", "weight_function", lambda v: 0 <= v <= 3),
-    Claim("Bool anim values are 0 or 1.", ENGINE, _check_bool_values, "pas4",
+                 WIKI, "pas4_parms", "weight_function", lambda v: 0 <= v <= 3,
+                 expected="0..3"),
+    Claim("Bool anim values are 0 or 1.", ENGINE, _check_bool_values, "pas4", expected="0 or 1",
           reads=(("pas4_anim_values", "value"),) + _VALUE_PARM_TYPE),
     column_claim("Anim state types are 0-20 (the note's table).", WIKI, "pas4_states", "state_type",
-                 lambda v: 0 <= v <= 20, "ids 21-24 are the additive states (metaforce pas::EAnimationState)"),
+                 lambda v: 0 <= v <= 20, "ids 21-24 are the additive states (metaforce pas::EAnimationState)",
+                 expected="0..20"),
     column_claim("Anim state types are 0-24 (with the additive states of later games).", STATE_ENUM,
-                 "pas4_states", "state_type", lambda v: 0 <= v <= 24),
+                 "pas4_states", "state_type", lambda v: 0 <= v <= 24,
+                 expected="0..24"),
 )
 
 
