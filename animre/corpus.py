@@ -27,7 +27,7 @@ from . import __version__
 from .atomic import write_atomic  # noqa: F401 - re-exported for callers of the old location
 from .cache import default_cache_dir, read_snapshot, snapshot_dir, write_snapshot
 from .errors import AnimreError, ParseError, UsageError
-from .flatten import COLUMN_INFO, Chunk
+from .flatten import COLUMN_INFO, EXTENT, Chunk
 from .formats import Format, all_formats, detect_format
 from .formats.base import not_in_spec as _not_in_spec
 from .formats.base import not_testable
@@ -192,7 +192,7 @@ class _Collector:
                     rows = {c: np.concatenate([dict(zip(ch.span_cols, getattr(ch, which))).get(
                         c, np.full(ch.n, -1, np.int32)) for _, ch in parts]) for c in cols}
                 none = np.full(n, -1, np.int32)
-                for col in cols:
+                for col in cols + [c for c in span_cols if c not in vals]:  # + extents (skipped fields)
                     a = rows.get(col, none)
                     sp[col] = pd.Series(pd.arrays.IntegerArray(np.maximum(a, 0), a < 0))
                 spans.append(sp)
@@ -210,10 +210,10 @@ class _Collector:
         out = {}
         for t in list(self.chunks):
             parts = self.chunks.pop(t)
-            cols: list[str] = list(dict.fromkeys(c for p in parts for c in p[0]))
             sizes = [len(p[0]["file"]) for p in parts]
             frames = []
             for k, fill in ((0, None), (1, pd.NA), (2, pd.NA)):
+                cols: list[str] = list(dict.fromkeys(c for p in parts for c in p[k]))
                 data = {}
                 for col in cols:
                     pieces = [p[k].pop(col, None) for p in parts]
@@ -410,6 +410,7 @@ class Corpus:
             if not len(df):
                 continue
             cols = list(df.columns)
+            cols += [c for c in ss.columns if c.startswith(EXTENT) and c not in cols]  # skipped fields' bytes
             self.tables[t] = df
             self.spans[t] = (ss.reindex(columns=cols).astype("Int32"), ee.reindex(columns=cols).astype("Int32"))
 
@@ -444,6 +445,15 @@ class Corpus:
             self._schema = (pd.concat(frames, ignore_index=True) if frames
                             else pd.DataFrame(columns=COLUMN_INFO))
         return self._schema
+
+    @property
+    def extents(self) -> pd.DataFrame:
+        """Span-only entries of the tables' offsets (``~`` + field path): fields the specs leave out of
+        the tables (``-animre-skip``), switch fields no case typed and arrays whose ``-animre-where``
+        keeps records out; table, name, category (typed, opaque, records)."""
+        frames = [plan_of(f, self.parsers).extent_info() for f in self._formats_in_use()]
+        frames = [x for x in frames if len(x)]
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["table", "name", "category"])
 
     def columns(self, table: str) -> pd.DataFrame:
         """The columns of one table with their kind, ksy type, enum and ``doc`` (from the spec).

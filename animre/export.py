@@ -341,8 +341,9 @@ def wiki_table(corpus: Any, table: str) -> pd.DataFrame:
         else:
             ex = ", ".join(show(v) for v, _ in p["most_common"][:3])
             obs = f"{int(p['n_distinct'])} distinct, e.g. {ex}"
-        if n < len(df):
-            obs += f" (present in {n}/{len(df)} {unit})"
+        total = n + int(p["n_missing"])  # rows of distinct files (identical files count once)
+        if n < total:
+            obs += f" (present in {n}/{total} {unit})"
         ktype = spec_type if isinstance(spec_type, str) else _ktype(en - st, df[c])
         if c in info.index and isinstance(info.at[c, "enum"], str):
             ktype += f" enum {info.at[c, 'enum']}"

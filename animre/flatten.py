@@ -59,7 +59,10 @@ import yaml
 from .errors import SpecError
 from .parse import Bases
 
+EXTENT = "~"  #: prefix of the span-only entries of skipped fields in a table's offsets (``~body.data``)
+
 __all__ = [
+    "EXTENT",
     "FieldDef",
     "TypeDef",
     "SpecModel",
@@ -283,6 +286,7 @@ class TablePlan:
     where: Callable[[Any], bool] | None = None
     owner: str = ""
     path: str = ""  # field path of a record, array positions as [] (``moves[]``)
+    extents: list[Column] = field(default_factory=list)  # -animre-skip fields: byte ranges only (EXTENT + name)
 
 
 @dataclass
@@ -292,6 +296,19 @@ class Plan:
     spec: str
     tables: dict[str, TablePlan]
     skipped: list[str] = field(default_factory=list)  # paths of -animre-skip fields (not in any table)
+
+    def extent_info(self) -> pd.DataFrame:
+        """The span-only entries of every table: table, name (``~`` + field path), category.
+
+        ``typed``/``opaque``: a field left out by ``-animre-skip`` (opaque when
+        it is raw bytes); ``opaque``: a switch field whose bytes no case typed;
+        ``records``: an array whose ``-animre-where`` keeps records out of
+        their table (the whole array's bytes, under its kept records' cells).
+        """
+        rows = [(t.name, c.name, "records" if c.role == "records" else
+                 "opaque" if c.role == "raw" or c.field.type == "bytes" else "typed")
+                for t in self.tables.values() for c in t.extents]
+        return pd.DataFrame(rows, columns=["table", "name", "category"])
 
     def info(self) -> pd.DataFrame:
         """One row per column: table, column, kind, type, enum, doc, field, spec, is_id, path, magic.
@@ -421,6 +438,9 @@ class _Planner:
         for f in tdef.fields:
             if f.opts.get("skip"):
                 self.skipped.append(".".join(x for x in (table.path, _steps_path(steps), f.id) if x))
+                # no column, but its bytes stay known (coverage): a span-only extent of the record
+                table.extents.append(Column(EXTENT + prefix + f.id, steps + ((f.id, None),), f, tdef.name,
+                                            "extent", spec=tdef.spec))
                 continue
             self.field_columns(f, tdef, table, prefix, steps, depth, stack)
 
@@ -439,6 +459,9 @@ class _Planner:
             child = TablePlan(self.table_name(short), table.name, steps + ((f.id, None),), key,
                               table.keys + (key,), [], None if f.is_user else f, where, owner,
                               f"{base_path}.{f.id}[]" if base_path else f"{f.id}[]")
+            if where is not None:  # the records it keeps out still occupy bytes: the array's whole extent
+                table.extents.append(Column(EXTENT + name + "[]", steps + ((f.id, None),), f, owner, "records",
+                                            spec=spec))
             self.add_table(child)
             if f.is_user:
                 for u in f.users:
@@ -465,6 +488,8 @@ class _Planner:
         if f.is_user and not f.repeat:
             if depth > 12:
                 return
+            if f.type == "switch":  # no case for the value: the field stays raw bytes, known by its extent
+                table.extents.append(Column(EXTENT + name, steps + ((f.id, None),), f, owner, "raw", spec=spec))
             inner = prefix if f.opts.get("inline") else name + "."
             for u in f.users:
                 if u not in stack:
@@ -666,17 +691,18 @@ def _columns(t: TablePlan, recs: list, ks: list, keys: dict, base) -> Chunk:
     data: dict[str, Any] = {k: [v] * n for k, v in keys.items()}
     for j, k in enumerate(t.keys):
         data[k] = [kk[j] for kk in ks]
-    vals = [[None] * n for _ in t.columns]
-    st = [[-1] * n for _ in t.columns]
-    en = [[-1] * n for _ in t.columns]
+    spans = t.columns + t.extents
+    vals = [[None] * n for _ in spans]
+    st = [[-1] * n for _ in spans]
+    en = [[-1] * n for _ in spans]
     if t.primitive is not None:  # rows are the elements of a primitive array
         _primitive_rows(t, recs, base, vals, st, en)
     elif n:
         _row_filler(t)(recs, base, vals, st, en)
     for c, v in zip(t.columns, vals):
         data[c.name] = v
-    shape = (len(t.columns), n)
-    return Chunk(list(data), data, [c.name for c in t.columns],
+    shape = (len(spans), n)
+    return Chunk(list(data), data, [c.name for c in spans],
                  np.array(st, dtype=np.int32).reshape(shape), np.array(en, dtype=np.int32).reshape(shape), n)
 
 
@@ -732,10 +758,11 @@ def _row_filler(t: TablePlan) -> Callable:
     if fn is not None:
         return fn
     lines = ["def fill(recs, base, V, S, E):", "    _Enum = Enum"]
+    cols = t.columns + t.extents
     groups: dict[tuple, int] = {}
-    for c in t.columns:
+    for c in cols:
         groups.setdefault(tuple(c.steps[:-1]), len(groups))
-    for j in range(len(t.columns)):
+    for j in range(len(cols)):
         lines.append(f"    v{j} = V[{j}]; s{j} = S[{j}]; e{j} = E[{j}]")
     lines.append("    for i, r in enumerate(recs):")
     for path, g in groups.items():
@@ -750,7 +777,7 @@ def _row_filler(t: TablePlan) -> Callable:
             lines.append(f"{ind}h{g} = r")
         lines += [f"{ind}if h{g} is not None:", f"{ind}    d{g} = getattr(h{g}, '_debug', None); b{g} = None"]
         ind = "            "
-        for j, c in enumerate(t.columns):
+        for j, c in enumerate(cols):
             if tuple(c.steps[:-1]) != path:
                 continue
             attr, idx = c.steps[-1]
@@ -759,7 +786,11 @@ def _row_filler(t: TablePlan) -> Callable:
             lines += [f"{ind}try:", f"{ind}    x = {get}", f"{ind}except Exception:", f"{ind}    x = None",
                       f"{ind}if x is not None:"]
             body = ind + "    "
-            if c.role == "enum_name":
+            if c.role in ("extent", "records"):  # only where its bytes are
+                lines += [f"{body}if d{g}:"]
+            elif c.role == "raw":  # a switch's bytes where no case typed them
+                lines += [f"{body}if d{g} and isinstance(x, (bytes, bytearray)):"]
+            elif c.role == "enum_name":
                 lines += [f"{body}x = x.name if isinstance(x, _Enum) else None"]
                 lines += [f"{body}v{j}[i] = x", f"{body}if x is not None and d{g}:"]
             elif c.role == "list":
