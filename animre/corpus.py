@@ -30,23 +30,26 @@ from .flatten import COLUMN_INFO, Chunk
 from .formats import Format, all_formats, detect_format
 from .formats.base import not_in_spec as _not_in_spec
 from .formats.base import not_testable
-from .read import HEAD, module_for, parse_blocks, parse_data, parse_file, plan_of, read_chunks
+from .read import module_for, parse_blocks, parse_data, parse_file, plan_of, read_chunks
+from .sources import Source, list_sources, read_source
 
 __all__ = ["Corpus", "open_corpus", "parse_file", "parse_data", "parse_blocks", "FileResult",
            "default_cache_dir", "UNAVAILABLE_COLUMNS"]
 
-ERROR_COLUMNS = ["file", "format", "path", "offset", "message"]
-FILES_COLUMNS = ["file", "format", "size", "sha256", "ok"]
+ERROR_COLUMNS = ["file", "format", "path", "offset", "message", "container"]
+FILES_COLUMNS = ["file", "format", "size", "sha256", "ok", "status", "container", "offset", "kind", "members"]
 UNAVAILABLE_COLUMNS = ["kind", "format", "table", "name", "missing", "message"]
-IGNORED_SUFFIXES = {
-    ".json", ".md", ".txt", ".csv", ".parquet", ".xlsx", ".ipynb", ".py", ".png", ".jpg",
-    ".html", ".tmp", ".ksy", ".yaml", ".yml", ".log",
-}
+_KEY_SCHEMA = "files-v2"  # bump when the files table's columns change: older snapshots are not reused
 
 
 @dataclass
 class FileResult:
-    """What one file yielded: its table rows with byte spans, or its error."""
+    """What one file yielded: its table rows with byte spans, or its error.
+
+    ``status`` is ``parsed``, ``failed``, ``skipped`` (not recognised as any
+    format: listed, not an error) or ``container`` (a container no format
+    reads; its members are files of their own).
+    """
 
     file: str
     path: str
@@ -57,104 +60,81 @@ class FileResult:
     chunks: dict[str, Chunk] = field(default_factory=dict)
     error: dict | None = None
     cached: bool = False
+    status: str = "parsed"
+    container: str | None = None
+    offset: int | None = None
+    kind: str | None = None
+    members: int | None = None
+
+    def row(self) -> dict:
+        """Its row of the ``files`` table."""
+        return {c: getattr(self, c) for c in FILES_COLUMNS}
 
 
 # ------------------------------------------------------------------ one file
 
 
-def _hash_file(path: Path) -> tuple[str, int, bytes]:
-    h = hashlib.sha256()
-    size = 0
-    head = b""
-    with open(path, "rb") as fh:
-        while True:
-            chunk = fh.read(1 << 20)
-            if not chunk:
-                break
-            if size == 0:
-                head = chunk[:HEAD]
-            h.update(chunk)
-            size += len(chunk)
-    return h.hexdigest(), size, head
-
-
 @dataclass
 class _Ident:
-    path: Path
-    name: str
-    sha256: str
-    size: int
+    src: Source
     fmt: Format | None
     key: str | None
-    error: str | None = None
+
+    @property
+    def name(self) -> str:
+        return self.src.name
 
 
-def _identify(path: Path, name: str, parsers, spec_hashes: dict[str, str] | None = None) -> _Ident:
-    """Hash and detect one file; the cache key ties content, spec and animre version."""
-    try:
-        sha, size, head = _hash_file(path)
-    except OSError as e:
-        return _Ident(path, name, "", 0, None, None, f"cannot read: {e}")
-    fmt, _ = detect_format(head, size, name)
+def _identify(src: Source, parsers, spec_hashes: dict[str, str] | None = None) -> _Ident:
+    """Detect one entry's format; the cache key ties content, place, spec and animre version."""
+    if src.error is not None:
+        return _Ident(src, None, None)
+    fmt, _ = detect_format(src.head, src.size, src.name)
     if fmt is None:
-        return _Ident(path, name, sha, size, None, None)
+        return _Ident(src, None, None)
     if spec_hashes is not None and fmt.name in spec_hashes:
         shash = spec_hashes[fmt.name]
     else:
         shash = module_for(fmt, parsers)[1]
         if spec_hashes is not None:
             spec_hashes[fmt.name] = shash
-    key = hashlib.sha256(f"{sha}|{fmt.name}|{shash}|{__version__}".encode()).hexdigest()
-    return _Ident(path, name, sha, size, fmt, key)
+    place = f"{src.container}|{src.offset}|{src.kind}|{src.members}"
+    key = hashlib.sha256(f"{src.sha256}|{fmt.name}|{shash}|{__version__}|{_KEY_SCHEMA}|{place}".encode()).hexdigest()
+    return _Ident(src, fmt, key)
+
+
+def _error_row(e: ParseError, fmt: str | None, container: str | None) -> dict:
+    return {"file": e.file, "format": fmt, "path": e.path, "offset": e.offset, "message": str(e),
+            "container": container}
 
 
 def _process(ident: _Ident, parsers) -> FileResult:
-    path, name, sha, size, fmt = ident.path, ident.name, ident.sha256, ident.size, ident.fmt
-    if ident.error or fmt is None:
-        why = ident.error or f"not recognised as any animre format ({size} bytes)"
-        return FileResult(name, str(path), None, size, sha, False,
-                          error={"file": name, "format": None, "path": "", "offset": 0,
-                                 "message": f"{name}: (file) @ 0x0 (0): {why}"})
-    res = FileResult(name, str(path), fmt.name, size, sha, False)
+    src, fmt = ident.src, ident.fmt
+    res = FileResult(src.name, str(src.path), fmt.name if fmt else None, src.size, src.sha256, False,
+                     status="failed", container=src.container, offset=src.offset, kind=src.kind,
+                     members=src.members)
+    if src.error is not None:
+        res.error = _error_row(ParseError(src.name, src.error.path, src.error.offset, src.error.reason),
+                               None, src.container)
+        return res
+    if fmt is None:
+        res.ok, res.status = (True, "container") if src.kind else (False, "skipped")
+        return res
     try:
-        res.chunks = read_chunks(path.read_bytes(), name, fmt, parsers)
-        res.ok = True
+        res.chunks = read_chunks(read_source(src), src.name, fmt, parsers)
+        res.ok, res.status = True, "parsed"
     except ParseError as e:
-        res.error = {"file": name, "format": fmt.name, "path": e.path, "offset": e.offset,
-                     "message": str(e)}
+        res.error = _error_row(e, fmt.name, src.container)
+        res.error["file"] = src.name
     except (AnimreError, Exception) as e:  # noqa: BLE001 - a bad file never aborts a corpus
-        res.error = {"file": name, "format": fmt.name, "path": "", "offset": 0,
-                     "message": f"{name}: (tables) @ 0x0 (0): {type(e).__name__}: {e}"}
+        res.error = {"file": src.name, "format": fmt.name, "path": "", "offset": 0,
+                     "message": f"{src.name}: (tables) @ 0x0 (0): {type(e).__name__}: {e}",
+                     "container": src.container}
         res.chunks = {}
     return res
 
 
 # ------------------------------------------------------------------ the corpus
-
-
-def _collect(path: str | os.PathLike | Iterable) -> tuple[Path | None, list[Path]]:
-    if isinstance(path, (str, os.PathLike)):
-        p = Path(path)
-        if p.is_dir():
-            files = sorted(
-                f for f in p.rglob("*")
-                if f.is_file()
-                and not any(part.startswith(".") for part in f.relative_to(p).parts)
-                and f.suffix.lower() not in IGNORED_SUFFIXES
-            )
-            return p, files
-        if p.is_file():
-            return p.parent, [p]
-        raise UsageError(f"{p}: no such file or folder")
-    files = [Path(f) for f in path]
-    missing = [str(f) for f in files if not f.is_file()]
-    if missing:
-        raise UsageError(f"no such file: {', '.join(missing[:5])}")
-    try:
-        root = Path(os.path.commonpath([str(f.resolve().parent) for f in files])) if files else None
-    except ValueError:
-        root = None
-    return root, files
 
 
 class _Collector:
@@ -296,11 +276,12 @@ class Corpus:
 
     def __init__(self, root: Path | None, results: list[FileResult], parsers=None,
                  snapshot: dict | None = None, order: list[str] | None = None,
-                 fresh_tables: dict | None = None):
+                 fresh_tables: dict | None = None, sources: list[Source] | None = None):
         self.root = root
         self.results = results
         self.parsers = dict(parsers or {})
-        self._paths = {r.file: Path(r.path) for r in results}
+        self._sources = {s.name: s for s in sources} if sources is not None else {
+            r.file: Source(r.file, Path(r.path)) for r in results}
         self.tables: dict[str, pd.DataFrame] = {}
         self.spans = _Spans()
         self.unavailable = pd.DataFrame(columns=UNAVAILABLE_COLUMNS)
@@ -333,9 +314,9 @@ class Corpus:
                 df = df.iloc[df["file"].map(rank).argsort(kind="stable")].reset_index(drop=True)
             return df
 
-        new_files = pd.DataFrame(
-            [{"file": r.file, "format": r.format, "size": r.size, "sha256": r.sha256, "ok": r.ok}
-             for r in fresh], columns=FILES_COLUMNS)
+        new_files = pd.DataFrame([r.row() for r in fresh], columns=FILES_COLUMNS)
+        for col in ("offset", "members"):
+            new_files[col] = new_files[col].astype("Int64")
         self.tables["files"] = merge(snap_files, new_files).reset_index(drop=True)
         new_errs = pd.DataFrame([r.error for r in fresh if r.error], columns=ERROR_COLUMNS)
         self.errors = merge(snapshot.get("errors"), new_errs)
@@ -513,16 +494,37 @@ class Corpus:
 
     @property
     def files(self) -> pd.DataFrame:
-        """The ``files`` table (file, format, size, sha256, ok)."""
+        """The ``files`` table: one row per file and per container member.
+
+        Columns: file, format, size, sha256, ok, status (``parsed``, ``failed``,
+        ``skipped`` when no format recognises it, ``container`` for a container
+        no format reads), container (the corpus name of the container holding
+        it), offset (of its bytes inside that container), kind (the container
+        id when the file is a container) and members (its member count).
+
+        Examples
+        --------
+        >>> f = c.files.set_index("file")
+        >>> f.at["agg/HEROES2.AGG", "kind"], f.at["agg/HEROES2.AGG/KB.PAL", "status"]
+        ('agg', 'skipped')
+        >>> f.at["agg/HEROES2.AGG/GOBLNFRM.BIN", "container"]
+        'agg/HEROES2.AGG'
+        """
         return self.tables["files"]
 
     def path(self, file: str) -> Path:
-        """Absolute path of a file of the corpus (by its ``file`` name)."""
-        return self._paths[file]
+        """Absolute path of a file of the corpus (for a container member: the file on disk holding it)."""
+        return self._sources[file].path
 
     def read_bytes(self, file: str) -> bytes:
-        """The bytes of a file of the corpus."""
-        return self._paths[file].read_bytes()
+        """The bytes of a file of the corpus (a container member is read from its container).
+
+        Examples
+        --------
+        >>> len(c.read_bytes("agg/HEROES2.AGG/GOBLNFRM.BIN"))
+        821
+        """
+        return read_source(self._sources[file])
 
     def format_of(self, file: str) -> str | None:
         """The detected format name of a file.
@@ -539,7 +541,15 @@ class Corpus:
         return None if fmt is None or pd.isna(fmt) else fmt
 
     def parse(self, file: str):
-        """Parse one file again and return the Kaitai object tree (with ``_debug`` offsets)."""
+        """Parse one file again and return the Kaitai object tree (with ``_debug`` offsets).
+
+        Offsets of a container member's fields are relative to the member.
+
+        Examples
+        --------
+        >>> c.parse("agg/HEROES2.AGG/GOBLNFRM.BIN").walk_speed == c.parse("agg/GOBLNFRM.BIN").walk_speed
+        True
+        """
         fmt = self.format_of(file)
         _, obj, _ = parse_data(self.read_bytes(file), file, fmt, self.parsers)
         return obj
@@ -597,7 +607,7 @@ class Corpus:
         from .tables import fields_table
 
         if files is None:
-            files = [r.file for r in self.results if r.ok]
+            files = [r.file for r in self.results if r.ok and r.format is not None]
         elif isinstance(files, str):
             files = [files]
         else:
@@ -706,7 +716,8 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache:
     0  ARCHRFRM.BIN         300
     1  BOAR_FRM.BIN         150
     """
-    root, files = _collect(path)
+    root, sources = list_sources(path)
+    files = [s.path for s in sources if not s.chain]
     if parsers:
         for spec_id in parsers:
             if spec_id not in all_formats():
@@ -716,9 +727,9 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache:
         cache_dir = default_cache_dir()
     elif cache:
         cache_dir = Path(cache)
-    names = [f.relative_to(root).as_posix() if root and f.is_relative_to(root) else str(f) for f in files]
+    names = [s.name for s in sources]
     spec_hashes: dict[str, str] = {}  # one spec hash per format per open
-    idents = [_identify(f, n, parsers, spec_hashes) for f, n in zip(files, names)]
+    idents = [_identify(s, parsers, spec_hashes) for s in sources]
     keys = {i.name: i.key for i in idents}
     snapshot, sdir = None, None
     if cache_dir is not None:
@@ -734,13 +745,14 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache:
     if snapshot is not None:
         reused = set(snapshot["files"]["file"])
     todo = [i for i in idents if i.name not in reused]
-    results = [FileResult(i.name, str(i.path), i.fmt.name if i.fmt else None, i.size, i.sha256, True,
-                          cached=True) for i in idents if i.name in reused]
+    results = [FileResult(i.name, str(i.src.path), i.fmt.name if i.fmt else None, i.src.size, i.src.sha256, True,
+                          cached=True, container=i.src.container, offset=i.src.offset, kind=i.src.kind,
+                          members=i.src.members) for i in idents if i.name in reused]
     bar = None
     if progress is not False and len(todo) >= 20:
         from tqdm.auto import tqdm
 
-        total_bytes = sum(i.size for i in todo)
+        total_bytes = sum(i.src.size for i in todo)
         bar = tqdm(total=len(todo), desc="animre: parsing", unit="file", disable=None if progress is None else False,
                    postfix=f"{total_bytes / 1e6:.1f} MB")
     n_workers = _workers(workers)
@@ -753,7 +765,8 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache:
     finally:
         if bar is not None:
             bar.close()
-    corpus = Corpus(root, results, parsers, snapshot=snapshot, order=names, fresh_tables=collector.tables())
+    corpus = Corpus(root, results, parsers, snapshot=snapshot, order=names, fresh_tables=collector.tables(),
+                    sources=sources)
     if sdir is not None and (todo or snapshot is None):
         write_snapshot(sdir, keys, corpus._snapshot_payload())
     corpus._derive()
