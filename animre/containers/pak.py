@@ -37,7 +37,7 @@ from collections.abc import Callable
 from typing import BinaryIO
 
 from ..errors import ParseError
-from .base import MAX_MEMBER, Container, Member
+from .base import MAX_MEMBER, Container, Member, check_span, decode_name, read_span
 
 __all__ = ["CONTAINER", "MAGIC", "LZO_SEGMENT", "detect", "members", "decompress"]
 
@@ -94,7 +94,7 @@ def members(fh: BinaryIO, name: str) -> list[Member]:
     [('0A1B2C3D.ANCS', b'hello')]
     """
     size = fh.seek(0, 2)
-    head = _read_exact(fh, 0, 12, name, "header", )
+    head = _read_exact(fh, 0, 12, name, "header")
     if head[:8] != MAGIC:
         raise ParseError(name, "header.version", 0, f"expected PAK version 3.5 + 0, found {head[:8].hex()}")
     (n_named,) = struct.unpack_from(">I", head, 8)
@@ -111,10 +111,7 @@ def members(fh: BinaryIO, name: str) -> list[Member]:
             raise ParseError(name, f"{path}.len_name", pos + 8, f"name length {n} is not plausible (max 255, "
                              f"{size - pos - 12} bytes left)")
         raw = _read_exact(fh, pos + 12, n, name, f"{path}.name")
-        try:
-            text = raw.decode("ascii")
-        except UnicodeDecodeError:
-            text = ""
+        text = decode_name(raw, name, f"{path}.name", pos + 12)
         if not _NAME_OK.match(text):
             raise ParseError(name, f"{path}.name", pos + 12, f"name {raw[:40]!r} is not printable text "
                              "without path separators")
@@ -134,12 +131,7 @@ def members(fh: BinaryIO, name: str) -> list[Member]:
         rtype = _fourcc(raw_type, name, f"{path}.type", at + 4)
         if flag > 1:
             raise ParseError(name, f"{path}.compressed", at, f"compressed flag is {flag}, expected 0 or 1")
-        if roff > size:
-            raise ParseError(name, f"{path}.offset", at + 16, f"resource offset {roff} is past the end of the "
-                             f"{size}-byte file")
-        if rsize > size - roff:
-            raise ParseError(name, f"{path}.size", at + 12, f"resource of {rsize} bytes at {roff} ends past the "
-                             f"end of the {size}-byte file")
+        check_span(name, path, roff, rsize, size, at)
         mname = f"{names.get((rtype, rid), f'{rid:08X}')}.{rtype}"
         if mname in seen:
             if seen[mname] == (roff, rsize):
@@ -153,10 +145,7 @@ def members(fh: BinaryIO, name: str) -> list[Member]:
 
 def _reader(fh: BinaryIO, file: str, offset: int, size: int, compressed: bool) -> Callable[[], bytes]:
     def read() -> bytes:
-        if size > MAX_MEMBER:
-            raise ParseError(file, "size", offset, f"member of {size} bytes exceeds the {MAX_MEMBER}-byte limit "
-                             "(decompression bomb)")
-        data = _read_exact(fh, offset, size, file, "data")
+        data = read_span(fh, offset, size, file)
         return decompress(data, file, offset) if compressed else data
     return read
 

@@ -7,6 +7,7 @@ import struct
 import numpy as np
 import pandas as pd
 
+from ..containers.pak import MAGIC as PAK_MAGIC
 from ..errors import ParseError
 from ._ancs import Character, characters
 from .base import CLAIM_COLUMNS, Claim, Format, column_claim, derived, file_keys
@@ -121,6 +122,8 @@ def _search(data: bytes, start: int) -> int:
 def detect(head: bytes, size: int, name: str) -> float:
     """A bare block starts with ``PAS4``; a container holds a plausible ``PAS4`` header in its head."""
     lname = name.lower()
+    if head[:8] == PAK_MAGIC:
+        return 0.0  # a Retro PAK holding ANCS resources is a container, read member by member
     if head[:4] == MAGIC:
         score = 0.9 if _plausible(head, 0, size) else 0.7
         return score + (0.05 if lname.endswith(".pas4") else 0.0)

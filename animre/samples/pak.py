@@ -1,0 +1,131 @@
+"""Retro PAK sample generator: ANCS character sets built from the bare PAS4 samples.
+
+Writes ``pak/Metroid1.pak`` with :mod:`struct`, :mod:`zlib` and the
+``lzallright`` LZO compressor, in the Metroid Prime 1/2 PAK layout (see
+:mod:`animre.containers.pak`). Its resources:
+
+- an uncompressed ANCS (characters Samus, Zoomer), named by the
+  named-resource table (``Samus_AnimSet.ANCS``);
+- a zlib-compressed ANCS (Metroid Prime 1 compression; SpacePirate,
+  Metroid, Beetle);
+- an LZO-compressed ANCS (Metroid Prime 2 compression, two 0x4000-byte
+  segments: Flaahgra, Puffer; the second character carries many animation
+  boxes so the file spans more than one segment);
+- a small LZO-compressed CMDL stand-in of random bytes (stored as a raw
+  segment: LZO does not shrink it) and an uncompressed STRG stand-in.
+
+Each character's PAS4 database is the exact bytes of the bare sample of the
+same name (``pas4/<name>.pas4``), so a test compares the tables read inside
+the PAK with the bare blocks. Manifest: every resource with its type, id,
+compression, stored and decompressed size, and its characters (name, id,
+the bare sample, block offset inside the decompressed ANCS).
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+from .pas4 import encode_ancs
+
+__all__ = ["generate", "encode_pak", "compress", "USES", "SUBDIR"]
+
+SUBDIR = "pak"
+USES = ("pas4",)  # the bare PAS4 samples become the characters' databases
+LZO_SEGMENT = 0x4000
+ANCS_SETS = [  # (resource id, compression, named-resource name, characters)
+    (0x0A1B2C3D, "none", "Samus_AnimSet", ["Samus", "Zoomer"]),
+    (0x1BADB002, "zlib", None, ["SpacePirate", "Metroid", "Beetle"]),
+    (0x2C0FFEE0, "lzo", None, ["Flaahgra", "Puffer"]),
+]
+
+
+def compress(data: bytes, kind: str) -> bytes:
+    """A PAK resource body: ``data`` itself, or u4 size + zlib stream, or u4 size + LZO segments.
+
+    Examples
+    --------
+    >>> from animre.containers.pak import decompress
+    >>> decompress(compress(b"abc" * 9000, "lzo")) == b"abc" * 9000
+    True
+    """
+    if kind == "none":
+        return data
+    if kind == "zlib":
+        return struct.pack(">I", len(data)) + zlib.compress(data, 9)
+    from lzallright import LZOCompressor
+
+    lzo = LZOCompressor()
+    out = bytearray(struct.pack(">I", len(data)))
+    for i in range(0, len(data), LZO_SEGMENT):
+        seg = data[i:i + LZO_SEGMENT]
+        packed = lzo.compress(seg)
+        if len(packed) < len(seg):
+            out += struct.pack(">h", len(packed)) + packed
+        else:  # a negative length stores the segment as it is
+            out += struct.pack(">h", -len(seg)) + seg
+    return bytes(out)
+
+
+def encode_pak(resources: list[tuple[str, int, bytes, str]], named: dict[tuple[str, int], str]) -> bytes:
+    """A PAK (version 3.5) from ``(type, id, data, compression)`` resources and named resources.
+
+    ``compression`` is ``none``, ``zlib`` or ``lzo``; bodies are 32-byte
+    aligned and padded with 0xFF, as the game's PAKs are.
+    """
+    head = bytearray(struct.pack(">HHI", 3, 5, 0))
+    head += struct.pack(">I", len(named))
+    for (rtype, rid), name in named.items():
+        head += rtype.encode("ascii") + struct.pack(">II", rid, len(name)) + name.encode("ascii")
+    head += struct.pack(">I", len(resources))
+    table_at = len(head)
+    head += bytes(20 * len(resources))
+    head += b"\xff" * (-len(head) % 32)
+    body = bytearray()
+    for i, (rtype, rid, data, kind) in enumerate(resources):
+        stored = compress(data, kind)
+        stored += b"\xff" * (-len(stored) % 32)
+        struct.pack_into(">I4sIII", head, table_at + 20 * i, int(kind != "none"), rtype.encode("ascii"), rid,
+                         len(stored), len(head) + len(body))
+        body += stored
+    return bytes(head + body)
+
+
+def generate(out_dir: Path, seed: int) -> dict:
+    """Write ``pak/Metroid1.pak`` from the bare PAS4 samples; return the manifest section."""
+    rng = np.random.default_rng(seed)
+    out = Path(out_dir)
+    resources, named, truth = [], {}, {}
+    for rid, kind, rname, chars in ANCS_SETS:
+        blocks = [(out / "pas4" / f"{c}.pas4").read_bytes() for c in chars]
+        infos = []
+        for c in chars:
+            info = {"id": int(rng.integers(0, 2**16)), "name": c, "info_version": 6,
+                    "cmdl_id": int(rng.integers(0, 2**32)), "particle_ids": [int(rng.integers(0, 2**32))]}
+            if kind == "lzo" and c == chars[-1]:
+                info["aabbs"] = [[f"{c}_anim{k:03d}", [-1.0, -1.0, 0.0, 1.0, 1.0, float(k)]] for k in range(700)]
+            infos.append(info)
+        data, offsets = encode_ancs(infos, blocks)
+        resources.append(("ANCS", rid, data, kind))
+        mname = f"{rname or f'{rid:08X}'}.ANCS"
+        if rname:
+            named[("ANCS", rid)] = rname
+        truth[mname] = {"type": "ANCS", "id": rid, "compression": kind, "size": len(data),
+                        "characters": [{"name": c, "id": i["id"], "pas4": f"pas4/{c}.pas4", "pas4_offset": o}
+                                       for c, i, o in zip(chars, infos, offsets)]}
+    cmdl = rng.integers(0, 256, size=200, dtype=np.uint8).tobytes()
+    strg = b"STRG stand-in: not an animation file\n"
+    for rtype, rid, data, kind in (("CMDL", 0x3D3D3D3D, cmdl, "lzo"), ("STRG", 0x4E4E4E4E, strg, "none")):
+        resources.append((rtype, rid, data, kind))
+        truth[f"{rid:08X}.{rtype}"] = {"type": rtype, "id": rid, "compression": kind, "size": len(data),
+                                       "characters": []}
+    pak = encode_pak(resources, named)
+    d = out / SUBDIR
+    d.mkdir(parents=True, exist_ok=True)
+    name = f"{SUBDIR}/Metroid1.pak"
+    (out / name).write_bytes(pak)
+    assert max(t["size"] for t in truth.values() if t["compression"] == "lzo") > LZO_SEGMENT
+    return {"files": {name: {"size": len(pak), "members": truth}}}
