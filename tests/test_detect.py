@@ -9,6 +9,7 @@ import animre
 
 def test_every_sample_is_recognised_without_its_name(sample_corpus, samples_dir, tmp_path):
     files = sample_corpus.files
+    files = files[files["container"].isna() & files["kind"].isna()]  # files on disk, not containers
     d = tmp_path / "anon"
     d.mkdir()
     truth = {}

@@ -47,7 +47,8 @@ def originals(sample_corpus, samples_dir, real_or_none):
     The originals together hold a record of every type their spec defines
     (checked by ``test_originals_reach_every_type``), so mutations reach them all.
     """
-    files = sample_corpus.files[sample_corpus.files.ok]
+    files = sample_corpus.files
+    files = files[files.ok & files.container.isna() & files.kind.isna()]  # files on disk (containers: below)
     out = {}
     for fmt, g in files.groupby("format"):
         g = g.sort_values("size")
@@ -187,7 +188,8 @@ def test_corpus_with_corrupted_files_loads_good_ones_identically(samples_dir, sa
     import pandas as pd
 
     rng = np.random.default_rng(7)
-    good = sample_corpus.files[sample_corpus.files.ok].file.tolist()
+    files = sample_corpus.files
+    good = files[files.ok & files.container.isna() & files.kind.isna()].file.tolist()
     bad = set(rng.choice(good, size=max(1, len(good) // 10), replace=False))
     clean_dir, dirty_dir = tmp_path / "clean", tmp_path / "dirty"
     for f in good:
@@ -219,3 +221,62 @@ def test_real_malformed_fli_gives_error(realdata):
     assert len(c.errors) == 1
     e = c.errors.iloc[0]
     assert e.file == "fli_overflow.fli" and e.format == "flc" and e.offset >= 0 and e.path
+
+
+# ---------------------------------------------------------------- containers
+
+
+@pytest.fixture(scope="module")
+def container_originals(sample_corpus, samples_dir):
+    """Every container sample on disk: (name, bytes, container)."""
+    from animre.containers import get_container
+
+    files = sample_corpus.files
+    rows = files[files.container.isna() & files.kind.notna()]
+    return [(f, (samples_dir / f).read_bytes(), get_container(k)) for f, k in zip(rows.file, rows.kind)]
+
+
+def _members_ok_or_parse_error(data: bytes, name: str, cont) -> None:
+    """List a container and read every member; only ParseError may escape. Peak memory stays proportional."""
+    import io
+
+    tracemalloc.start()
+    try:
+        try:
+            for m in cont.members(io.BytesIO(data), name):
+                try:
+                    m.read()
+                except ParseError as e:
+                    assert e.file == f"{name}/{m.name}" and e.offset >= 0, str(e)
+        except ParseError as e:
+            assert e.file == name and str(e).startswith(f"{name}: ") and e.offset >= 0, str(e)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 200 * len(data) + 16_000_000, (name, peak, len(data))
+
+
+def test_container_samples_exist(container_originals):
+    assert {c.name for _, _, c in container_originals} >= {"pak", "gcdisc"}
+
+
+@seed(2097)
+@FUZZ
+@given(data=st.data())
+def test_random_container_mutations(container_originals, data):
+    """Mutated directories (counts, offsets, sizes, names, compressed streams) end in members or a ParseError."""
+    name, orig, cont = data.draw(st.sampled_from(container_originals))
+    buf = bytearray(orig)
+    for _ in range(data.draw(st.integers(1, 6))):
+        i = data.draw(st.integers(0, min(len(buf) - 1, 0x3000)))  # mostly the directory
+        if data.draw(st.booleans()):
+            i = data.draw(st.integers(0, len(buf) - 1))  # or anywhere (compressed bodies)
+        kind = data.draw(st.sampled_from(["flip", "word", "cut"]))
+        if kind == "flip":
+            buf[i] ^= 1 << data.draw(st.integers(0, 7))
+        elif kind == "word":
+            buf[i:i + 4] = data.draw(st.sampled_from([b"\xff\xff\xff\xff", b"\x7f\xff\xff\xff",
+                                                      b"\x00\x00\x00\x00", b"\x00\x01\x00\x00"]))
+        else:
+            del buf[max(i, 0x40):]
+    _members_ok_or_parse_error(bytes(buf), name, cont)
