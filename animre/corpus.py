@@ -317,7 +317,10 @@ class Corpus:
         new_files = pd.DataFrame([r.row() for r in fresh], columns=FILES_COLUMNS)
         for col in ("offset", "members"):
             new_files[col] = new_files[col].astype("Int64")
-        self.tables["files"] = merge(snap_files, new_files).reset_index(drop=True)
+        files = merge(snap_files, new_files).reset_index(drop=True)
+        for col in ("format", "container", "kind", "status"):  # one NA (None) whether fresh or cached
+            files[col] = files[col].astype(object).where(files[col].notna(), None)
+        self.tables["files"] = files
         new_errs = pd.DataFrame([r.error for r in fresh if r.error], columns=ERROR_COLUMNS)
         self.errors = merge(snapshot.get("errors"), new_errs)
         if len(self.errors):

@@ -1,0 +1,98 @@
+"""HoMM2 resource archives (``HEROES2.AGG``): the entry table and the name-hash claim.
+
+The archive is also a container (:mod:`animre.containers.agg`): its members
+are corpus files of their own. As a format it gives the ``agg_entries``
+table (name, name hash, offset, size of every member).
+"""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+
+from .base import Format, derived, row_claim
+
+__all__ = ["FORMAT", "name_hash", "plausible"]
+
+RECORD = 12  # u4 hash, u4 offset, u4 size
+NAME = 15  # one name at the end of the file
+ENGINE = "fheroes2 engine source (AGG archive reader)"
+GAME = "Heroes of Might and Magic II reverse-engineered game source (resource id of a file name)"
+
+
+def name_hash(name: str) -> int:
+    """The game's hash of a member name, as stored in the archive's entry records.
+
+    The name is read from its last character to its first, ASCII letters
+    upper-cased; each step replaces the 32-bit hash by (hash << 5) + (hash >> 25),
+    adds the character to a running sum and adds both the sum and the character
+    to the hash (32-bit wrap-around).
+
+    Examples
+    --------
+    >>> hex(name_hash("A")), name_hash("kb.pal") == name_hash("KB.PAL")
+    ('0x82', True)
+    """
+    h, total = 0, 0
+    for ch in reversed(name.encode("latin-1")):
+        c = ch - 32 if 97 <= ch <= 122 else ch
+        h = ((h << 5) + (h >> 25)) & 0xFFFFFFFF
+        total += c
+        h = (h + total + c) & 0xFFFFFFFF
+    return h
+
+
+def plausible(head: bytes, size: int | None = None) -> bool:
+    """Whether the first bytes look like an AGG directory: records right after the count.
+
+    The first member's bytes start where the records end (``2 + 12 x count``),
+    every record in ``head`` points past the records, and (with ``size``) the
+    records and names fit in the file.
+
+    Examples
+    --------
+    >>> plausible(struct.pack("<HIII", 1, 0, 14, 3) + b"abc" + b"A.BIN".ljust(15, b"\\0"))
+    True
+    """
+    if len(head) < 2 + RECORD:
+        return False
+    (n,) = struct.unpack_from("<H", head)
+    end = 2 + RECORD * n
+    if n == 0 or (size is not None and end + NAME * n > size):
+        return False
+    k = min(n, (len(head) - 2) // RECORD)
+    recs = np.frombuffer(head, "<u4", count=3 * k, offset=2).reshape(k, 3)
+    if int(recs[0, 1]) != end or (recs[:, 1] < end).any():
+        return False
+    return size is None or bool((recs[:, 1].astype("int64") + recs[:, 2] <= size).all())
+
+
+def detect(head: bytes, size: int, name: str) -> float:
+    """An AGG archive: a plausible directory; the ``.agg`` name helps, and alone claims it."""
+    named = name.lower().endswith(".agg")
+    if plausible(head, size):
+        return 1.0 if named else 0.9
+    return 0.5 if named else 0.0  # claim it so the error is reported against AGG
+
+
+ENTRIES = "agg_entries"
+
+
+@derived(ENTRIES, "expected_hash", ["name"], "The game's hash of the entry's name (see name_hash).")
+def _expected_hash(df, ctx):
+    return np.array([name_hash(n) for n in df["name"]], dtype="uint32")
+
+
+FORMAT = Format(
+    name="agg",
+    title="HoMM2 resource archive (AGG)",
+    extensions=(".agg",),
+    detect=detect,
+    derived=(_expected_hash,),
+    claims=(
+        row_claim("Every entry's stored hash is the game's hash of its name.", GAME, ENTRIES,
+                  lambda r: int(r["name_hash"]) == int(r["expected_hash"]),
+                  offset_column="name_hash", reads=["expected_hash", "name"]),
+    ),
+)
