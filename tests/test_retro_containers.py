@@ -32,14 +32,18 @@ NOT_VALUES = ["file", "block", "character", "located_by", "block_offset", "len_a
 
 @pytest.fixture(scope="module")
 def pak_truth(manifest) -> tuple[str, dict]:
-    (name, entry), = manifest["formats"]["pak"]["files"].items()
-    return name, entry
+    """(the PAK's corpus name, {member name: manifest entry})."""
+    sec = manifest["formats"]["pak"]
+    arch = sec["planted"]["archive"]
+    return arch, {f[len(arch) + 1:]: e for f, e in sec["files"].items() if e.get("container") == arch}
 
 
 @pytest.fixture(scope="module")
 def disc_truth(manifest) -> tuple[str, dict]:
-    (name, entry), = manifest["formats"]["gcdisc"]["files"].items()
-    return name, entry
+    """(the disc's corpus name, {path inside the disc: manifest entry})."""
+    sec = manifest["formats"]["gcdisc"]
+    disc = sec["planted"]["disc"]
+    return disc, {f[len(disc) + 1:]: e for f, e in sec["files"].items() if e.get("container") == disc}
 
 
 def _values(corpus, table: str, file: str, character: str | None = None) -> pd.DataFrame:
@@ -58,8 +62,8 @@ def test_pak_members_match_manifest(samples_dir, pak_truth):
     with open(samples_dir / name, "rb") as fh:
         assert detect_container(fh.read(4096), name).name == "pak"
         got = {m.name: m for m in pak_members(fh, name)}
-        assert set(got) == set(truth["members"])
-        for mname, t in truth["members"].items():
+        assert set(got) == set(truth)
+        for mname, t in truth.items():
             m = got[mname]
             assert m.compressed == (t["compression"] != "none"), mname
             data = m.read()
@@ -68,17 +72,17 @@ def test_pak_members_match_manifest(samples_dir, pak_truth):
                 assert set(data[t["size"]:]) <= {0xFF}
             else:
                 assert len(data) == t["size"], mname
-            assert m.offset % 32 == 0 and m.offset + m.size <= truth["size"]
-    kinds = {t["compression"] for t in truth["members"].values() if t["type"] == "ANCS"}
+            assert m.offset % 32 == 0 and m.offset + m.size <= (samples_dir / name).stat().st_size
+    kinds = {t["compression"] for t in truth.values() if t["type"] == "ANCS"}
     assert kinds == {"none", "zlib", "lzo"}
-    lzo = [t for t in truth["members"].values() if t["compression"] == "lzo" and t["type"] == "ANCS"]
+    lzo = [t for t in truth.values() if t["compression"] == "lzo" and t["type"] == "ANCS"]
     assert lzo[0]["size"] > 0x4000  # more than one LZO segment
 
 
 def test_named_resource_names_the_member(pak_truth):
     _, truth = pak_truth
-    assert "Samus_AnimSet.ANCS" in truth["members"]
-    assert "0A1B2C3D.ANCS" not in truth["members"]
+    assert "Samus_AnimSet.ANCS" in truth
+    assert "0A1B2C3D.ANCS" not in truth
 
 
 # ---------------------------------------------------------------- ANCS by structure
@@ -87,7 +91,7 @@ def test_named_resource_names_the_member(pak_truth):
 def test_characters_found_by_structure(sample_corpus, pak_truth):
     name, truth = pak_truth
     head = sample_corpus.tables["pas4"]
-    for mname, t in truth["members"].items():
+    for mname, t in truth.items():
         rows = head[head.file == f"{name}/{mname}"].sort_values("block")
         assert rows["character"].tolist() == [c["name"] for c in t["characters"]], mname
         assert rows["block_offset"].tolist() == [c["pas4_offset"] for c in t["characters"]], mname
@@ -99,7 +103,7 @@ def test_pas4_in_pak_members_equals_bare_blocks(sample_corpus, pak_truth):
     equals the same database read as a bare block."""
     name, truth = pak_truth
     compared = set()
-    for mname, t in truth["members"].items():
+    for mname, t in truth.items():
         for ch in t["characters"]:
             for table in PAS4_TABLES:
                 inside = _values(sample_corpus, table, f"{name}/{mname}", ch["name"])
@@ -167,8 +171,8 @@ def test_disc_members_match_manifest(samples_dir, disc_truth):
     with open(samples_dir / name, "rb") as fh:
         assert detect_container(fh.read(4096), name).name == "gcdisc"
         got = {m.name: m for m in disc_members(fh, name)}
-    assert set(got) == set(truth["members"])
-    for p, t in truth["members"].items():
+    assert set(got) == set(truth) == {"anim/0000.mot", "Metroid/Metroid1.pak"}
+    for p, t in truth.items():
         m = got[p]
         assert (m.offset, m.size) == (t["offset"], t["size"])
         data = m.read()
@@ -179,7 +183,7 @@ def test_disc_members_match_manifest(samples_dir, disc_truth):
 def test_files_inside_the_disc_parse_as_the_same_files_loose(sample_corpus, disc_truth):
     name, truth = disc_truth
     files = sample_corpus.files.set_index("file")
-    for p, t in truth["members"].items():
+    for p, t in truth.items():
         inner = f"{name}/{p}"
         for col in ("format", "kind", "members", "size", "sha256"):
             a, b = files.at[inner, col], files.at[t["loose"], col]
@@ -209,7 +213,7 @@ def test_disc_held_in_memory_is_read_through_a_temporary_copy(samples_dir, disc_
     img = (samples_dir / name).read_bytes()
     got = {m.name: m.read() for m in disc_members(io.BytesIO(img), "mem.gcm")}
     assert {p: hashlib.sha256(d).hexdigest() for p, d in got.items()} == {
-        p: t["sha256"] for p, t in truth["members"].items()}
+        p: t["sha256"] for p, t in truth.items()}
 
 
 # ---------------------------------------------------------------- hostile containers
@@ -363,6 +367,6 @@ def test_hostile_files_are_error_rows_and_the_scan_goes_on(tmp_path, samples_dir
     self_err = errs[errs.message.str.contains("contains itself")]
     assert self_err.file.tolist() == ["self.pak/00000001.ANCS"]
     good = c.tables["pas4"][c.tables["pas4"].file.str.startswith("good.pak/")]
-    assert sorted(good.character) == sorted(ch["name"] for t in truth["members"].values() for ch in t["characters"])
+    assert sorted(good.character) == sorted(ch["name"] for t in truth.values() for ch in t["characters"])
     assert not errs.file.str.startswith("good.pak").any()
     assert MAX_MEMBER == 256 * 1024 * 1024

@@ -20,6 +20,8 @@ import hashlib
 import struct
 from pathlib import Path
 
+from . import pak as pak_samples
+
 __all__ = ["generate", "encode_gcm", "USES", "SUBDIR", "GCN_MAGIC"]
 
 SUBDIR = "gcdisc"
@@ -113,17 +115,33 @@ def encode_gcm(tree: dict[str, bytes | dict], game_id: bytes = b"GANR01",
 
 
 def generate(out_dir: Path, seed: int) -> dict:
-    """Write ``gcdisc/ANIMRE.gcm`` (a GNT4 ``.mot`` and the Retro PAK samples inside); return the manifest section."""
+    """Write ``gcdisc/ANIMRE.gcm`` (a GNT4 ``.mot`` and the Retro PAK samples inside); return the manifest section.
+
+    Manifest ``files``: the disc (status ``container``), its files by corpus
+    name (``gcdisc/ANIMRE.gcm/<path>``) with offset, size, sha256 and the
+    loose sample each copies, and the members of the PAK inside it.
+    """
     out = Path(out_dir)
     mot = sorted((out / "mot").rglob("*.mot"))[0]
-    pak = sorted((out / "pak").glob("*.pak"))[0]
+    pak = out / "pak" / "Metroid1.pak"
     loose = {f"anim/{mot.name}": mot, f"Metroid/{pak.name}": pak}
     tree = {"anim": {mot.name: mot.read_bytes()}, "Metroid": {pak.name: pak.read_bytes()}}
     img, where = encode_gcm(tree)
     d = out / SUBDIR
     d.mkdir(parents=True, exist_ok=True)
-    name = f"{SUBDIR}/ANIMRE.gcm"
-    (out / name).write_bytes(img)
-    members = {p: {"offset": o, "size": s, "sha256": hashlib.sha256(img[o:o + s]).hexdigest(),
-                   "loose": loose[p].relative_to(out).as_posix()} for p, (o, s) in where.items()}
-    return {"files": {name: {"size": len(img), "game_id": "GANR01", "members": members}}}
+    disc = f"{SUBDIR}/ANIMRE.gcm"
+    (out / disc).write_bytes(img)
+    files: dict[str, dict] = {disc: {"status": "container", "format": None, "kind": "gcdisc",
+                                     "members": len(where), "size": len(img), "game_id": "GANR01"}}
+    copies = {}
+    for p, (o, s) in where.items():
+        inner = f"{disc}/{p}"
+        entry = {"status": "parsed", "format": "mot", "container": disc, "offset": o, "size": s,
+                 "sha256": hashlib.sha256(img[o:o + s]).hexdigest(), "loose": loose[p].relative_to(out).as_posix()}
+        if p.endswith(".pak"):
+            entry.update(status="container", format=None, kind="pak", members=len(pak_samples.ANCS_SETS)
+                         + len(pak_samples.OTHER))
+            files.update(pak_samples.member_entries(inner))
+        files[inner] = entry
+        copies[inner] = entry["loose"]
+    return {"files": files, "planted": {"disc": disc, "loose_copies": copies}}

@@ -31,7 +31,7 @@ import numpy as np
 
 from .pas4 import encode_ancs
 
-__all__ = ["generate", "encode_pak", "compress", "USES", "SUBDIR"]
+__all__ = ["generate", "encode_pak", "compress", "member_entries", "USES", "SUBDIR"]
 
 SUBDIR = "pak"
 USES = ("pas4",)  # the bare PAS4 samples become the characters' databases
@@ -94,11 +94,42 @@ def encode_pak(resources: list[tuple[str, int, bytes, str]], named: dict[tuple[s
     return bytes(head + body)
 
 
+OTHER = [("CMDL", 0x3D3D3D3D, "lzo"), ("STRG", 0x4E4E4E4E, "none")]  # not animation files: skipped
+
+
+def member_entries(container: str) -> dict[str, dict]:
+    """Manifest entries of the PAK's members below corpus name ``container`` (status and format only).
+
+    The disc image generator lists the PAK it holds with these.
+
+    Examples
+    --------
+    >>> sorted(member_entries("P.pak"))[:2]
+    ['P.pak/1BADB002.ANCS', 'P.pak/2C0FFEE0.ANCS']
+    """
+    out = {}
+    for rid, kind, rname, _ in ANCS_SETS:
+        out[f"{container}/{rname or f'{rid:08X}'}.ANCS"] = {"status": "parsed", "format": "pas4",
+                                                            "container": container, "compression": kind}
+    for rtype, rid, kind in OTHER:
+        out[f"{container}/{rid:08X}.{rtype}"] = {"status": "skipped", "format": None, "container": container,
+                                                 "compression": kind}
+    return out
+
+
 def generate(out_dir: Path, seed: int) -> dict:
-    """Write ``pak/Metroid1.pak`` from the bare PAS4 samples; return the manifest section."""
+    """Write ``pak/Metroid1.pak`` from the bare PAS4 samples; return the manifest section.
+
+    Manifest ``files``: the PAK (status ``container``) and every member by
+    corpus name (``pak/Metroid1.pak/<member>``) with its type, id,
+    compression, decompressed size and characters (name, id, the bare
+    sample holding the same database, block offset in the decompressed ANCS).
+    """
     rng = np.random.default_rng(seed)
     out = Path(out_dir)
-    resources, named, truth = [], {}, {}
+    arch = f"{SUBDIR}/Metroid1.pak"
+    files = member_entries(arch)
+    resources, named = [], {}
     for rid, kind, rname, chars in ANCS_SETS:
         blocks = [(out / "pas4" / f"{c}.pas4").read_bytes() for c in chars]
         infos = []
@@ -110,22 +141,22 @@ def generate(out_dir: Path, seed: int) -> dict:
             infos.append(info)
         data, offsets = encode_ancs(infos, blocks)
         resources.append(("ANCS", rid, data, kind))
-        mname = f"{rname or f'{rid:08X}'}.ANCS"
         if rname:
             named[("ANCS", rid)] = rname
-        truth[mname] = {"type": "ANCS", "id": rid, "compression": kind, "size": len(data),
-                        "characters": [{"name": c, "id": i["id"], "pas4": f"pas4/{c}.pas4", "pas4_offset": o}
-                                       for c, i, o in zip(chars, infos, offsets)]}
-    cmdl = rng.integers(0, 256, size=200, dtype=np.uint8).tobytes()
-    strg = b"STRG stand-in: not an animation file\n"
-    for rtype, rid, data, kind in (("CMDL", 0x3D3D3D3D, cmdl, "lzo"), ("STRG", 0x4E4E4E4E, strg, "none")):
-        resources.append((rtype, rid, data, kind))
-        truth[f"{rid:08X}.{rtype}"] = {"type": rtype, "id": rid, "compression": kind, "size": len(data),
-                                       "characters": []}
+        files[f"{arch}/{rname or f'{rid:08X}'}.ANCS"].update(
+            type="ANCS", id=rid, size=len(data),
+            characters=[{"name": c, "id": i["id"], "pas4": f"pas4/{c}.pas4", "pas4_offset": o}
+                        for c, i, o in zip(chars, infos, offsets)])
+    other = {"CMDL": rng.integers(0, 256, size=200, dtype=np.uint8).tobytes(),
+             "STRG": b"STRG stand-in: not an animation file\n"}
+    for rtype, rid, kind in OTHER:
+        resources.append((rtype, rid, other[rtype], kind))
+        files[f"{arch}/{rid:08X}.{rtype}"].update(type=rtype, id=rid, size=len(other[rtype]), characters=[])
     pak = encode_pak(resources, named)
     d = out / SUBDIR
     d.mkdir(parents=True, exist_ok=True)
-    name = f"{SUBDIR}/Metroid1.pak"
-    (out / name).write_bytes(pak)
-    assert max(t["size"] for t in truth.values() if t["compression"] == "lzo") > LZO_SEGMENT
-    return {"files": {name: {"size": len(pak), "members": truth}}}
+    (out / arch).write_bytes(pak)
+    files[arch] = {"status": "container", "format": None, "kind": "pak", "members": len(resources),
+                   "size": len(pak)}
+    assert max(t["size"] for t in files.values() if t.get("compression") == "lzo") > LZO_SEGMENT
+    return {"files": files, "planted": {"archive": arch}}
