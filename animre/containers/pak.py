@@ -24,6 +24,9 @@ zlib output is capped with ``max_length``, each LZO segment must produce
 exactly its segment size (at most 0x4000 bytes; one LZO call can never
 produce more than 255 times its at most 32 KiB input).
 
+An uncompressed resource's stored size includes the 0xFF padding to 32
+bytes (the PAK records no other size), so its member ends with that padding.
+
 Members are named ``<ID>.<TYPE>`` (``0A1B2C3D.ANCS``), or ``<name>.<TYPE>``
 when the named-resource table names the resource.
 """
@@ -89,9 +92,9 @@ def members(fh: BinaryIO, name: str) -> list[Member]:
     --------
     >>> import io
     >>> from animre.samples.pak import encode_pak
-    >>> pak = encode_pak([("ANCS", 0x0A1B2C3D, b"hello", "none")], {})
-    >>> [(m.name, m.read()) for m in members(io.BytesIO(pak), "Metroid1.pak")]
-    [('0A1B2C3D.ANCS', b'hello')]
+    >>> pak = encode_pak([("ANCS", 0x0A1B2C3D, b"hello", "none"), ("ANCS", 7, b"hi", "zlib")], {})
+    >>> [(m.name, m.compressed, m.read()[:5]) for m in members(io.BytesIO(pak), "Metroid1.pak")]
+    [('0A1B2C3D.ANCS', False, b'hello'), ('00000007.ANCS', True, b'hi')]
     """
     size = fh.seek(0, 2)
     head = _read_exact(fh, 0, 12, name, "header")
@@ -192,7 +195,11 @@ def _zlib(body: bytes, want: int, file: str, offset: int) -> bytes:
 
 
 def _lzo(body: bytes, want: int, file: str, offset: int) -> bytes:
-    from lzallright import LZOCompressor, LZOError
+    try:
+        from lzallright import LZOCompressor, LZOError
+    except ImportError:  # only on Python 3.10, where lzallright has no wheels
+        raise ParseError(file, "lzo_segments", offset, "LZO resources (Metroid Prime 2) need lzallright, "
+                         "which needs Python 3.11 or newer") from None
 
     parts: list[bytes] = []
     done, pos, k = 0, 0, 0
