@@ -153,7 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "(manifest.json) into OUT.")
     s.add_argument("out", type=Path, help="output folder")
     s.add_argument("--seed", type=int, default=2097, help="random seed (default 2097)")
-    s.add_argument("--only", nargs="*", help="only these generators (homm2, omf, gnt4, pas4, civ3)")
+    s.add_argument("--only", nargs="*", help="only these generators (agg, flc, frm, mot, omf, pas4, zip)")
     s.set_defaults(func=_cmd_samples)
 
     def corpus_cmd(name, help, func, desc):

@@ -9,6 +9,8 @@ Sections
 2. FLC decode: frames per second on the Civ3 samples, and time per pixel
    relative to Pillow decoding the real ``flic/standard/a.fli`` (README, "Real files");
 3. parse + tables per MB for each format, relative to reading the same bytes;
+   hostile files and archives (counts of 2^32, AGG entries past the end, zip
+   bombs): time to reject, relative to parsing or listing the valid sample;
 4. a generated corpus of 10,000 FRM and 1,000 FLC files: cold scan, warm scan,
    profile of every table, peak memory — against reading the bytes and (FRM)
    a plain ``struct`` reader;
@@ -151,7 +153,8 @@ def section_formats(samples: Path, repeat: int) -> dict:
 
     c = animre.open_corpus(samples, cache=False, progress=False)
     out = {}
-    for fmt, g in c.files[c.files.ok].groupby("format"):
+    on_disk = c.files[c.files.ok & c.files.container.isna()]  # archive members are timed with their archive
+    for fmt, g in on_disk.groupby("format"):
         files = [samples / f for f in g.file]
         mb = g["size"].sum() / 1e6
         t_read = best(lambda files=files: read_all(files), repeat)
@@ -170,9 +173,9 @@ def section_hostile(samples: Path, repeat: int) -> dict:
 
     c = animre.open_corpus(samples, cache=False, progress=False)
     out = {}
-    for fmt, g in c.files[c.files.ok].groupby("format"):
+    for fmt, g in c.files[c.files.status == "parsed"].groupby("format"):
         name = g.sort_values("size").iloc[len(g) // 2].file
-        data = (samples / name).read_bytes()
+        data = c.read_bytes(name)
         _, obj, bases = parse_data(data, name, fmt)
         f = animre.fields_table(obj, name, bases, values=False)
         f = f[(f.kind == "value") & f.type.str.match(r"^[us][24]") & f.start.notna()
@@ -207,6 +210,47 @@ def section_hostile(samples: Path, repeat: int) -> dict:
               f"= {t_bad / t_ok:.2f}x parsing the valid {len(data)}-byte file; the error names "
               f"{err.path} @ {err.offset}" + (f" ({accepted} earlier header field(s) at their maximum "
                                               "parsed harmlessly)" if accepted else ""))
+    out.update(_hostile_archives(samples, repeat))
+    return out
+
+
+def _hostile_archives(samples: Path, repeat: int) -> dict:
+    """Hostile archives listed like a scan lists them: time to reject vs listing the valid sample."""
+    import io
+    import zipfile
+
+    from animre.sources import list_sources
+
+    agg = (samples / "agg" / "HEROES2.AGG").read_bytes()
+    outside = bytearray(agg)
+    outside[6:14] = struct.pack("<II", len(agg), 10**9)  # entry 0: offset and size past the end
+    b = io.BytesIO()
+    with zipfile.ZipFile(b, "w") as z:
+        z.writestr("bomb.bin", b"\0" * 100_000, compress_type=zipfile.ZIP_DEFLATED)
+    expanding = bytearray(b.getvalue())
+    cd = expanding.index(b"PK\x01\x02")
+    struct.pack_into("<I", expanding, cd + 24, 1000)  # declares 1000 bytes, the stream gives 100,000
+    struct.pack_into("<I", expanding, 22, 1000)
+    declared_4gb = bytearray(expanding)
+    struct.pack_into("<I", declared_4gb, cd + 24, 0xFFFFFFFE)
+    cases = {"agg: 65535 entries in 40 bytes": ("H.AGG", struct.pack("<H", 65535) + bytes(38), agg),
+             "agg: member outside the file": ("H.AGG", bytes(outside), agg),
+             "zip: member declaring 4 GB": ("B.ZIP", bytes(declared_4gb), (samples / "zip" / "CIV3UNITS.ZIP").read_bytes()),
+             "zip: stream beyond its size": ("B.ZIP", bytes(expanding), (samples / "zip" / "CIV3UNITS.ZIP").read_bytes())}
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, (name, bad, good) in cases.items():
+            d_bad, d_ok = Path(tmp) / "bad", Path(tmp) / "ok"
+            for d, data in ((d_bad, bad), (d_ok, good)):
+                shutil.rmtree(d, ignore_errors=True)
+                d.mkdir()
+                (d / name).write_bytes(data)
+            err = next(s.error for s in list_sources(d_bad)[1] if s.error)
+            t_bad = best(lambda d=d_bad: list_sources(d), repeat)
+            t_ok = best(lambda d=d_ok: list_sources(d), repeat)
+            out[label] = {"reject_ms": t_bad * 1000, "list_ms": t_ok * 1000, "error": str(err)}
+            print(f"[hostile {label}] rejected in {t_bad * 1000:.2f} ms = {t_bad / t_ok:.2f}x listing the valid "
+                  f"{len(good)}-byte archive; the error names {err.file}: {err.path} @ {err.offset}")
     return out
 
 

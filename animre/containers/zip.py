@@ -38,16 +38,17 @@ def members(fh: BinaryIO, name: str) -> list[Member]:
         infos = [i for i in zf.infolist() if not i.is_dir()]
     except _BAD as e:
         raise ParseError(name, "central_directory", 0, f"not a readable zip directory: {type(e).__name__}: {e}") from None
+    cd = min(max(0, int(getattr(zf, "start_dir", 0))), total)  # where the central directory starts
     out: list[Member] = []
     seen: set[str] = set()
     spans = []
     for k, info in enumerate(infos):
         where = f"central_directory[{k}]"
         if info.filename in seen:
-            raise ParseError(name, where, info.header_offset, f"member name {info.filename!r} is repeated")
+            raise ParseError(name, where, cd, f"member name {info.filename!r} is repeated")
         seen.add(info.filename)
         if info.header_offset < 0 or info.header_offset + _LOCAL.size > total:
-            raise ParseError(name, where, info.header_offset,
+            raise ParseError(name, where, cd,
                              f"local header at {info.header_offset} lies outside the file ({total} bytes)")
         fh.seek(info.header_offset)
         sig, n_name, n_extra = _LOCAL.unpack(fh.read(_LOCAL.size))
@@ -59,7 +60,7 @@ def members(fh: BinaryIO, name: str) -> list[Member]:
                              f"member bytes {start}..{start + info.compress_size} lie outside the file "
                              f"({total} bytes)")
         if info.file_size > MAX_MEMBER:
-            raise ParseError(name, f"{where}.file_size", info.header_offset,
+            raise ParseError(name, f"{where}.file_size", cd,
                              f"decompression bomb: member declares {info.file_size} bytes, "
                              f"more than the limit ({MAX_MEMBER} bytes)")
         spans.append((info.header_offset, start + info.compress_size, k, info.filename))
