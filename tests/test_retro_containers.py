@@ -370,3 +370,19 @@ def test_hostile_files_are_error_rows_and_the_scan_goes_on(tmp_path, samples_dir
     assert sorted(good.character) == sorted(ch["name"] for t in truth.values() for ch in t["characters"])
     assert not errs.file.str.startswith("good.pak").any()
     assert MAX_MEMBER == 256 * 1024 * 1024
+
+
+def test_ancs_whose_first_block_lies_past_the_head_is_detected(samples_dir, manifest):
+    from animre.formats import detect_format
+
+    bare = next(f for f, e in manifest["formats"]["pas4"]["files"].items() if e["kind"] == "bare"
+                and e["num_anim_states"] > 0)
+    block = (samples_dir / bare).read_bytes()
+    names = [[k, f"Anim_{k:04d}", "anim/long note.txt"] for k in range(300)]
+    data, (off,) = encode_ancs([{"id": 1, "name": "Ridley", "anim_names": names}], [block])
+    assert off > 4096 and b"PAS4" not in data[:4096]
+    fmt, _ = detect_format(data[:4096], len(data), "blob.bin")
+    assert fmt is not None and fmt.name == "pas4"
+    assert block_info(data, off) == {"character": "Ridley", "located_by": "ANCS structure"}
+    _, obj, bases = parse_data(data, "blob.bin", "pas4")
+    assert bases.offset == off and obj.num_anim_states == manifest["formats"]["pas4"]["files"][bare]["num_anim_states"]

@@ -22,6 +22,7 @@ CONTAINER_SUFFIXES = (".ancs", ".char")
 BARE = "bare block"
 STRUCTURE = "ANCS structure"
 MAGIC_SEARCH = "magic search"
+ANCS_HEAD = b"\x00\x01\x00\x01"  # ANCS version 1, character set version 1
 
 
 def _plausible(buf: bytes, off: int, total: int) -> bool:
@@ -120,7 +121,8 @@ def _search(data: bytes, start: int) -> int:
 
 
 def detect(head: bytes, size: int, name: str) -> float:
-    """A bare block starts with ``PAS4``; a container holds a plausible ``PAS4`` header in its head."""
+    """A bare block starts with ``PAS4``; an ANCS/CHAR holds a plausible ``PAS4`` header in its head
+    (or starts like an ANCS character set: versions 1 and 1, a character count that fits)."""
     lname = name.lower()
     if head[:8] == PAK_MAGIC:
         return 0.0  # a Retro PAK holding ANCS resources is a container, read member by member
@@ -132,6 +134,8 @@ def detect(head: bytes, size: int, name: str) -> float:
         if _plausible(head, pos, size):
             return 0.7 + (0.1 if lname.endswith(CONTAINER_SUFFIXES) else 0.0)
         pos = head.find(MAGIC, pos + 1)
+    if head[:4] == ANCS_HEAD and 0 < int.from_bytes(head[4:8], "big") <= size // 51:
+        return 0.6 + (0.1 if lname.endswith(".ancs") else 0.0)  # an ANCS whose first block lies past the head
     if lname.endswith(CONTAINER_SUFFIXES + (".pas4",)):
         return 0.35  # claim it so a missing/broken block is reported against PAS4
     return 0.0
