@@ -386,3 +386,33 @@ def test_ancs_whose_first_block_lies_past_the_head_is_detected(samples_dir, mani
     assert block_info(data, off) == {"character": "Ridley", "located_by": "ANCS structure"}
     _, obj, bases = parse_data(data, "blob.bin", "pas4")
     assert bases.offset == off and obj.num_anim_states == manifest["formats"]["pas4"]["files"][bare]["num_anim_states"]
+
+
+def _prime2_character(cid: int, name: str, pas4: bytes) -> bytes:
+    """A character info of version 10 (Metroid Prime 2), written here field by field after the
+    retro-data-structures ANCS description: no second animation-name string, a single unknown word
+    in the particle data, spawn particles, a second unknown word, bone ids, spatial primitives."""
+    def ids(*xs):
+        return struct.pack(">I", len(xs)) + b"".join(struct.pack(">I", x) for x in xs)
+    b = struct.pack(">IH", cid, 10) + name.encode() + b"\0" + struct.pack(">III", 1, 2, 3)
+    b += struct.pack(">II", 1, 7) + b"Walk\0"  # one animation name: id, name
+    b += pas4
+    b += ids(5) + ids() + struct.pack(">I", 0) + ids(6, 7) + ids(8)  # part, swhc, unknown, elsc, spsc
+    b += struct.pack(">II", 0, 0)  # unknown, unknown 2
+    b += ids()  # animation boxes
+    b += struct.pack(">I", 1) + b"Fx\0" + struct.pack(">I", 1) + b"Spark\0" + b"PART" + struct.pack(">IIfII", 9, 4, 1.0, 0, 0)
+    b += struct.pack(">II", 0, 0) + ids()  # overlay model and skin, animation index map
+    b += struct.pack(">IB", 0xC5C5C5C5, 1) + struct.pack(">I", 1) + struct.pack(">I6f", 3, 0, 0, 0, 1, 1, 1)
+    return b
+
+
+def test_prime2_character_infos_are_walked(samples_dir, manifest):
+    bare = [f for f, e in manifest["formats"]["pas4"]["files"].items() if e["kind"] == "bare"][:2]
+    blocks = [(samples_dir / f).read_bytes() for f in bare]
+    head = struct.pack(">HHI", 1, 1, 2)
+    first = _prime2_character(1, "DarkSamus", blocks[0])
+    data = head + first + _prime2_character(2, "Splinter", blocks[1]) + bytes(16)
+    got = characters(data)
+    assert [(c.name, c.info_version) for c in got] == [("DarkSamus", 10), ("Splinter", 10)]
+    assert got[0].pas4_offset == data.index(blocks[0]) and got[0].pas4_end == got[0].pas4_offset + len(blocks[0])
+    assert got[1].pas4_offset == len(head) + len(first) + data[len(head) + len(first):].index(blocks[1])

@@ -93,6 +93,8 @@ def coverage(corpus: Any, files: Iterable[str] | None = None) -> tuple[pd.DataFr
     per, gaps = [], []
     for r in ft.itertuples(index=False):
         fmt = None if pd.isna(r.format) else r.format
+        if fmt is None and r.ok:
+            continue  # a container (zip, PAK, disc image): its members are the files whose bytes are described
         if not r.ok:
             per.append({"file": r.file, "format": fmt, "size": int(r.size), "covered": 0,
                         "share": float("nan"), "n_gaps": 0, "uncovered": int(r.size), "ok": False})
