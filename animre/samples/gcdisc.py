@@ -139,9 +139,10 @@ def generate(out_dir: Path, seed: int) -> dict:
         entry = {"status": "parsed", "format": "mot", "container": disc, "offset": o, "size": s,
                  "sha256": hashlib.sha256(img[o:o + s]).hexdigest(), "loose": loose[p].relative_to(out).as_posix()}
         if p.endswith(".pak"):
-            entry.update(status="container", format=None, kind="pak", members=len(pak_samples.ANCS_SETS)
-                         + len(pak_samples.OTHER))
-            files.update(pak_samples.member_entries(inner))
+            rebuilt, entries = pak_samples.build(out, inner)
+            assert rebuilt == pak.read_bytes()
+            entry.update(status="container", format=None, kind="pak", members=len(entries))
+            files.update(entries)
         files[inner] = entry
         copies[inner] = entry["loose"]
     return {"files": files, "planted": {"disc": disc, "loose_copies": copies}}
