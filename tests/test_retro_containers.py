@@ -417,3 +417,14 @@ def test_prime2_character_infos_are_walked(samples_dir, manifest):
     assert [(c.name, c.info_version) for c in got] == [("DarkSamus", 10), ("Splinter", 10)]
     assert got[0].pas4_offset == data.index(blocks[0]) and got[0].pas4_end == got[0].pas4_offset + len(blocks[0])
     assert got[1].pas4_offset == len(head) + len(first) + data[len(head) + len(first):].index(blocks[1])
+
+
+def test_a_resource_listed_twice_is_one_member_and_a_clash_keeps_both():
+    pak = _pak([("ANCS", 1, b"x" * 64, "none"), ("ANCS", 2, b"y" * 40, "none")])
+    at0, off0, size0 = _entry(pak, 0)
+    same = _set(pak, at0 + 20 + 8, ">III", 1, size0, off0)  # entry 1 repeats entry 0
+    assert [m.name for m in pak_members(io.BytesIO(same), "d.pak")] == ["00000001.ANCS"]
+    _, off1, size1 = _entry(pak, 1)
+    clash = _set(pak, at0 + 20 + 8, ">I", 1)  # entry 1: same type and id, other bytes
+    got = {m.name: m.read()[:2] for m in pak_members(io.BytesIO(clash), "d.pak")}
+    assert got == {"00000001.ANCS": b"xx", "00000001-1.ANCS": b"yy"}
