@@ -337,7 +337,8 @@ def test_read_source_after_change_is_an_error(tmp_path):
     (tmp_path / "A.AGG").write_bytes(_agg([("X.BIN", FRM)]))
     _, src = list_sources(tmp_path)
     m = next(s for s in src if s.container)
-    (tmp_path / "A.AGG").write_bytes(_agg([("Y.BIN", FRM)]))
+    assert read_source(m) == FRM  # its container is now open in this process
+    (tmp_path / "A.AGG").write_bytes(_agg([("Y.BIN", FRM), ("Z.BIN", b"z")]))
     with pytest.raises(ParseError):
         read_source(m)
 
