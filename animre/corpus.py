@@ -508,8 +508,8 @@ class Corpus:
         Examples
         --------
         >>> f = c.files.set_index("file")
-        >>> f.at["agg/HEROES2.AGG", "kind"], f.at["agg/HEROES2.AGG/KB.PAL", "status"]
-        ('agg', 'skipped')
+        >>> f.at["agg/HEROES2.AGG", "kind"], f.at["zip/CIV3UNITS.ZIP", "status"]
+        ('agg', 'container')
         >>> f.at["agg/HEROES2.AGG/GOBLNFRM.BIN", "container"]
         'agg/HEROES2.AGG'
         """
