@@ -14,8 +14,9 @@ Members:
 - ICN sprite sheets (and their ``KB.PAL``) when :mod:`animre.samples.icn`
   provides ``icn_members(seed) -> [(name, bytes)]``, and any ``extra_members``.
 
-Each manifest entry says what the file is (``format``; the container id of
-container): a file whose format the kit reads is parsed, others are skipped.
+Each manifest entry says what the file is (``format``; ``archive``: the
+container id of an archive): a file whose format the kit reads is parsed,
+others are skipped.
 
 Loose copies of some FRM members sit beside the archive (``agg/<name>``).
 Planted: one entry's stored hash is wrong (``planted.wrong_hash``); every
