@@ -352,3 +352,13 @@ def test_hostile_agg_bounded(tmp_path):
     with pytest.raises(ParseError) as ei:
         cont.members(io.BytesIO(data), "X.AGG")
     assert ei.value.path == "num_entries" and ei.value.offset == 0
+
+
+def test_zip_directory_claiming_huge_counts(tmp_path):
+    """End record: 65535 entries in a central directory of 4 GB, in a file of a few hundred bytes."""
+    data = _zip([("a.bin", b"a" * 100, zipfile.ZIP_STORED)])
+    eocd = data.rindex(b"PK\x05\x06")
+    struct.pack_into("<HHI", data, eocd + 8, 0xFFFF, 0xFFFF, 0xFFFFFFFF)
+    (tmp_path / "N.ZIP").write_bytes(bytes(data))
+    _, e = _one_error(tmp_path, "N.ZIP")
+    assert e["path"] == "central_directory" and "N.ZIP" in e["message"]
