@@ -288,13 +288,13 @@ def wiki_table(corpus: Any, table: str) -> pd.DataFrame:
     distance after an earlier field whose position varies (e.g. the move
     footer after the strings: ``ai_flags+4``), ``varies`` otherwise (empty
     for computed columns); ``observed`` summarises the values across the corpus, e.g.
-    ``1 in 36/37 files; frm/ODDMGFRM.BIN: 0``.
+    ``1 in 50/51 files; frm/ODDMGFRM.BIN: 0``.
 
     Examples
     --------
     >>> w = wiki_table(c, "frm")
     >>> w.iloc[0][["offset", "type", "name", "observed"]].tolist()
-    ['0', 'u1', 'unknown_magic', '1 in 36/37 files; frm/ODDMGFRM.BIN: 0']
+    ['0', 'u1', 'unknown_magic', '1 in 50/51 files; frm/ODDMGFRM.BIN: 0']
     """
     from .research import profile
 

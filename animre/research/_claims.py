@@ -55,7 +55,7 @@ def claims(corpus: Any, formats: Iterable[str] | None = None, *,
     >>> r = claims(c, formats=["frm"]).set_index("claim")
     >>> row = r.loc["FRM byte 0 is 0x01 (magic value)."]
     >>> int(row["holds"]), int(row["tested"]), row["status"], row["counterexamples"][0]["offset"]
-    (36, 37, 'fails', 0)
+    (50, 51, 'fails', 0)
     """
     present = set(corpus.files["format"].dropna())
     wanted = set(formats) if formats is not None else present

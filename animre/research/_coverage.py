@@ -76,8 +76,8 @@ def coverage(corpus: Any, files: Iterable[str] | None = None) -> tuple[pd.DataFr
     -------
     (per_file, gaps) : tuple of DataFrame
         ``per_file``: file, format, size, covered (bytes), share (0..1),
-        n_gaps, uncovered (bytes), ok (parsed); files that failed to parse
-        have NaN share. ``gaps``: file, format, start, end (exclusive),
+        n_gaps, uncovered (bytes), ok (parsed); files that failed to parse,
+        skipped files and containers no format reads have NaN share. ``gaps``: file, format, start, end (exclusive),
         length, preview (hex of the first 16 bytes of the gap).
 
     Examples
@@ -93,9 +93,7 @@ def coverage(corpus: Any, files: Iterable[str] | None = None) -> tuple[pd.DataFr
     per, gaps = [], []
     for r in ft.itertuples(index=False):
         fmt = None if pd.isna(r.format) else r.format
-        if fmt is None and r.ok:
-            continue  # a container (zip, PAK, disc image): its members are the files whose bytes are described
-        if not r.ok:
+        if not r.ok or fmt is None:  # failed, or a container no format reads (its members are rows)
             per.append({"file": r.file, "format": fmt, "size": int(r.size), "covered": 0,
                         "share": float("nan"), "n_gaps": 0, "uncovered": int(r.size), "ok": False})
             continue
@@ -134,8 +132,8 @@ def byte_matrix(corpus: Any, format: str | None = None, files: Iterable[str] | N
     Examples
     --------
     >>> m = byte_matrix(corpus, "frm")
-    >>> m.shape
-    (37, 821)
+    >>> m.shape == ((corpus.files["format"] == "frm").sum(), 821)
+    True
     """
     ft = corpus.files
     if format is not None:
