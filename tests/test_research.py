@@ -456,7 +456,7 @@ def test_coverage_matches_generator(sample_corpus, manifest, samples_dir):
     expected = _expected_gaps(manifest)
     assert {(g.file, g.start, g.end) for g in gaps.itertuples()} == expected
     gap_files = {f for f, _, _ in expected}
-    full = per_file[~per_file["file"].isin(gap_files)]
+    full = per_file[per_file["ok"] & ~per_file["file"].isin(gap_files)]
     assert (full["share"] == 1.0).all(), full[full["share"] < 1]
     for r in per_file[per_file["file"].isin(gap_files)].itertuples():
         lost = sum(e - s for f, s, e in expected if f == r.file)
