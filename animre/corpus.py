@@ -16,7 +16,7 @@ import time
 import types
 import warnings
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -572,8 +572,8 @@ class Corpus:
         Examples
         --------
         >>> f = c.files.set_index("file")
-        >>> f.at["agg/HEROES2.AGG", "kind"], f.at["agg/HEROES2.AGG/KB.PAL", "status"]
-        ('agg', 'skipped')
+        >>> f.at["agg/HEROES2.AGG", "kind"], f.at["zip/CIV3UNITS.ZIP", "status"]
+        ('agg', 'container')
         >>> f.at["agg/HEROES2.AGG/GOBLNFRM.BIN", "container"]
         'agg/HEROES2.AGG'
         """
@@ -825,6 +825,9 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache:
     names = [s.name for s in sources]
     spec_hashes: dict[str, str] = {}  # one spec hash per format per open
     idents = [_identify(s, parsers, spec_hashes) for s in sources]
+    for i in idents:  # the first bytes served detection; the corpus keeps no copy of them
+        i.src = replace(i.src, head=b"")
+    sources = [i.src for i in idents]
     keys = {i.name: i.key for i in idents}
     clock.lap("list, hash and detect")
     snapshot, sdir = None, None

@@ -98,7 +98,8 @@ def idle_weights(frm: pd.DataFrame, *, label: str = "file", n_idles: int = 5,
 
     Examples
     --------
-    >>> fig = idle_weights(corpus.tables["frm"])
+    >>> frm = corpus.tables["frm"]
+    >>> fig = idle_weights(frm[frm["file"].str.startswith("frm/")])
     >>> [round(float(p.get_height()), 3) for p in fig.axes[0].containers[0]][:3]
     [0.432, 0.134, 0.248]
     """

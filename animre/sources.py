@@ -211,7 +211,8 @@ _OPEN_MAX = 8
 
 def _directory(src_path: Path, chain: tuple[str, ...], display: str) -> dict[str, Member]:
     """The members of the container at ``chain`` inside ``src_path`` (kept open, a few at a time)."""
-    key = (os.getpid(), str(src_path), chain)
+    st = src_path.stat()  # a file changed on disk is opened again, never read at stale offsets
+    key = (os.getpid(), str(src_path), st.st_mtime_ns, st.st_size, chain)
     got = _OPEN.get(key)
     if got is not None:
         _OPEN.move_to_end(key)

@@ -10,7 +10,8 @@ Sections
    relative to Pillow decoding the real ``flic/standard/a.fli`` (README, "Real files");
 3. parse + tables per MB for each format, relative to reading the same bytes;
    hostile files and archives (counts of 2^32, AGG entries past the end, zip
-   bombs): time to reject, relative to parsing or listing the valid sample;
+   bombs, Retro PAK and GameCube disc directories and zlib/LZO streams): time
+   to reject, relative to parsing or listing the valid sample;
 4. a generated corpus of 10,000 FRM and 1,000 FLC files: cold scan, warm scan,
    profile of every table, peak memory — against the compiled parsers alone
    (parse only, no tables, one process), reading the bytes and (FRM) a plain
@@ -258,6 +259,7 @@ def _hostile_archives(samples: Path, repeat: int) -> dict:
              "agg: member outside the file": ("H.AGG", bytes(outside), agg),
              "zip: member declaring 4 GB": ("B.ZIP", bytes(declared_4gb), (samples / "zip" / "CIV3UNITS.ZIP").read_bytes()),
              "zip: stream beyond its size": ("B.ZIP", bytes(expanding), (samples / "zip" / "CIV3UNITS.ZIP").read_bytes())}
+    cases.update(_hostile_retro(samples))
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         for label, (name, bad, good) in cases.items():
@@ -273,6 +275,38 @@ def _hostile_archives(samples: Path, repeat: int) -> dict:
             print(f"[hostile {label}] rejected in {t_bad * 1000:.2f} ms = {t_bad / t_ok:.2f}x listing the valid "
                   f"{len(good)}-byte archive; the error names {err.file}: {err.path} @ {err.offset}")
     return out
+
+
+def _hostile_retro(samples: Path) -> dict:
+    """Hostile Retro PAKs and GameCube disc images made from the valid samples: label -> (name, bad, good)."""
+    pak = (samples / "pak" / "Metroid1.pak").read_bytes()
+    (n_named,) = struct.unpack_from(">I", pak, 8)
+    pos = 12
+    for _ in range(n_named):
+        pos += 12 + struct.unpack_from(">I", pak, pos + 8)[0]
+    table = pos + 4
+    entries = [struct.unpack_from(">I4sIII", pak, table + 20 * i) for i in range(struct.unpack_from(">I", pak, pos)[0])]
+
+    def edit(at: int, fmt: str, *v, data: bytes = pak) -> bytes:
+        b = bytearray(data)
+        struct.pack_into(fmt, b, at, *v)
+        return bytes(b)
+
+    zlib_at = next(off for flag, _, _, _, off in entries if flag and pak[off + 4] == 0x78)
+    lzo_at = next(off for flag, _, _, size, off in entries if flag and pak[off + 4] != 0x78 and size > 4096)
+    disc = (samples / "gcdisc" / "ANIMRE.gcm").read_bytes()
+    fst = struct.unpack_from(">I", disc, 0x424)[0]
+    return {
+        "pak: 2^32 resources": ("M.pak", edit(pos, ">I", 0xFFFFFFFF), pak),
+        "pak: resource outside the file": ("M.pak", edit(table + 16, ">I", 10**9), pak),
+        "pak: resource declaring 4 GB": ("M.pak", edit(zlib_at, ">I", 0xFFFFFFFF), pak),
+        "pak: zlib stream beyond its size": ("M.pak", edit(zlib_at, ">I", 100), pak),
+        "pak: LZO stream beyond its size": ("M.pak", edit(lzo_at, ">I", 0x4000 + 7), pak),
+        "pak: name that is not text": ("M.pak", pak.replace(b"Samus_AnimSet", b"Samus\xff\x01nimSet"), pak),
+        "pak: inside itself": ("M.pak", edit(table + 12, ">II", len(pak), 0), pak),
+        "gcdisc: 2^32 file system entries": ("D.gcm", edit(fst + 8, ">I", 0xFFFFFFFF, data=disc), disc),
+        "gcdisc: file outside the image": ("D.gcm", edit(fst + 12 * 2 + 4, ">I", 10**9, data=disc), disc),
+    }
 
 
 # ---------------------------------------------------------------- the big corpus

@@ -23,6 +23,26 @@ def samples_dir(tmp_path_factory) -> Path:
     return d
 
 
+def _expected_status(entry: dict) -> str:
+    from animre.formats import all_formats
+
+    if "format" not in entry and "archive" not in entry:
+        return "parsed"
+    if entry.get("format") in all_formats():
+        return "parsed"
+    return "container" if entry.get("archive") else "skipped"
+
+
+@pytest.fixture(scope="session")
+def expected_status():
+    """A manifest entry's status in ``corpus.files``: what the file is, and whether the kit reads that.
+
+    ``format`` says what the file is, ``archive`` the container id of an archive; entries
+    without either are files of their section's own format (parsed).
+    """
+    return _expected_status
+
+
 @pytest.fixture(scope="session")
 def manifest(samples_dir) -> dict:
     import json

@@ -228,9 +228,11 @@ def test_real_malformed_fli_gives_error(realdata):
     assert e.file == "fli_overflow.fli" and e.format == "flc" and e.offset >= 0 and e.path
 
 
-# ------------------------------------------------------------------ containers (AGG, zip)
+# ------------------------------------------------------------------ containers (AGG, zip, PAK, disc images)
 
-CONTAINER_SAMPLES = {"agg": "agg/HEROES2.AGG", "zip": "zip/CIV3UNITS.ZIP"}
+CONTAINER_SAMPLES = {"agg": "agg/HEROES2.AGG", "zip": "zip/CIV3UNITS.ZIP", "pak": "pak/Metroid1.pak",
+                     "gcdisc": "gcdisc/ANIMRE.gcm"}
+DIRECTORY_END = {"agg": 2 + 12 * 16, "pak": 0x100, "gcdisc": 0x2700}  # header, tables (zip: the whole file)
 
 
 def _sources_ok_or_errors(data: bytes, name: str) -> None:
@@ -263,7 +265,7 @@ def _sources_ok_or_errors(data: bytes, name: str) -> None:
 def test_random_mutations_of_archives(kind, samples_dir, data):
     path = CONTAINER_SAMPLES[kind]
     buf = bytearray((samples_dir / path).read_bytes())
-    directory = 2 + 12 * 16 if kind == "agg" else len(buf)  # aim at the directory half of the time
+    directory = DIRECTORY_END.get(kind, len(buf))  # aim at the directory half of the time
     for _ in range(data.draw(st.integers(1, 6))):
         kind_of = data.draw(st.sampled_from(["flip", "word", "cut", "tail"]))
         if not buf:

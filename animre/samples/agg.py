@@ -10,9 +10,13 @@ Members:
   whole sample corpus keeps the FRM generator's planted counts; one is
   stored under a name without ``FRM`` (``CBEHEMOT.BIN``, as in a real mod
   archive): detection is by content;
-- ``KB.PAL``: 256 x 3 six-bit VGA components (no format reads it: skipped);
-- ICN sprite sheets when :mod:`animre.samples.icn` provides
-  ``agg_members(seed) -> [(name, bytes)]``, and any ``extra_members``.
+- ``KB.PAL``: 256 x 3 six-bit VGA components (skipped unless a format reads palettes);
+- ICN sprite sheets (and their ``KB.PAL``) when :mod:`animre.samples.icn`
+  provides ``icn_members(seed) -> [(name, bytes)]``, and any ``extra_members``.
+
+Each manifest entry says what the file is (``format``; ``archive``: the
+container id of an archive): a file whose format the kit reads is parsed,
+others are skipped.
 
 Loose copies of some FRM members sit beside the archive (``agg/<name>``).
 Planted: one entry's stored hash is wrong (``planted.wrong_hash``); every
@@ -77,12 +81,15 @@ def _palette(rng: np.random.Generator) -> bytes:
 
 
 def _icn_members(seed: int) -> list[tuple[str, bytes]]:
-    """ICN members from the ICN sample generator, when it offers them (hook for its module)."""
+    """ICN sprite sheets (and its ``KB.PAL``) from the ICN sample generator, when there is one.
+
+    The hook: :mod:`animre.samples.icn` offering ``icn_members(seed) -> [(name, bytes)]``.
+    """
     try:
         icn = importlib.import_module(f"{__package__}.icn")
     except ImportError:
         return []
-    fn = getattr(icn, "agg_members", None)
+    fn = getattr(icn, "icn_members", None)
     return list(fn(seed)) if fn is not None else []
 
 
@@ -105,25 +112,27 @@ def generate(out_dir: Path, seed: int, extra_members: list[tuple[str, bytes]] | 
         name = RENAMED if k == N_FRM - 1 else f.split("/")[-1]
         members.append((name, frm_bytes[f]))
         frm_truth[name] = fm["files"][f]
-    members.append(("KB.PAL", _palette(rng)))
     icn = _icn_members(seed) + list(extra_members or [])
+    if "KB.PAL" not in dict(icn):  # the ICN generator's palette, else one of this generator's own
+        members.append(("KB.PAL", _palette(rng)))
     members += icn
     wrong = int(rng.integers(0, len(members)))
     data, entries = build_agg(members, wrong_hash=wrong)
     (d / ARCHIVE).write_bytes(data)
     arch = f"{SUBDIR}/{ARCHIVE}"
-    files: dict[str, dict] = {arch: {"status": "parsed", "format": "agg", "kind": "agg", "members": len(members)}}
+    # "format": what each file is (whether the kit reads it decides parsed or skipped)
+    files: dict[str, dict] = {arch: {"format": "agg", "archive": "agg", "members": len(members)}}
     for e, (name, _) in zip(entries, members):
         entry = {"container": arch, "offset": e["ofs_data"], "size": e["len_data"]}
         if name in frm_truth:
-            entry.update(status="parsed", format="frm", frm=frm_truth[name])
+            entry.update(format="frm", frm=frm_truth[name])
         else:
-            entry.update(status="skipped" if name == "KB.PAL" else "parsed", format=None)
+            entry.update(format="pal" if name.endswith(".PAL") else "icn" if name.endswith(".ICN") else None)
         files[f"{arch}/{name}"] = entry
     loose = {}
     for name in [m for m, _ in members[:N_LOOSE]]:
         (d / name).write_bytes(dict(members)[name])
-        files[f"{SUBDIR}/{name}"] = {"status": "parsed", "format": "frm", "frm": frm_truth[name]}
+        files[f"{SUBDIR}/{name}"] = {"format": "frm", "frm": frm_truth[name]}
         loose[f"{SUBDIR}/{name}"] = f"{arch}/{name}"
     return {
         "files": files,
@@ -136,5 +145,8 @@ def generate(out_dir: Path, seed: int, extra_members: list[tuple[str, bytes]] | 
             "renamed_frm": f"{arch}/{RENAMED}",
             "palette": f"{arch}/KB.PAL",
             "icn_members": [f"{arch}/{n}" for n, _ in icn],
+            # the members' bytes: no field of the archive's own spec describes them (its members do)
+            "gaps": [{"file": arch, "start": entries[0]["ofs_data"],
+                      "end": entries[-1]["ofs_data"] + entries[-1]["len_data"]}],
         },
     }

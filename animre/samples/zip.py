@@ -44,17 +44,17 @@ def generate(out_dir: Path, seed: int) -> dict:
             break
     picks = sorted(blobs)[:N_FLC]
     arch = f"{SUBDIR}/{ARCHIVE}"
-    files: dict[str, dict] = {arch: {"status": "container", "format": None, "kind": "zip", "members": N_FLC}}
+    files: dict[str, dict] = {arch: {"format": None, "archive": "zip", "members": N_FLC}}
     with zipfile.ZipFile(d / ARCHIVE, "w") as z:
         for k, f in enumerate(picks):
             z.writestr(f, blobs[f], compress_type=zipfile.ZIP_DEFLATED if k % 2 == 0 else zipfile.ZIP_STORED)
-            files[f"{arch}/{f}"] = {"status": "parsed", "format": "flc", "container": arch,
+            files[f"{arch}/{f}"] = {"format": "flc", "container": arch,
                                     "compressed": k % 2 == 0, "flc": truth[f]}
     loose = {}
     for f in picks[:N_LOOSE]:
         p = d / f
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_bytes(blobs[f])
-        files[f"{SUBDIR}/{f}"] = {"status": "parsed", "format": "flc", "flc": truth[f]}
+        files[f"{SUBDIR}/{f}"] = {"format": "flc", "flc": truth[f]}
         loose[f"{SUBDIR}/{f}"] = f"{arch}/{f}"
     return {"files": files, "planted": {"archive": arch, "loose_copies": loose}}
