@@ -44,6 +44,15 @@ def expected_status():
 
 
 @pytest.fixture(scope="session")
+def frm_files(manifest) -> dict:
+    """Planted values of every FRM file of the sample corpus: the FRM samples and the AGG's FRM members
+    (and their loose copies), by corpus name."""
+    out = dict(manifest["formats"]["frm"]["files"])
+    out.update({name: t["frm"] for name, t in manifest["formats"]["agg"]["files"].items() if "frm" in t})
+    return out
+
+
+@pytest.fixture(scope="session")
 def manifest(samples_dir) -> dict:
     import json
 

@@ -135,8 +135,8 @@ def test_findings_with_lists_export_everywhere(tmp_path, sample_corpus):
     assert [r[0] for r in table[1:]] == list(prof["column"])
 
 
-def test_wiki_table_of_frm(sample_corpus, manifest):
-    files = manifest["formats"]["frm"]["files"]
+def test_wiki_table_of_frm(sample_corpus, manifest, frm_files):
+    files = frm_files
     planted = manifest["formats"]["frm"]["planted"]
     w = wiki_table(sample_corpus, "frm")
     assert list(w.columns[:4]) == ["offset", "type", "name", "observed"]
