@@ -362,3 +362,22 @@ def test_zip_directory_claiming_huge_counts(tmp_path):
     (tmp_path / "N.ZIP").write_bytes(bytes(data))
     _, e = _one_error(tmp_path, "N.ZIP")
     assert e["path"] == "central_directory" and "N.ZIP" in e["message"]
+
+
+def test_agg_claims_find_gaps_names_and_empty_entries(tmp_path):
+    """An archive with a gap before its second member, a lower-case name and an empty member."""
+    members = [("A.BIN", b"a" * 10), ("b.bin", b"b" * 10), ("E.BIN", b"")]
+    data, entries = build_agg(members)
+    body = bytearray(data)
+    struct.pack_into("<I", body, 2 + 12 * 1 + 4, entries[1]["ofs_data"] + 2)  # b.bin starts 2 bytes later
+    (tmp_path / "G.AGG").write_bytes(bytes(body))
+    c = animre.open_corpus(tmp_path, cache=False)
+    from animre.formats import get_format
+
+    res = {cl.text: cl.check(c) for cl in get_format("agg").claims}
+    bad = {t: sorted(int(o) for o in r.loc[~r["holds"], "offset"]) for t, r in res.items()}
+    assert bad["Members are stored back to back in entry order, right after the records."] == [18]
+    assert bad["Names are DOS 8.3 names in upper case (the engine looks them up as such)."] == [len(data) - 30]
+    assert bad["No entry is empty (the engine reads nothing for a size of 0)."] == [2 + 12 * 2 + 8]
+    assert bad["The last member ends where the name table starts (no unused bytes)."] == []
+    assert bad["Every entry's stored hash is the game's hash of its name."] == []

@@ -7,11 +7,12 @@ table (name, name hash, offset, size of every member).
 
 from __future__ import annotations
 
+import re
 import struct
 
 import numpy as np
 
-from .base import Format, derived, row_claim
+from .base import Format, column_claim, derived, row_claim
 
 __all__ = ["FORMAT", "name_hash", "plausible"]
 
@@ -84,15 +85,46 @@ def _expected_hash(df, ctx):
     return np.array([name_hash(n) for n in df["name"]], dtype="uint32")
 
 
+@derived(ENTRIES, "ofs_packed", ["ofs_data", "len_data", ("agg", "num_entries")],
+         "Where the member would start if members were stored back to back in entry order right after the "
+         "records (2 + 12 x count for the first, the previous member's end for the others).")
+def _ofs_packed(df, ctx):
+    n = ctx.lookup(df, "agg", "num_entries").astype("int64")
+    end = (df["ofs_data"].astype("int64") + df["len_data"].astype("int64")).to_numpy()
+    prev = np.r_[0, end[:-1]]
+    first = df["entry"].to_numpy() == 0
+    return np.where(first, 2 + RECORD * n, prev)
+
+
+@derived("agg", "data_end", [(ENTRIES, "ofs_data"), (ENTRIES, "len_data")],
+         "End of the member stored last (the largest offset + size of the archive's entries).")
+def _data_end(df, ctx):
+    e = ctx.table(ENTRIES)
+    ends = (e["ofs_data"].astype("int64") + e["len_data"].astype("int64")).groupby(e["file"]).max()
+    return df["file"].map(ends).astype("Int64").array
+
+
+DOS_NAME = re.compile(r"^[A-Z0-9_$~!#%&{}()@'`^-]{1,8}(\.[A-Z0-9_$~!#%&{}()@'`^-]{1,3})?$")
+
 FORMAT = Format(
     name="agg",
     title="HoMM2 resource archive (AGG)",
     extensions=(".agg",),
     detect=detect,
-    derived=(_expected_hash,),
+    derived=(_expected_hash, _ofs_packed, _data_end),
     claims=(
         row_claim("Every entry's stored hash is the game's hash of its name.", GAME, ENTRIES,
                   lambda r: int(r["name_hash"]) == int(r["expected_hash"]),
                   offset_column="name_hash", reads=["expected_hash", "name"]),
+        row_claim("Members are stored back to back in entry order, right after the records.", ENGINE, ENTRIES,
+                  lambda r: int(r["ofs_data"]) == int(r["ofs_packed"]),
+                  offset_column="ofs_data", reads=["ofs_packed"]),
+        row_claim("The last member ends where the name table starts (no unused bytes).", ENGINE, "agg",
+                  lambda r: int(r["data_end"]) == int(r["ofs_names"]),
+                  offset_column="num_entries", value="data_end", reads=["ofs_names"]),
+        column_claim("Names are DOS 8.3 names in upper case (the engine looks them up as such).", ENGINE,
+                     ENTRIES, "name", lambda v: bool(DOS_NAME.match(str(v)))),
+        column_claim("No entry is empty (the engine reads nothing for a size of 0).", ENGINE, ENTRIES,
+                     "len_data", lambda v: int(v) > 0),
     ),
 )
