@@ -53,7 +53,7 @@ def generate_all(out_dir: str | Path, seed: int = 2097, only: list[str] | None =
     >>> import tempfile
     >>> m = generate_all(tempfile.mkdtemp(), seed=1)
     >>> sorted(m["formats"])
-    ['flc', 'frm', 'mot', 'omf', 'pas4']
+    ['flc', 'frm', 'icn', 'mot', 'omf', 'pas4']
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
