@@ -500,6 +500,9 @@ def sequence_frames(tables: Mapping[str, pd.DataFrame], sprites: list[IcnSprite]
     y0 = min(min(b[1] for b in boxes), 0)
     x1 = max(max(b[0] + b[2] for b in boxes), 1)
     y1 = max(max(b[1] + b[3] for b in boxes), 1)
+    if (y1 - y0) * (x1 - x0) > MAX_PIXELS:
+        raise UsageError(f"slot {slot}: a canvas of {x1 - x0} x {y1 - y0} pixels exceeds {MAX_PIXELS} pixels "
+                         "(sprite or FRM offsets far apart)")
     out = np.zeros((len(ids), y1 - y0, x1 - x0, 4), np.uint8)
     rows = []
     for k, (fid, o, (bx, by, bw, bh)) in enumerate(zip(ids, offs, boxes)):
