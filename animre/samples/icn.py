@@ -16,6 +16,9 @@ Files:
   without the 0x40 bit (skipped) and with levels 16/17 (ignored), rows left
   short, a last row ended by 0x80 without 0x00, a zero-size sprite and a
   monochrome sprite (type byte 0x20).
+- ``icn/MONO.ICN``: monochrome sprites only (type byte 0x20).
+- ``icn/ANIM.ICN``: an adventure-map style animation: sprite 0's type byte
+  holds the number of frames that follow (7), the frames carry shadows.
 - ``icn/<MONSTER>.ICN``: 255 small sprites each for the monsters of
   :data:`PAIRS`, named as the engine's monster table names the ICN of the
   FRM sample ``frm/<X>FRM.BIN``; frame ids 0-254 all exist.
@@ -38,8 +41,7 @@ __all__ = ["generate", "icn_members", "encode_icn", "encode_sprite", "draw_sprit
 SUBDIR = "icn"
 PAL_SUBDIR = "pal"
 # FRM sample -> its monster's ICN, as the engine's monster table pairs them
-PAIRS = [("GOBLNFRM.BIN", "GOBLIN.ICN"), ("ORC__FRM.BIN", "ORC.ICN"), ("WOLF_FRM.BIN", "WOLF.ICN"),
-         ("PHOENFRM.BIN", "PHOENIX.ICN")]
+PAIRS = [("GOBLNFRM.BIN", "GOBLIN.ICN"), ("PHOENFRM.BIN", "PHOENIX.ICN")]
 MONSTER_SPRITES = 255
 
 
@@ -191,6 +193,18 @@ def _sample_icn(rng) -> tuple[bytes, list[dict]]:
     return encode_icn(headers, datas), truths
 
 
+def _mono_icn(rng) -> tuple[bytes, list[dict]]:
+    sizes = [(12, 9), (33, 5), (1, 1), (130, 2)]
+    parts = [_sprite(rng, w, h, ["mono", "mskip"], type_byte=0x20) for w, h in sizes]
+    return encode_icn([p[0] for p in parts], [p[1] for p in parts]), [p[2] for p in parts]
+
+
+def _anim_icn(rng) -> tuple[bytes, list[dict]]:
+    parts = [_sprite(rng, 20, 14, ["lit", "fill", "skip", "shadow"], type_byte=7 if k == 0 else 0,
+                     offsets=(-10 + k, -14)) for k in range(8)]
+    return encode_icn([p[0] for p in parts], [p[1] for p in parts]), [p[2] for p in parts]
+
+
 def _monster_icn(rng) -> tuple[bytes, list[dict]]:
     headers, datas, truths = [], [], []
     for _ in range(MONSTER_SPRITES):
@@ -208,6 +222,10 @@ def _build(seed_or_rng) -> tuple[list[tuple[str, bytes]], dict]:
     data, t = _sample_icn(rng)
     members.append(("SAMPLE.ICN", data))
     truth["SAMPLE.ICN"] = t
+    for name, make in (("MONO.ICN", _mono_icn), ("ANIM.ICN", _anim_icn)):
+        data, t = make(rng)
+        members.append((name, data))
+        truth[name] = t
     for _, icn in PAIRS:
         data, t = _monster_icn(rng)
         members.append((icn, data))
@@ -222,7 +240,7 @@ def icn_members(rng_or_seed) -> list[tuple[str, bytes]]:
     Examples
     --------
     >>> [n for n, _ in icn_members(1)][:2], len(dict(icn_members(1))["KB.PAL"])
-    (['SAMPLE.ICN', 'GOBLIN.ICN'], 768)
+    (['SAMPLE.ICN', 'MONO.ICN'], 768)
     """
     return _build(rng_or_seed)[0]
 
