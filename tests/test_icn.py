@@ -206,6 +206,10 @@ def test_absurd_size_is_refused_before_allocation():
         tracemalloc.stop()
     assert "exceeds" in e.value.reason and e.value.path == "sprites[0].data" and e.value.offset == 6 + 13
     assert peak < 16_000_000
+    many = _icn([((0, 0, 2000, 2000, 0), bytes([0x80]))] * 8)  # each allowed, together too many
+    with pytest.raises(ParseError) as e:
+        read_icn(many, "many.icn")
+    assert e.value.path.startswith("sprites[") and e.value.path.endswith("].width") and "limit" in e.value.reason
 
 
 def test_runs_past_the_data_or_the_sprite_are_errors():

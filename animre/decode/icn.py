@@ -30,7 +30,7 @@ outside the sprite raise :class:`~animre.errors.ParseError` naming the file,
 the field path and the absolute offset; ``strict=False`` stops where the
 engine stops (a literal run past the data) and clips writes. Work is bounded
 by the data length and the output by ``width * height`` (capped at
-:data:`MAX_PIXELS`).
+:data:`MAX_PIXELS` per sprite and :data:`MAX_TOTAL_PIXELS` per file).
 
 Examples
 --------
@@ -68,10 +68,12 @@ __all__ = [
     "icn_for_frm",
     "MONSTER_FILES",
     "MAX_PIXELS",
+    "MAX_TOTAL_PIXELS",
     "SHADOW_ALPHA",
 ]
 
-MAX_PIXELS = 1 << 22  # 4 Mpixel; the game's largest sprites are full screens (640 x 480)
+MAX_PIXELS = 1 << 22  # 4 Mpixel per sprite; the game's largest sprites are full screens (640 x 480)
+MAX_TOTAL_PIXELS = 1 << 24  # per file: 16 Mpixel (two uint8 layers: 32 MB)
 HEADER_SIZE = 6
 SHADOW_ALPHA = 128  # a shadow pixel: black at half opacity
 LIGHT_ALPHA = 64  # a lightening pixel: white at quarter opacity
@@ -277,7 +279,13 @@ def read_icn(data: bytes, name: str = "<icn>", *, strict: bool = True) -> list[I
     """
     root = parse_bytes(bytes(data), load_parser("icn"), name)
     out = []
+    total = 0
     for k, sp in enumerate(root.sprites):
+        total += sp.width * sp.height if sp.width * sp.height <= MAX_PIXELS else 0  # else: decode_sprite refuses it
+        if total > MAX_TOTAL_PIXELS:
+            raise ParseError(name, f"sprites[{k}].width", HEADER_SIZE + 13 * k + 4,
+                             f"the sprites up to this one add up to {total} pixels, "
+                             f"more than the limit of {MAX_TOTAL_PIXELS} per file")
         img, tf = decode_sprite(sp.data, sp.width, sp.height, sp.is_monochrome, strict=strict, file=name,
                                 path=f"sprites[{k}].data", offset=HEADER_SIZE + sp.ofs_data)
         out.append(IcnSprite(k, img, tf, sp.offset_x, sp.offset_y, sp.type_byte))
