@@ -36,7 +36,11 @@ def _icn(sprites: list[tuple[tuple, bytes]]) -> bytes:
 
 @pytest.fixture(scope="module")
 def icn_truth(manifest):
-    return manifest["formats"]["icn"]
+    """The generator's section with only the ICN files under ``files`` (KB.PAL has its own test)."""
+    sec = dict(manifest["formats"]["icn"])
+    sec["files"] = {f: v for f, v in sec["files"].items() if f.endswith(".ICN")}
+    assert len(sec["files"]) >= 3
+    return sec
 
 
 @pytest.fixture(scope="module")
@@ -111,8 +115,11 @@ def test_sprite_table_equals_planted_headers(sample_corpus, icn_truth):
     assert (np.asarray(starts[df.sprite == 1], dtype=int) == 6 + 13 + 9).all()
 
 
-def test_palette_from_kb_pal_and_stand_in(samples_dir, tmp_path):
-    raw = np.frombuffer((samples_dir / "pal" / "KB.PAL").read_bytes(), np.uint8).reshape(256, 3)
+def test_palette_from_kb_pal_and_stand_in(samples_dir, tmp_path, manifest, sample_corpus):
+    sec = manifest["formats"]["icn"]
+    raw = np.array(sec["files"][sec["palette"]]["colors"])
+    table = sample_corpus.tables["pal_colors"].sort_values("color")
+    assert (table[["r", "g", "b"]].to_numpy() == raw).all()
     pal = icn_palette(samples_dir)
     assert (pal[:, :3] == raw.astype(int) * 4).all() and (pal[:, 3] == 255).all()
     stand_in = icn_palette(tmp_path)  # no KB.PAL there

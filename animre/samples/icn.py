@@ -256,6 +256,8 @@ def generate(out_dir: Path, seed: int) -> dict:
     for name, data in members:
         if name.endswith(".PAL"):
             (p / name).write_bytes(data)
+            files[f"{PAL_SUBDIR}/{name}"] = {"size": len(data),
+                                              "colors": [list(data[i:i + 3]) for i in range(0, len(data), 3)]}
         else:
             (d / name).write_bytes(data)
             files[f"{SUBDIR}/{name}"] = {"num_sprites": len(truth[name]), "size": len(data),
