@@ -43,6 +43,8 @@ __all__ = [
     "ClaimsBoard",
     "CompareView",
     "hex_view",
+    "sequence_player",
+    "SequencePlayer",
 ]
 
 HEX_CSS = """<style>
@@ -831,3 +833,97 @@ def compare_view(corpus, table: str | None = None, column: str | None = None,
     ['frm/ODDMGFRM.BIN']
     """
     return CompareView(corpus, table, column, by)
+
+
+def _png(rgba) -> bytes:
+    """An RGBA frame as PNG bytes at its native resolution."""
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.fromarray(rgba, "RGBA").save(buf, format="PNG")
+    return buf.getvalue()
+
+
+class SequencePlayer:
+    """Play the frames of a sequence: a Play button and a frame slider driving a native-size image.
+
+    Attributes
+    ----------
+    widget : ipywidgets.VBox
+        The container (CSS class ``animre-player``).
+    play : ipywidgets.Play
+        Steps the frame number; its ``interval`` is the sequence's ms per frame.
+    frame : ipywidgets.IntSlider
+        The frame shown (linked to ``play``).
+    image : ipywidgets.Image
+        The frame as a PNG at native resolution (one screen pixel per sprite pixel).
+    interval_ms : int
+    """
+
+    def __init__(self, frames, info: pd.DataFrame | None = None, *, interval_ms: float | None = None,
+                 title: str = ""):
+        import ipywidgets as w
+
+        if len(frames) == 0:
+            raise UsageError("the sequence has no frames")
+        if interval_ms is None:
+            interval_ms = float(info["interval_ms"].iloc[0]) if info is not None and len(info) else 120.0
+        self.frames = frames
+        self.info = info
+        self.interval_ms = max(1, int(round(interval_ms)))
+        n = len(frames)
+        self.play = w.Play(value=0, min=0, max=n - 1, step=1, interval=self.interval_ms, description="play")
+        self.frame = w.IntSlider(value=0, min=0, max=n - 1, description="frame")
+        w.jslink((self.play, "value"), (self.frame, "value"))
+        self.image = w.Image(value=_png(frames[0]), format="png",
+                             layout=w.Layout(width=f"{frames.shape[2]}px", height=f"{frames.shape[1]}px"))
+        self.caption = w.HTML()
+        self.frame.observe(lambda ch: self._show(), "value")
+        head = html.escape(title) + f" ({n} frames, {self.interval_ms} ms per frame)"
+        self.widget = w.VBox([w.HTML(f"<b>{head}</b>"), w.HBox([self.play, self.frame]), self.image,
+                              self.caption])
+        self.widget.add_class("animre-player")
+        self._show()
+
+    def show(self, frame: int) -> SequencePlayer:
+        """Show frame number ``frame``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> p = sequence_player(np.zeros((3, 2, 2, 4), np.uint8), interval_ms=80)
+        >>> p.show(2).frame.value, p.play.interval
+        (2, 80)
+        """
+        if not 0 <= frame < len(self.frames):
+            raise UsageError(f"no frame {frame}; there are {len(self.frames)}")
+        if self.frame.value != frame:
+            self.frame.value = frame  # the observer shows it
+        else:
+            self._show()
+        return self
+
+    def _show(self) -> None:
+        k = self.frame.value
+        self.image.value = _png(self.frames[k])
+        if self.info is not None and k < len(self.info):
+            r = self.info.iloc[k]
+            self.caption.value = html.escape(", ".join(f"{c} {r[c]}" for c in self.info.columns))
+
+
+def sequence_player(frames, info: pd.DataFrame | None = None, *, interval_ms: float | None = None,
+                    title: str = "") -> SequencePlayer:
+    """A player for RGBA frames, e.g. an FRM sequence from :func:`animre.decode.icn.sequence_frames`.
+
+    The interval is ``interval_ms`` or else the first ``interval_ms`` of
+    ``info`` (the engine's timing of that FRM sequence: walk or shoot speed
+    spread over its frames, else the battle frame or idle delay).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> p = sequence_player(np.zeros((4, 3, 5, 4), np.uint8), interval_ms=100)
+    >>> p.frame.max, p.image.layout.width
+    (3, '5px')
+    """
+    return SequencePlayer(frames, info, interval_ms=interval_ms, title=title)
