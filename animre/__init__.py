@@ -19,7 +19,7 @@ from .corpus import Corpus, open_corpus, parse_file  # noqa: E402
 from .decode.flic import decode_frames  # noqa: E402
 from .decode.omf_sprites import sprite_images  # noqa: E402
 from .errors import AnimreError, ParseError, SpecError, ToolchainError, UsageError  # noqa: E402
-from .export import export, wiki_table  # noqa: E402
+from .export import export, export_animation, wiki_table  # noqa: E402
 from .research import (  # noqa: E402
     claims,
     coverage,
@@ -47,6 +47,7 @@ __all__ = [
     "diff",
     "diff_corpora",
     "export",
+    "export_animation",
     "fields_table",
     "load_parser",
     "open_corpus",
