@@ -51,9 +51,17 @@ def _open(args):
 def _print_df(df, limit: int | None = None) -> None:
     import pandas as pd
 
+    from .display import fmt
+
+    if limit is not None and len(df) > limit:
+        df = df.head(limit)
+    shown = df.copy()
+    for c in shown.columns:  # lists, bytes, numpy scalars and floats as the one formatter writes them
+        if shown[c].dtype == object or pd.api.types.is_float_dtype(shown[c].dtype):
+            shown[c] = [fmt(v) for v in shown[c]]
     with pd.option_context("display.max_rows", limit or 200, "display.max_columns", 50,
                            "display.width", 200, "display.max_colwidth", 60):
-        print(df.to_string(index=False) if limit is None or len(df) <= limit else df.head(limit).to_string(index=False))
+        print(shown.to_string(index=False))
 
 
 def _status(corpus) -> int:

@@ -400,7 +400,7 @@ class Corpus:
                 for d in f.derived:
                     if (d.table, d.column) in self._derived_ok:
                         extra.append((d.table, d.column, "derived", "derived", None, d.doc, None, f.name,
-                                      False, None))
+                                      False, None, False))
             frames.append(pd.DataFrame(extra, columns=COLUMN_INFO))
             frames = [x for x in frames if len(x)]
             self._schema = (pd.concat(frames, ignore_index=True) if frames

@@ -72,7 +72,7 @@ __all__ = [
     "COLUMN_INFO",
 ]
 
-COLUMN_INFO = ["table", "column", "kind", "type", "enum", "doc", "field", "spec", "is_id", "path"]
+COLUMN_INFO = ["table", "column", "kind", "type", "enum", "doc", "field", "spec", "is_id", "path", "magic"]
 
 _PRIM = re.compile(r"^(?:[us][1248]|f[48]|b\d+)(?:le|be)?$|^(?:str|strz)$")
 
@@ -93,6 +93,7 @@ class FieldDef:
     enum: str | None
     doc: str
     opts: dict = field(hash=False, compare=False, default_factory=dict)
+    magic: bool = field(default=False, compare=False)  # ``contents`` or a ``valid`` constant (or set of them)
 
     @property
     def is_user(self) -> bool:
@@ -180,10 +181,16 @@ def _field(fid: str, a: dict, kind: str, sid: str, path: tuple, raw: dict) -> Fi
         k = _resolve(t, sid, path, raw)
         users = (k,) if k is not None else ()
     n = a.get("repeat-expr")
+    valid = a.get("valid")
+    if isinstance(valid, dict):
+        valid = valid.get("eq", valid.get("any-of"))
+    consts = valid if isinstance(valid, list) else [valid]
+    magic = "contents" in a or (valid is not None and all(isinstance(x, int) and not isinstance(x, bool)
+                                                          for x in consts))
     return FieldDef(
         id=str(fid), kind=kind, type=t, users=users, repeat="repeat" in a,
         repeat_n=n if isinstance(n, int) else None, enum=a.get("enum"),
-        doc=str(a.get("doc") or "").strip(), opts=_opts(a),
+        doc=str(a.get("doc") or "").strip(), opts=_opts(a), magic=magic,
     )
 
 
@@ -286,23 +293,25 @@ class Plan:
     skipped: list[str] = field(default_factory=list)  # paths of -animre-skip fields (not in any table)
 
     def info(self) -> pd.DataFrame:
-        """One row per column: table, column, kind, type, enum, doc, field, spec, is_id, path.
+        """One row per column: table, column, kind, type, enum, doc, field, spec, is_id, path, magic.
 
         ``path`` is where the cell's field sits in :meth:`Corpus.fields` paths,
-        array positions written ``[]`` (``moves[].footer.unknown_4``).
+        array positions written ``[]`` (``moves[].footer.unknown_4``); ``magic``
+        is True for ``contents`` and ``valid`` constants (shown in hex).
         """
         rows = []
         for t in self.tables.values():
             for k in t.keys:
                 rows.append((t.name, k, "key", "index", None, "Position of the record in its array.", None,
-                             self.spec, False, None))
+                             self.spec, False, None, False))
             for c in t.columns:
                 ty = c.field.type + ("[]" if c.role == "list" else "")
                 if c.role == "enum_name":
                     ty = "str"
                 rows.append((t.name, c.name, c.kind, ty, c.field.enum, c.field.doc,
                              f"{c.owner}.{c.field.id}", self.spec,
-                             bool(c.field.opts.get("id")) and c.role == "value", self.path_of(t, c)))
+                             bool(c.field.opts.get("id")) and c.role == "value", self.path_of(t, c),
+                             c.field.magic and c.role == "value"))
         return pd.DataFrame(rows, columns=COLUMN_INFO)
 
     @staticmethod

@@ -26,6 +26,8 @@ from typing import Any
 import pandas as pd
 
 from . import plots
+from .display import fmt as show
+from .display import formatters, hex_digits
 from .errors import UsageError
 from .players import figure_png, show_png
 
@@ -59,11 +61,6 @@ def _research():
 
 def _fig_png(fig) -> bytes:
     return figure_png(fig)
-
-
-def _fmt(v: Any) -> str:
-    """A value as text for the widgets (the one hook where a shared value formatter plugs in)."""
-    return _short_repr(v)
 
 
 def _df_html(df: pd.DataFrame, max_rows: int = 30) -> str:
@@ -339,16 +336,17 @@ class CorpusExplorer:
 
     def _value_html(self, row: pd.Series) -> str:
         """The parsed value; an array shows its elements (values, or how many records it holds)."""
+        kt = str(row["type"]).rstrip("[]")
+        hd = hex_digits(str(row["name"]), kt)
         if row.get("kind") != "array":
-            return f"<code>{html.escape(_fmt(row['value']))}</code>"
+            return f"<code>{html.escape(show(row['value'], hex_digits=hd, ksy_type=kt, max_len=400))}</code>"
         f = self.fields()
         kids = f[f["parent"].fillna("") == row["path"]]
         if not len(kids):
             return "<i>empty array</i>"
-        if (kids["kind"] == "value").all():
-            shown = ", ".join(_fmt(v) for v in kids["value"].head(16))
-            more = f", ... ({len(kids)} elements)" if len(kids) > 16 else f" ({len(kids)} elements)"
-            return f"<code>[{html.escape(shown)}]</code>{more}"
+        if (kids["kind"] == "value").all():  # an array shows its elements, read from the rows below it
+            shown = show(kids["value"].tolist(), hex_digits=hd, ksy_type=kt, max_len=400)
+            return f"<code>{html.escape(shown)}</code> ({len(kids)} elements)"
         return f"{len(kids)} records: {html.escape(', '.join(kids['path'].head(4)))}{' ...' if len(kids) > 4 else ''}"
 
     def _show(self) -> None:
@@ -367,17 +365,17 @@ class CorpusExplorer:
         self.selected = {"file": file, "path": path, "name": row["name"], "type": row["type"],
                          "kind": row.get("kind"), "value": row["value"], "start": start, "end": end}
         self.hex.value = hex_view(data, start, end)
-        fmt = self.corpus.format_of(file)
+        fmt_name = self.corpus.format_of(file)
         where = "computed from other fields" if start is None else \
             f"bytes [{start}, {end}) = 0x{start:X}..0x{end:X}, {end - start} byte(s)"
-        self.info.value = (f"<div class='animre-kv'><b>{html.escape(path)}</b> ({fmt})<br>{where}<br>"
+        self.info.value = (f"<div class='animre-kv'><b>{html.escape(path)}</b> ({fmt_name})<br>{where}<br>"
                            f"parsed value: {self._value_html(row)}</div>")
         if start is None or end is None or end <= start:
             self.representations = pd.DataFrame()
             self.values.value = ""
             return
         self.representations = _representations(data[start:end])
-        self.values.value = "<b>same bytes, other readings</b>" + _df_html(self.representations, 40)
+        self.values.value = "<b>same bytes, other readings</b>" + _df_html(self.representations[["type", "shown"]], 40)
 
     # -- public ----------------------------------------------------------------------------
 
@@ -415,14 +413,12 @@ class CorpusExplorer:
         return self
 
 
-def _short_repr(v: Any, n: int = 80) -> str:
-    s = v.hex(" ") if isinstance(v, (bytes, bytearray)) else repr(v)
-    return s if len(s) <= n else s[: n - 3] + "..."
-
-
 def _representations(raw: bytes) -> pd.DataFrame:
-    """``raw`` read as every type of its size (type, value), from :mod:`animre.research`."""
-    return _research().representations(raw)
+    """``raw`` read as every type of its size (type, value), from :mod:`animre.research`,
+    and ``shown``: the value written by :func:`animre.display.fmt` in the precision of its type."""
+    rep = _research().representations(raw)
+    return rep.assign(shown=[v if t == "hex" else show(v, ksy_type=t.replace("gnt4half", "f4"))
+                             for t, v in zip(rep["type"], rep["value"])])
 
 
 def corpus_explorer(corpus) -> CorpusExplorer:
@@ -541,8 +537,14 @@ class ColumnProfiler:
         self.profile_row = row
         stats = ["dtype", "count", "n_missing", "n_distinct", "p_distinct", "is_constant", "is_unique",
                  "min", "max", "mean", "zeros", "p_zeros", "monotonic", "entropy", "width", "most_common"]
-        kv = "".join(f"<tr><th>{k}</th><td>{html.escape(_short_repr(row.get(k)))}</td></tr>"
-                     for k in stats if k in row.index)
+        style = formatters(self.corpus.columns(table) if hasattr(self.corpus, "columns") else None,
+                           pd.DataFrame([row]))
+        value = style.get(column, show)
+        shown = {k: value(row.get(k)) if k in ("min", "max") else
+                 "[" + ", ".join(f"{value(v)} ({n})" for v, n in row.get(k)) + "]"
+                 if k == "most_common" and isinstance(row.get(k), (list, tuple)) else show(row.get(k))
+                 for k in stats if k in row.index}
+        kv = "".join(f"<tr><th>{k}</th><td>{html.escape(shown[k])}</td></tr>" for k in shown)
         self.summary.value = f"<b>{html.escape(table)}.{html.escape(column)}</b><table class='animre-kv'>{kv}</table>"
         notes = row.get("notes")
         notes = dict(notes) if isinstance(notes, (list, tuple)) else {}

@@ -144,7 +144,9 @@ def test_wiki_table_of_frm(sample_corpus, manifest):
     n = len(files)
     odd = planted["odd_magic_file"]
     assert (w.loc["unknown_magic", "offset"], w.loc["unknown_magic", "type"]) == ("0", "u1")
-    assert w.loc["unknown_magic", "observed"] == f"1 in {n - 1}/{n} files; {odd}: {files[odd]['unknown_magic']}"
+    # a field named magic reads in hex, padded to its u1 width
+    assert w.loc["unknown_magic", "observed"] == \
+        f"0x01 in {n - 1}/{n} files; {odd}: 0x{files[odd]['unknown_magic']:02X}"
     assert (w.loc["eye_x", "offset"], w.loc["eye_x", "type"]) == ("1", "s2")
     assert (w.loc["idle_weights[0]", "offset"], w.loc["idle_weights[0]", "type"]) == ("118", "f4")
     assert (w.loc["walk_speed", "offset"], w.loc["walk_speed", "type"]) == ("162", "u4")

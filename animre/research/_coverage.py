@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..display import fmt
+
 __all__ = ["coverage", "covered_mask", "COVERAGE_COLUMNS", "GAP_COLUMNS"]
 
 COVERAGE_COLUMNS = ["file", "format", "size", "covered", "share", "n_gaps", "uncovered", "ok"]
@@ -92,9 +94,9 @@ def coverage(corpus: Any, files: Iterable[str] | None = None) -> tuple[pd.DataFr
         ft = ft[ft["file"].isin(wanted)]
     per, gaps = [], []
     for r in ft.itertuples(index=False):
-        fmt = None if pd.isna(r.format) else r.format
+        fmt_name = None if pd.isna(r.format) else r.format
         if not r.ok:
-            per.append({"file": r.file, "format": fmt, "size": int(r.size), "covered": 0,
+            per.append({"file": r.file, "format": fmt_name, "size": int(r.size), "covered": 0,
                         "share": float("nan"), "n_gaps": 0, "uncovered": int(r.size), "ok": False})
             continue
         data = corpus.read_bytes(r.file)
@@ -102,10 +104,10 @@ def coverage(corpus: Any, files: Iterable[str] | None = None) -> tuple[pd.DataFr
         mask = covered_mask(corpus.fields(r.file, values=False), size)
         runs = _runs(mask)
         for s, e in runs:
-            gaps.append({"file": r.file, "format": fmt, "start": s, "end": e, "length": e - s,
-                         "preview": data[s:min(e, s + 16)].hex(" ")})
+            gaps.append({"file": r.file, "format": fmt_name, "start": s, "end": e, "length": e - s,
+                         "preview": fmt(data[s:min(e, s + 16)])})
         cov = int(mask.sum())
-        per.append({"file": r.file, "format": fmt, "size": size, "covered": cov,
+        per.append({"file": r.file, "format": fmt_name, "size": size, "covered": cov,
                     "share": cov / size if size else 1.0, "n_gaps": len(runs),
                     "uncovered": size - cov, "ok": True})
     per_df = pd.DataFrame(per, columns=COVERAGE_COLUMNS)

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..display import fmt
 from ._util import integral_values, numeric_column, plain, resolve_table
 
 __all__ = ["relations", "RELATION_KINDS", "RELATION_COLUMNS"]
@@ -573,9 +574,10 @@ def _test_pair(t: _Col, s: _Col, both: np.ndarray, nb: int, min_support: float, 
 
 
 def _fmtv(v: Any) -> str:
+    """A value in a rule's text: integral floats (ints with gaps) as ints, strings quoted, else :func:`fmt`."""
     if isinstance(v, float) and v == int(v) and abs(v) < 2**53:
         return str(int(v))
-    return repr(v) if isinstance(v, str) else f"{v:g}" if isinstance(v, float) else str(v)
+    return repr(v) if isinstance(v, str) else fmt(v)
 
 
 def _dedupe(found: list[dict]) -> list[dict]:

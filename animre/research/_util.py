@@ -8,9 +8,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..display import plain
 from ..errors import UsageError
 
-__all__: list[str] = []
+__all__: list[str] = []  # private; ``plain`` is re-exported from animre.display for the research modules
 
 SENTINELS = (0, -1, 0xFF, 0xFFFF, 0xFFFFFFFF)
 
@@ -55,13 +56,6 @@ def is_missing(v: Any) -> bool:
     if isinstance(v, float) and math.isnan(v):
         return True
     return False
-
-
-def plain(v: Any) -> Any:
-    """A Python scalar for a numpy scalar (for lists of examples and JSON)."""
-    if isinstance(v, np.generic):
-        return v.item()
-    return v
 
 
 def integral_values(s: pd.Series) -> np.ndarray | None:
