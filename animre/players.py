@@ -421,9 +421,12 @@ def omf_player(corpus: Any, file: str, move: int, *, palette: Any = None, ms_per
     n_pts = {k: int((pts["frame"] == k).sum()) for k in pictures}
     title = (f"{file.rsplit('/', 1)[-1]}: move {move}, {len(frames)} frames "
              f"({row['animation.anim_string.text'].iloc[0]}), {ms_per_tick:g} ms per tick; red: collision points")
-    return _image_player(frames, [t * ms_per_tick for _, t in seq], title=title, scale=scale,
-                         caption=lambda i: f"(sprite {seq[i][0]}, {seq[i][1]} ticks, "
-                                           f"{n_pts[seq[i][0]]} collision points)")
+    p = _image_player(frames, [t * ms_per_tick for _, t in seq], title=title, scale=scale,
+                      caption=lambda i: f"(sprite {seq[i][0]}, {seq[i][1]} ticks, "
+                                        f"{n_pts[seq[i][0]]} collision points)")
+    p.origin = (x0, y0)  # the animation coordinate of the frames' top-left pixel
+    p.sprites = [sp for sp, _ in seq]
+    return p
 
 
 # ============================================================================ GNT4 key curves
