@@ -29,6 +29,8 @@ from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 
+from .research import verdict
+
 __all__ = [
     "idle_weights",
     "bar_values",
@@ -641,44 +643,65 @@ def sprite_collisions(image: np.ndarray, points: pd.DataFrame, *, origin: tuple[
 
 
 def claims_board(summary: pd.DataFrame, *, text: str = "claim", holds: str = "holds",
-                 tested: str = "tested", group: str | None = "format", wrap: int = 70,
-                 title: str = "", ax: Axes | None = None) -> Figure:
-    """Claims board: one horizontal bar per claim, green = items that hold, red = items that do not.
+                 tested: str = "tested", group: str | None = "format", source: str | None = "source",
+                 wrap: int = 60, title: str = "", ax: Axes | None = None) -> Figure:
+    """Claims board: one bar per claim, the share of tested items where it holds (green) and fails (red).
 
     ``summary`` is :func:`animre.research.claims` output: one row per claim
     with the number of items where it ``holds`` out of the items ``tested``.
-    A claim with no tested item is labelled "not tested".
+    Bars are shares, so a claim tested on 37 files and one tested on 1,258
+    records read alike; beside each bar the verdict (``36/37 hold, 1 fails``)
+    is written in red whenever any item fails, so a single failure stands out;
+    the claim's full text is wrapped (never cut) with its source below it. A
+    claim with no tested item is labelled "not tested".
 
     Examples
     --------
-    >>> s = pd.DataFrame({"claim": ["a", "b"], "holds": [3, 1], "tested": [3, 3]})
+    >>> s = pd.DataFrame({"claim": ["a", "b"], "holds": [36, 1], "tested": [37, 3]})
     >>> fig = claims_board(s, group=None)
-    >>> [float(p.get_width()) for p in fig.axes[0].patches]
-    [3.0, 1.0, 0.0, 2.0]
+    >>> [round(float(p.get_width()), 3) for p in fig.axes[0].patches]
+    [0.973, 0.333, 0.027, 0.667]
+    >>> [t.get_text() for t in fig.axes[0].texts]
+    ['  36/37 hold, 1 fails', '  1/3 hold, 2 fail']
     """
     import textwrap
 
     _require(summary, [text, holds, tested], "claims_board")
     df = summary.reset_index(drop=True)
-    fig, ax = _axes(ax, (9.0, max(2.5, 0.42 * len(df) + 1.2)))
-    yy = np.arange(len(df))
-    h = pd.to_numeric(df[holds], errors="coerce").fillna(0).to_numpy(dtype=float)
-    n = pd.to_numeric(df[tested], errors="coerce").fillna(0).to_numpy(dtype=float)
-    f = n - h
-    ax.barh(yy, h, color=HOLDS_COLOUR, label="holds")
-    ax.barh(yy, f, left=h, color=FAILS_COLOUR, label="fails")
     names = []
     for _, r in df.iterrows():
         s = str(r[text])
         if group and group in df.columns and not pd.isna(r[group]):
             s = f"[{r[group]}] {s}"
-        names.append(textwrap.shorten(s, wrap, placeholder="..."))
+        label = textwrap.fill(s, wrap)
+        if source and source in df.columns and isinstance(r[source], str) and r[source]:
+            label += "\n" + textwrap.fill(f"source: {r[source]}", wrap)
+        names.append(label)
+    lines = np.array([n.count("\n") + 1 for n in names], dtype=float)
+    step = np.maximum(1.0, 0.45 * lines)
+    yy = np.concatenate([[0.0], np.cumsum(step)[:-1]]) if len(df) else np.zeros(0)
+    fig, ax = _axes(ax, (10.0, max(2.5, 0.3 * float(step.sum()) + 1.2)))
+    h = pd.to_numeric(df[holds], errors="coerce").fillna(0).to_numpy(dtype=float)
+    n = pd.to_numeric(df[tested], errors="coerce").fillna(0).to_numpy(dtype=float)
+    share = np.divide(h, n, out=np.zeros_like(h), where=n > 0)
+    fail = np.where(n > 0, 1.0 - share, 0.0)
+    ax.barh(yy, share, height=0.7, color=HOLDS_COLOUR, label="holds")
+    ax.barh(yy, fail, left=share, height=0.7, color=FAILS_COLOUR, label="fails")
     ax.set_yticks(yy, names, fontsize=7)
+    for tick, bad in zip(ax.get_yticklabels(), (n > 0) & (h < n)):
+        if bad:
+            tick.set_color(FAILS_COLOUR)
     ax.invert_yaxis()
     for i in range(len(df)):
         if n[i] == 0:
-            ax.text(0, i, " not tested (no data)", va="center", fontsize=7, color="#666666")
-    ax.set_xlabel("tested items")
+            ax.text(0, yy[i], " not tested (no data)", va="center", fontsize=7, color="#666666")
+        else:
+            bad = h[i] < n[i]
+            ax.text(1.0, yy[i], "  " + verdict(int(h[i]), int(n[i])), va="center", fontsize=8,
+                    color=FAILS_COLOUR if bad else HOLDS_COLOUR, fontweight="bold" if bad else "normal")
+    ax.set_xlim(0, 1.45)
+    ax.set_xticks([0, 0.25, 0.5, 0.75, 1.0], ["0", "25%", "50%", "75%", "100%"])
+    ax.set_xlabel("share of tested items")
     ax.legend(handles=[Patch(color=HOLDS_COLOUR, label="holds"), Patch(color=FAILS_COLOUR, label="fails")],
               fontsize=7, loc="lower right")
     ax.set_title(title or "claims from the notes, checked on the corpus")

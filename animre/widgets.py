@@ -781,9 +781,10 @@ class ClaimsBoard:
         The container (CSS class ``animre-claims``).
     summary : DataFrame
         One row per claim, from :func:`animre.research.claims` (claim, format,
-        source, holds, tested, holds_all, counterexamples, error).
+        source, holds, tested, fails, share, verdict, holds_all, counterexamples, error).
     details : DataFrame
-        The counterexamples of the selected claim (file, offset, value, detail).
+        The counterexamples of the selected claim (file, offset, expected,
+        value found, detail).
     figure : Figure
     """
 
@@ -794,7 +795,7 @@ class ClaimsBoard:
         self.summary = _research().claims(corpus, formats=formats)
         self.figure = plots.claims_board(self.summary)
         self.details = pd.DataFrame()
-        opts = [(f"{i}: [{r.get('format', '')}] {str(r['claim'])[:90]}", i)
+        opts = [(f"{i}: [{r.get('format', '')}] {r.get('verdict', '')}: {r['claim']}", i)
                 for i, (_, r) in enumerate(self.summary.iterrows())]
         self.claim = w.Dropdown(options=opts, description="claim", layout=w.Layout(width="760px"))
         self.board = w.Image(value=_fig_png(self.figure), format="png")
@@ -827,14 +828,22 @@ class ClaimsBoard:
         row = self.summary.iloc[self.claim.value]
         ce = row.get("counterexamples")
         self.details = pd.DataFrame(list(ce) if isinstance(ce, (list, tuple)) else [],
-                                    columns=["file", "offset", "value", "detail"])
+                                    columns=["file", "offset", "expected", "value", "detail"])
+        shown = self.details.assign(offset=[f"{o} (0x{o:X})" if isinstance(o, int) else "" for o in
+                                            self.details["offset"]],
+                                    expected=[show(v) for v in self.details["expected"]],
+                                    value=[show(v, max_len=80) for v in self.details["value"]])
+        bad = row["tested"] and row["holds"] < row["tested"]
+        colour = "#d1495b" if bad else "#3a9d5d"
         err = row.get("error")
         err_html = "" if err is None or (isinstance(err, float) and pd.isna(err)) or err == "" else \
             f"<br><span style='color:#d1495b'>check failed: {html.escape(str(err))}</span>"
         self.detail.value = (
-            f"<b>{html.escape(str(row['claim']))}</b> <i>({html.escape(str(row.get('source', '')))})</i><br>"
-            f"holds for {row['holds']} of {row['tested']} tested items{err_html}<br>counterexamples:"
-            + _df_html(self.details))
+            f"<div style='white-space: normal; max-width: 760px'><b>{html.escape(str(row['claim']))}</b><br>"
+            f"<i>source: {html.escape(str(row.get('source', '')))}</i><br>"
+            f"<span style='color:{colour}; font-weight:bold'>{html.escape(str(row.get('verdict', '')))}</span>"
+            f"{err_html}</div>counterexamples (offset: where the value found was read):"
+            + _df_html(shown.rename(columns={"value": "found"})))
 
 
 def claims_board(corpus, formats: Sequence[str] | None = None) -> ClaimsBoard:

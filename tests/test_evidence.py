@@ -4,6 +4,8 @@ checked against what the sample generators planted (data/samples/manifest.json).
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
+import pytest
 
 import animre
 from animre.display import fmt, formatters, hex_digits
@@ -82,3 +84,192 @@ def test_explorer_shows_array_elements(sample_corpus, manifest):
     planted = manifest["formats"]["frm"]["files"][f]
     assert "None" not in ex.info.value
     assert fmt(planted["x_offsets"][0]) in ex.info.value
+
+
+# ----------------------------------------------------------------------------- claims
+
+
+def test_a_claim_failing_on_one_planted_item_stands_out(sample_corpus, manifest, samples_dir):
+    from animre import plots
+    from animre.widgets import claims_board
+
+    civ3 = manifest["formats"]["flc"]
+    (odd,) = civ3["planted"]["anim_time_exceptions"]
+    units = civ3["planted"]["unit_files"]
+    board = claims_board(sample_corpus, formats=["flc"])
+    s = board.summary.reset_index(drop=True)
+    i = next(i for i, t in enumerate(s["claim"]) if t.startswith("anim_time = anim_length"))
+    row = s.iloc[i]
+    assert (row["holds"], row["tested"], row["fails"]) == (len(units) - 1, len(units), 1)
+    assert row["verdict"] == f"{len(units) - 1}/{len(units)} hold, 1 fails"
+    # the board: the share, and the failing count written in the fails colour
+    ax = board.figure.axes[0]
+    texts = [t for t in ax.texts if t.get_text().strip() == row["verdict"]]
+    assert len(texts) == 1 and texts[0].get_color() == plots.FAILS_COLOUR
+    assert ax.get_yticklabels()[i].get_color() == plots.FAILS_COLOUR
+    assert row["claim"] in " ".join(ax.get_yticklabels()[i].get_text().split())  # full text, wrapped
+    # the counterexample: file, offset, expected, found; the offset points at the planted bytes
+    (ce,) = row["counterexamples"]
+    planted = civ3["files"][odd]["flicanim"]
+    assert ce["file"] == odd
+    raw = (samples_dir / odd).read_bytes()
+    assert int.from_bytes(raw[ce["offset"]:ce["offset"] + 4], "little") == planted["anim_time"] == ce["value"]
+    assert ce["expected"] == planted["anim_length"] * civ3["files"][odd]["header"]["speed"]
+    board.select(i)
+    assert board.details.iloc[0]["file"] == odd and "1 fails" in board.detail.value
+
+
+def test_every_counterexample_has_an_offset_and_every_claim_a_source(sample_corpus):
+    res = animre.claims(sample_corpus, max_counterexamples=10**6)
+    assert (res["source"].str.len() > 10).all()
+    assert not res["source"].str.contains(r"\.\./|NOTES\.md|seeds/", regex=True).any()
+    # the only claim without a single place in the file is computed over every frame chunk
+    unlocated = {r["claim"] for _, r in res.iterrows() for c in r["counterexamples"] if c["offset"] is None}
+    assert unlocated <= {"a palette only in the first frame"}
+    assert all("expected" in c for cs in res["counterexamples"] for c in cs)
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+def test_every_format_has_a_page_naming_its_sources():
+    import re
+
+    import yaml
+
+    from animre.compile import PROJECT_ROOT
+    from animre.formats import all_formats
+
+    docs = PROJECT_ROOT / "docs" / "formats"
+    for name, f in all_formats().items():
+        page = docs / f"{name}.md"
+        assert page.is_file(), f"no docs/formats/{name}.md"
+        text = _words(page.read_text(encoding="utf-8"))
+        assert "## sources" in text
+        spec = yaml.safe_load((PROJECT_ROOT / "ksy" / f"{name}.ksy").read_text(encoding="utf-8"))
+        assert spec.get("doc") and spec.get("doc-ref"), name
+        for ref in spec["doc-ref"] if isinstance(spec["doc-ref"], list) else [spec["doc-ref"]]:
+            assert "../" not in ref and "NOTES.md" not in ref and "seeds/" not in ref
+            if not ref.startswith("http"):
+                assert _words(re.split(r"[,(]", ref)[0]) in text, (name, ref)
+        for cl in f.claims:
+            assert _words(cl.source.split("(")[0]) in text, (name, cl.source)
+            assert "../" not in cl.source
+
+
+# ----------------------------------------------------------------------------- statistics
+
+
+def _unit_folders(seed: int = 5) -> tuple[pd.DataFrame, dict]:
+    """Civ3-like headers: 8 unit folders x 6 actions. Planted: anim_time = speed x anim_length
+    (one exception), a 'when' rule confined to the Tank folder (its files share every value),
+    and a 'when' rule that holds across folders (category 3 -> loops 1)."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    units = ["Archer", "Catapult", "Galley", "Knight", "Settler", "Spearman", "Warrior", "Tank"]
+    for u in units:
+        for a in ["Attack", "Default", "Death", "Fidget", "Run", "Victory"]:
+            if u == "Tank":
+                speed, length, pal = 61, 15, 7
+            else:
+                speed, length, pal = int(rng.integers(40, 126)), int(rng.integers(4, 13)), int(rng.integers(0, 40))
+            cat = int(rng.integers(0, 6))
+            rows.append({"file": f"{u}/{a}.flc", "unit": u, "speed": speed, "anim_length": length,
+                         "anim_time": speed * length, "palette_id": pal, "category": cat,
+                         "loops": 1 if cat == 3 else int(rng.integers(2, 9))})
+    df = pd.DataFrame(rows)
+    df.loc[3, "anim_time"] += 7  # the one exception of the general rule
+    return df, {"when_group": "Tank", "exception_file": df.at[3, "file"]}
+
+
+def _mentions(r: pd.DataFrame, text: str) -> pd.DataFrame:
+    return r[r["parameter"].astype(str).str.contains(text, regex=False)]
+
+
+def test_a_when_rule_of_one_folder_is_not_a_finding():
+    df, planted = _unit_folders()
+    r = animre.relations(df, ["speed", "anim_length", "anim_time", "palette_id", "category", "loops"],
+                         derived=False)
+    # the Tank folder's shared values (anim_time 915, speed 61, palette 7) make no rule
+    assert _mentions(r, "== 915").empty and _mentions(r, "== 61").empty and _mentions(r, "== 7 ").empty
+    # ... which counting rows instead of folders would report
+    rows = animre.relations(df, ["speed", "anim_length", "anim_time", "palette_id", "category", "loops"],
+                            derived=False, groups=None)
+    assert not _mentions(rows, "== 915").empty or not _mentions(rows, "== 61").empty
+    # the general product ranks first, with its one exception; groups are counted
+    best = r.iloc[0]
+    assert best["target"] == "anim_time" and best["source"] in ("speed * anim_length", "anim_length * speed")
+    assert best["relation"] == "equal"
+    assert [c["file"] for c in best["counterexamples"]] == [planted["exception_file"]]
+    assert (best["n_rows"], best["n_agree"], best["n_groups"], best["groups_agree"]) == (48, 47, 8, 8)
+    # a partial rule that holds across folders is still found, below every general rule
+    loops = _mentions(r, "category == 3 -> loops == 1")
+    assert len(loops) == 1 and loops.iloc[0]["groups_agree"] >= 2
+    partial = r["relation"].isin(["when", "only_when"]).to_numpy()
+    assert not (partial[:-1] & ~partial[1:]).any()  # no general rule after a partial one
+
+
+def test_groups_can_be_any_column():
+    df, _ = _unit_folders()
+    df["file"] = [f.replace("/", "_") for f in df["file"]]  # one folder: the unit column groups
+    r = animre.relations(df, ["anim_time", "speed", "palette_id"], derived=False, groups="unit")
+    assert _mentions(r, "== 915").empty and _mentions(r, "== 61").empty
+    with pytest.raises(animre.UsageError):
+        animre.relations(df, ["anim_time", "speed"], groups="no_such_column")
+
+
+def test_identical_files_count_once(samples_dir, tmp_path):
+    import shutil
+
+    src = sorted((samples_dir / "frm").glob("*.BIN"))
+    for f in src:
+        shutil.copy(f, tmp_path / f.name)
+    copies = tmp_path / "copies"
+    copies.mkdir()
+    for i in range(5):  # planted: five copies of one file under other names
+        shutil.copy(src[0], copies / f"COPY{i}FRM.BIN")
+    c = animre.open_corpus(tmp_path, cache=False)
+    assert len(c.tables["frm"]) == len(src) + 5
+    r = animre.relations("frm", ["num_idles", "num_idles_raw"], corpus=c, derived=False)
+    r_all = animre.relations("frm", ["num_idles", "num_idles_raw"], corpus=c, derived=False,
+                             unique_files=False)
+    assert len(r) and set(r["n_rows"]) <= set(range(len(src) + 1))
+    assert r_all["n_rows"].max() > r["n_rows"].max()
+
+
+# ----------------------------------------------------------------------------- coverage
+
+PIXEL_CHUNKS = {7, 12, 15, 16}  # DELTA_FLC, DELTA_FLI, BYTE_RUN, COPY (FLIC format description)
+PALETTE_CHUNKS = {4, 11}
+
+
+def test_flc_pixel_blobs_are_opaque_and_typed_fields_explained(sample_corpus, manifest):
+    from animre.research import byte_categories, coverage_by_format
+    from animre.research._coverage import GAP, OPAQUE, TYPED
+
+    files = manifest["formats"]["flc"]["files"]
+    n_pixel = n_palette = 0
+    for name, v in files.items():
+        cat = byte_categories(sample_corpus.fields(name, values=False), v["size"])
+        assert (cat[0:6] == TYPED).all()  # len_file, magic
+        for fr in v["frames"]:
+            assert (cat[fr["offset"]:fr["offset"] + 6] == TYPED).all()  # frame chunk header
+            for ch in fr["chunks"]:
+                head, body = ch["offset"], ch["offset"] + 6
+                end = ch["offset"] + ch["len_real"]
+                assert (cat[head:body] == TYPED).all(), (name, ch)
+                if ch["type"] in PIXEL_CHUNKS and end > body:
+                    n_pixel += 1
+                    assert (cat[body:end] == OPAQUE).all(), (name, ch)
+                elif ch["type"] in PALETTE_CHUNKS:
+                    n_palette += 1
+                    assert (cat[body:end] == TYPED).all(), (name, ch)  # packets and colours
+        assert not (cat == GAP).any()
+    assert n_pixel >= 10 and n_palette >= 5
+    per_file, _ = animre.coverage(sample_corpus, files=list(files))
+    assert (per_file["share"] == 1.0).all()  # every byte is read ...
+    assert (per_file["share_typed"] < 0.6).all()  # ... but most of an FLC is pixel data, not understood
+    assert (per_file["typed"] + per_file["opaque"] == per_file["covered"]).all()
+    by = coverage_by_format(per_file).set_index("format")
+    assert by.at["flc", "opaque"] == per_file["opaque"].sum() and by.at["flc", "share_opaque"] > 0.4

@@ -1,7 +1,7 @@
 """Research functions: pure computations over corpus tables that return DataFrames.
 
 - :func:`profile` - per-column statistics and alerts (constant, flags, index, fixed point ...)
-- :func:`coverage` - share of each file's bytes described by fields, and the gaps
+- :func:`coverage` - share of each file's bytes a typed field explains, opaque blobs, and the gaps
 - :func:`reinterpret` - read the same bytes as other types in every file, ranked
 - :func:`relations` - equalities, multiples, offsets, masks, dependencies between columns
 - :func:`claims` - run the format notes' claims and list counterexamples
@@ -10,8 +10,8 @@
 Nothing here plots or renders; see :mod:`animre.export` for writing results.
 """
 
-from ._claims import claims, file_claim, row_claim
-from ._coverage import byte_matrix, coverage
+from ._claims import claims, file_claim, row_claim, verdict
+from ._coverage import byte_categories, byte_matrix, coverage, coverage_by_format
 from ._diff import diff, diff_corpora
 from ._profile import profile, profile_alerts
 from ._reinterpret import TYPES, Reinterpretation, decode, reinterpret, representations
@@ -19,10 +19,12 @@ from ._relations import relations
 
 __all__ = [
     "TYPES",
+    "byte_categories",
     "byte_matrix",
     "Reinterpretation",
     "claims",
     "coverage",
+    "coverage_by_format",
     "decode",
     "diff",
     "diff_corpora",
@@ -33,4 +35,5 @@ __all__ = [
     "relations",
     "representations",
     "row_claim",
+    "verdict",
 ]

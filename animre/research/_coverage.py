@@ -1,9 +1,13 @@
-"""Byte coverage: which bytes of each file some parsed field describes, and the gaps.
+"""Byte coverage: which bytes of each file a typed field explains, which are opaque, and the gaps.
 
 As in hachoir, bytes that no field describes are explicit gaps, so a user
-sees what is not understood yet. Coverage counts the byte ranges of leaf
-values (and of records or arrays that have no parsed children, e.g. raw
-``size``-only blocks) from :meth:`Corpus.fields`.
+sees what is not understood yet. Bytes that a field reads without a type
+(raw ``size:`` bytes, a switch with no case for the value: FLC pixel chunks,
+compressed streams, sprite pixel data; records or arrays with no parsed
+child) are *opaque*: read, bounded, but not explained. Bytes under a typed
+leaf (integers, floats, strings, enums, ``contents``) are *typed*. Coverage
+counts each category per file (:func:`coverage`) and per format
+(:func:`coverage_by_format`), from the byte ranges of :meth:`Corpus.fields`.
 """
 
 from __future__ import annotations
@@ -16,9 +20,13 @@ import pandas as pd
 
 from ..display import fmt
 
-__all__ = ["coverage", "covered_mask", "COVERAGE_COLUMNS", "GAP_COLUMNS"]
+__all__ = ["coverage", "coverage_by_format", "covered_mask", "byte_categories", "COVERAGE_COLUMNS",
+           "GAP_COLUMNS", "GAP", "OPAQUE", "TYPED"]
 
-COVERAGE_COLUMNS = ["file", "format", "size", "covered", "share", "n_gaps", "uncovered", "ok"]
+GAP, OPAQUE, TYPED = 0, 1, 2  #: byte categories of :func:`byte_categories`
+COVERAGE_COLUMNS = ["file", "format", "size", "typed", "opaque", "covered", "share_typed", "share_opaque",
+                    "share", "n_gaps", "uncovered", "ok"]
+_RAW_TYPES = ("bytes", "switch")  # a leaf of these types holds raw bytes (no type, or no case for the value)
 GAP_COLUMNS = ["file", "format", "start", "end", "length", "preview"]
 
 
@@ -32,9 +40,26 @@ def covered_mask(fields: pd.DataFrame, size: int) -> np.ndarray:
     >>> covered_mask(f, 5).tolist()
     [True, False, True, True, False]
     """
-    mask = np.zeros(size, dtype=bool)
+    return byte_categories(fields, size) != GAP
+
+
+def byte_categories(fields: pd.DataFrame, size: int) -> np.ndarray:
+    """Per byte of one file: :data:`TYPED` (2), :data:`OPAQUE` (1) or :data:`GAP` (0).
+
+    ``fields`` is :meth:`Corpus.fields` of the file (``type`` tells raw bytes
+    from typed values; without it every leaf counts as typed).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> f = pd.DataFrame({"path": ["a", "pixels"], "kind": ["value", "value"], "type": ["u2", "bytes"],
+    ...                   "start": [0, 2], "end": [2, 5]})
+    >>> byte_categories(f, 6).tolist()
+    [2, 2, 1, 1, 1, 0]
+    """
+    cat = np.zeros(size, dtype=np.int8)
     if fields is None or not len(fields):
-        return mask
+        return cat
     f = fields[fields["start"].notna() & fields["end"].notna()]
     kind = f["kind"]
     leaves = f[kind == "value"]
@@ -46,11 +71,16 @@ def covered_mask(fields: pd.DataFrame, size: int) -> np.ndarray:
         else:
             prefixes = {p[:i] for p in fields["path"] for i, ch in enumerate(p) if ch in ".["}
         bare = containers[~containers["path"].isin(prefixes)]
-        leaves = pd.concat([leaves, bare]) if len(bare) else leaves
-    for s, e in zip(leaves["start"].to_numpy(dtype=np.int64), leaves["end"].to_numpy(dtype=np.int64)):
-        if e > s:
-            mask[max(0, s):min(size, e)] = True
-    return mask
+    else:
+        bare = containers
+    raw = leaves["type"].astype(str).isin(_RAW_TYPES) if "type" in leaves.columns else \
+        pd.Series(False, index=leaves.index)
+    opaque = pd.concat([leaves[raw], bare]) if len(containers) else leaves[raw]
+    for part, value in ((opaque, OPAQUE), (leaves[~raw], TYPED)):  # typed wins where both lie
+        for s, e in zip(part["start"].to_numpy(dtype=np.int64), part["end"].to_numpy(dtype=np.int64)):
+            if e > s:
+                cat[max(0, s):min(size, e)] = value
+    return cat
 
 
 def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
@@ -77,16 +107,19 @@ def coverage(corpus: Any, files: Iterable[str] | None = None) -> tuple[pd.DataFr
     Returns
     -------
     (per_file, gaps) : tuple of DataFrame
-        ``per_file``: file, format, size, covered (bytes), share (0..1),
-        n_gaps, uncovered (bytes), ok (parsed); files that failed to parse
-        have NaN share. ``gaps``: file, format, start, end (exclusive),
+        ``per_file``: file, format, size, typed (bytes a typed field
+        explains), opaque (bytes read as a blob: pixel data, compressed
+        streams, raw ``size:`` bytes), covered (typed + opaque),
+        share_typed, share_opaque, share (covered, 0..1), n_gaps, uncovered
+        (bytes), ok (parsed); files that failed to parse have NaN shares. ``gaps``: file, format, start, end (exclusive),
         length, preview (hex of the first 16 bytes of the gap).
 
     Examples
     --------
     >>> per_file, gaps = coverage(c)
-    >>> float(per_file.set_index("file").at["frm/GOBLNFRM.BIN", "share"])
-    1.0
+    >>> row = per_file.set_index("file").loc["frm/GOBLNFRM.BIN"]
+    >>> float(row["share"]), int(row["opaque"])     # every byte of a FRM file is a typed field
+    (1.0, 0)
     """
     ft = corpus.files
     if files is not None:
@@ -96,18 +129,22 @@ def coverage(corpus: Any, files: Iterable[str] | None = None) -> tuple[pd.DataFr
     for r in ft.itertuples(index=False):
         fmt_name = None if pd.isna(r.format) else r.format
         if not r.ok:
-            per.append({"file": r.file, "format": fmt_name, "size": int(r.size), "covered": 0,
+            per.append({"file": r.file, "format": fmt_name, "size": int(r.size), "typed": 0, "opaque": 0,
+                        "covered": 0, "share_typed": float("nan"), "share_opaque": float("nan"),
                         "share": float("nan"), "n_gaps": 0, "uncovered": int(r.size), "ok": False})
             continue
         data = corpus.read_bytes(r.file)
         size = len(data)
-        mask = covered_mask(corpus.fields(r.file, values=False), size)
+        cat = byte_categories(corpus.fields(r.file, values=False), size)
+        mask = cat != GAP
         runs = _runs(mask)
         for s, e in runs:
             gaps.append({"file": r.file, "format": fmt_name, "start": s, "end": e, "length": e - s,
                          "preview": fmt(data[s:min(e, s + 16)])})
-        cov = int(mask.sum())
-        per.append({"file": r.file, "format": fmt_name, "size": size, "covered": cov,
+        cov, typed = int(mask.sum()), int((cat == TYPED).sum())
+        per.append({"file": r.file, "format": fmt_name, "size": size, "typed": typed, "opaque": cov - typed,
+                    "covered": cov, "share_typed": typed / size if size else 1.0,
+                    "share_opaque": (cov - typed) / size if size else 0.0,
                     "share": cov / size if size else 1.0, "n_gaps": len(runs),
                     "uncovered": size - cov, "ok": True})
     per_df = pd.DataFrame(per, columns=COVERAGE_COLUMNS)
@@ -115,6 +152,29 @@ def coverage(corpus: Any, files: Iterable[str] | None = None) -> tuple[pd.DataFr
     for c in ("start", "end", "length"):
         gaps_df[c] = gaps_df[c].astype("int64")
     return per_df, gaps_df
+
+
+def coverage_by_format(per_file: pd.DataFrame) -> pd.DataFrame:
+    """Corpus totals of a :func:`coverage` ``per_file`` table, one row per format.
+
+    Columns: format, files, size, typed, opaque, uncovered (bytes) and
+    share_typed, share_opaque, share_gaps (of all bytes of the format's
+    parsed files).
+
+    Examples
+    --------
+    >>> per_file, _ = coverage(c, files=["frm/GOBLNFRM.BIN", "frm/ODDMGFRM.BIN"])
+    >>> coverage_by_format(per_file)[["format", "files", "share_typed"]].values.tolist()
+    [['frm', 2, 1.0]]
+    """
+    ok = per_file[per_file["ok"].astype(bool)]
+    g = ok.groupby("format", sort=True)
+    out = pd.DataFrame({"files": g.size(), "size": g["size"].sum(), "typed": g["typed"].sum(),
+                        "opaque": g["opaque"].sum(), "uncovered": g["uncovered"].sum()}).reset_index()
+    total = out["size"].where(out["size"] > 0)
+    for c, src in (("share_typed", "typed"), ("share_opaque", "opaque"), ("share_gaps", "uncovered")):
+        out[c] = (out[src] / total).fillna(0.0)
+    return out
 
 
 def byte_matrix(corpus: Any, format: str | None = None, files: Iterable[str] | None = None,
