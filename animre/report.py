@@ -168,15 +168,14 @@ def _errors(corpus) -> str:
 
 
 def _coverage(corpus) -> str:
-    from .research import coverage
+    from .research import coverage, coverage_by_format
 
     per_file, gaps = coverage(corpus)
-    by_format = per_file.groupby("format").agg(files=("file", "size"), mean_share=("share", "mean"),
-                                               min_share=("share", "min"),
-                                               uncovered_bytes=("uncovered", "sum")).reset_index()
-    return ("<p>Share of each file's bytes that some spec field describes; the gaps are what is not "
-            "understood yet.</p>" + _table(by_format) + "<h3>Largest gaps</h3>" +
-            _table(gaps.sort_values("length", ascending=False) if "length" in gaps else gaps, 30))
+    return ("<p>Bytes a typed field explains, bytes read as opaque blobs (pixel data, raw bytes) and gaps "
+            "no field describes (what is not understood yet), per format and per file.</p>" +
+            _table(coverage_by_format(per_file)) + "<h3>Per file</h3>" +
+            _table(per_file.sort_values("share")) + "<h3>Largest gaps</h3>" +
+            _table(gaps.sort_values("length", ascending=False), 30))
 
 
 def _profiles(corpus) -> str:
