@@ -412,6 +412,11 @@ def omf_player(corpus: Any, file: str, move: int, *, palette: Any = None, ms_per
         region = canvas[oy:oy + h, ox:ox + w]
         opaque = img[..., 3] > 0
         region[opaque] = img[opaque]
+        grey = (150, 150, 150, 255)  # the sprite's box, so a small sprite is found on a large canvas
+        for yy in (oy - 1, oy + h):
+            canvas[yy, max(0, ox - 1):ox + w + 1][canvas[yy, max(0, ox - 1):ox + w + 1, 3] == 0] = grey
+        for xx in (ox - 1, ox + w):
+            canvas[max(0, oy - 1):oy + h + 1, xx][canvas[max(0, oy - 1):oy + h + 1, xx, 3] == 0] = grey
         for px, py in pts.loc[pts["frame"] == k, ["x", "y"]].astype(int).itertuples(index=False):
             cx, cy = px - x0, py - y0
             canvas[cy, max(0, cx - 2):cx + 3] = (255, 40, 70, 255)
