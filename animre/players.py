@@ -52,6 +52,8 @@ __all__ = [
 #: Milliseconds per OMF tick (the openomf engine's static tick; the game's speed setting slows it down).
 OMF_MS_PER_TICK = 10
 CHECKER = ((204, 204, 204), (255, 255, 255))
+#: Colour of the time cursor of :func:`key_curve_player` (none of matplotlib's first line colours).
+CURSOR_RGB = (120, 0, 170)
 
 
 # ============================================================================ pictures at native size
@@ -83,8 +85,8 @@ def checkerboard(rgba: np.ndarray, cell: int = 4) -> np.ndarray:
 def image_png(image: np.ndarray, scale: int = 1, *, checker: bool = True) -> bytes:
     """PNG bytes of an RGB(A) image enlarged ``scale`` times with nearest-neighbour.
 
-    With ``checker`` transparent pixels are drawn over a checkerboard (one
-    checker cell = 4 source pixels), else alpha is kept in the PNG.
+    With ``checker`` transparent pixels are drawn over a checkerboard of
+    8-pixel cells (of the enlarged picture), else alpha is kept in the PNG.
 
     Examples
     --------
@@ -99,10 +101,10 @@ def image_png(image: np.ndarray, scale: int = 1, *, checker: bool = True) -> byt
     scale = int(scale)
     if scale < 1:
         raise UsageError(f"scale must be a whole number >= 1, got {scale}")
-    if checker:
-        a = checkerboard(a)
     if scale > 1:
         a = np.repeat(np.repeat(a, scale, axis=0), scale, axis=1)
+    if checker:
+        a = checkerboard(a, cell=8 if scale > 1 else 4)
     buf = io.BytesIO()
     Image.fromarray(np.ascontiguousarray(a.astype(np.uint8))).save(buf, format="PNG", compress_level=1)
     return buf.getvalue()
@@ -228,7 +230,7 @@ class Player:
         show_png(self.image, self.png(i))
         self.play.interval = max(1, round(self.durations[i]))
         extra = self._caption(i) if self._caption else ""
-        self.label.value = f"frame {i + 1} / {self.n}, {self.durations[i]:g} ms {extra}"
+        self.label.value = f"frame {i + 1} / {self.n}, {self.durations[i]:.4g} ms {extra}"
         return self
 
     def export(self, path: str | os.PathLike) -> Path:
@@ -485,7 +487,7 @@ def key_curve_player(keys: pd.DataFrame, *, time: str = "time", end_time: float 
             if not x0 <= x <= x1:
                 continue
             col = int(round(x))
-            img[int(hpx - y1):int(hpx - y0), max(0, col - 1):col + 1] = (220, 30, 50)
+            img[int(hpx - y1):int(hpx - y0), max(0, col - 1):col + 1] = CURSOR_RGB
         return image_png(img, 1, checker=False)
 
     p = Player(steps, render, [1000.0 / fps] * steps, title=title or "key curves",

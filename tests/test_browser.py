@@ -105,6 +105,10 @@ def jupyterlab(tmp_path, samples_dir):
     docmanager = home / "settings" / "@jupyterlab" / "docmanager-extension" / "plugin.jupyterlab-settings"
     docmanager.parent.mkdir(parents=True)
     docmanager.write_text(json.dumps({"autosave": False}))
+    # every cell rendered (no windowing): a screenshot scrolled to a widget shows the cells around it
+    tracker = home / "settings" / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings"
+    tracker.parent.mkdir(parents=True)
+    tracker.write_text(json.dumps({"windowingMode": "none"}))
     log = tmp_path / "jupyterlab.log"
     cmd = [_jupyter(), "lab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
            f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={PROJECT_ROOT / 'notebooks'}",
@@ -187,25 +191,26 @@ FOCUS = {"01_omf_af": ".animre-player", "03_gnt4_mot": ".animre-player", "05_civ
          "06_spec_experiment": ".jp-OutputArea-output"}
 
 
-def _open_and_run(page, url: str) -> list[str]:
+def _open_and_run(page, url: str, name: str) -> list[str]:
     """Open a notebook in JupyterLab, run every cell, wait until all ran; the error outputs."""
     page.goto(url, wait_until="domcontentloaded", timeout=RENDER_MS)
     page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=RENDER_MS)
-    page.wait_for_function(
-        """() => {
-            const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-            const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
-            return !!k && k.status === 'idle';
-        }""", timeout=RENDER_MS)
+    ready = """(name) => {
+        const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+        const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
+        return !!k && k.status === 'idle' && w.context.path.endsWith(name + '.ipynb');
+    }"""
+    page.wait_for_function(ready, arg=name, timeout=RENDER_MS)
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
     page.wait_for_function(
-        """() => {
+        """(name) => {
             const w = window.jupyterapp.shell.currentWidget;
+            if (!w.context.path.endsWith(name + '.ipynb')) return false;
             const cells = w.content.widgets.filter(c => c.model.type === 'code');
             const k = w.sessionContext.session.kernel;
             const failed = cells.some(c => c.model.outputs.toJSON().some(o => o.output_type === 'error'));
             return k.status === 'idle' && (failed || cells.every(c => c.model.executionCount !== null));
-        }""", timeout=RENDER_MS)
+        }""", arg=name, timeout=RENDER_MS)
     return page.evaluate(
         """() => window.jupyterapp.shell.currentWidget.content.widgets
             .flatMap(c => c.model.type === 'code' ? c.model.outputs.toJSON() : [])
@@ -224,10 +229,12 @@ def test_every_notebook_runs_in_jupyterlab_with_its_players(jupyterlab):
         browser = p.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS)
         try:
             for name in sorted(names):
-                page = browser.new_page(viewport={"width": 1400, "height": 1000})
+                context = browser.new_context(viewport={"width": 1400, "height": 1000})
+                page = context.new_page()
                 try:
-                    errors = _open_and_run(page, f"{jupyterlab['url']}/lab/tree/{name}.ipynb?token="
-                                                 f"{jupyterlab['token']}")
+                    # its own workspace: JupyterLab does not reopen the previous notebook beside it
+                    errors = _open_and_run(page, f"{jupyterlab['url']}/lab/workspaces/nb{name[:2]}/tree/"
+                                                 f"{name}.ipynb?reset&token={jupyterlab['token']}", name)
                     if errors:
                         failures[name] = errors
                     focus = page.locator(FOCUS[name]).first
@@ -243,9 +250,11 @@ def test_every_notebook_runs_in_jupyterlab_with_its_players(jupyterlab):
                         focus.screenshot(path=str(ARTIFACTS / f"{name}-player.png"))
                     if focus.count():
                         focus.scroll_into_view_if_needed()
+                    page.wait_for_timeout(1500)  # let the scrolled-to cells paint
                     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+                    page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")
                 finally:
-                    page.close()
+                    context.close()
         finally:
             browser.close()
     assert failures == {}, f"cells failed in JupyterLab: {failures}"

@@ -17,6 +17,7 @@ from animre import export_animation, plots  # noqa: E402
 from animre.decode.flic import CIV3_SHADOWS, CIV3_TRANSPARENT, civ3_rgba, decode_frames  # noqa: E402
 from animre.errors import UsageError  # noqa: E402
 from animre.players import (  # noqa: E402
+    CURSOR_RGB,
     anim_string_frames,
     flc_player,
     image_png,
@@ -193,7 +194,7 @@ def test_key_curve_player_cursor_moves_over_time(sample_corpus, manifest):
     assert len(p) == round(anim["end_time"] * 60) + 1 and p.times[-1] == pytest.approx(anim["end_time"])
     first = np.asarray(Image.open(io.BytesIO(p.png(0))))
     last = np.asarray(Image.open(io.BytesIO(p.png(len(p) - 1))))
-    cursor = lambda a: set(np.argwhere((a[..., 0] == 220) & (a[..., 1] == 30))[:, 1].tolist())  # noqa: E731
+    cursor = lambda a: set(np.argwhere((a[..., :3] == CURSOR_RGB).all(axis=-1))[:, 1].tolist())  # noqa: E731
     assert cursor(first) and cursor(last) and max(cursor(first)) < min(cursor(last))
     assert p.frames is None
     with pytest.raises(UsageError):
