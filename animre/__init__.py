@@ -22,6 +22,7 @@ from .errors import AnimreError, ParseError, SpecError, ToolchainError, UsageErr
 from .export import export, export_animation, wiki_table  # noqa: E402
 from .research import (  # noqa: E402
     claims,
+    compare,
     coverage,
     diff,
     diff_corpora,
@@ -40,6 +41,7 @@ __all__ = [
     "ToolchainError",
     "UsageError",
     "claims",
+    "compare",
     "compile_all",
     "compile_spec",
     "coverage",

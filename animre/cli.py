@@ -125,7 +125,7 @@ def _cmd_export(args) -> int:
     formats = tuple(x.strip() for x in args.format.split(",") if x.strip())
     tables = {t: df for t, df in c.tables.items() if not args.table or t in args.table}
     tables["errors"] = c.errors
-    written = export(tables, args.out, formats=formats)
+    written = export(tables, args.out, formats=formats, corpus=c)
     print(f"wrote {len(written)} files to {args.out}")
     return _status(c)
 

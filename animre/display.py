@@ -119,6 +119,13 @@ def hex_digits(column: str, ksy_type: str | None = None, *, doc: str | None = No
     return None
 
 
+def _is_int_type(ksy_type: str | None) -> bool:
+    """True for integer ksy types (``u2``, ``s4be``, ``b3``) and record positions (``index``)."""
+    if ksy_type == "index":
+        return True
+    return isinstance(ksy_type, str) and bool(_TYPE.match(ksy_type.strip())) and ksy_type[0] in "usb"
+
+
 def _float(v: float, ksy_type: str | None) -> str:
     if math.isnan(v):
         return "nan"
@@ -163,6 +170,8 @@ def fmt(v: Any, *, hex_digits: int | None = None, ksy_type: str | None = None,
     ('0.0129346', '1.2e+27')
     >>> fmt(bytes([1, 0xAB])), fmt([0x202, 5], hex_digits=4), fmt(None)
     ('01 ab', '[0x0202, 0x0005]', '')
+    >>> fmt(64.0), fmt(64.0, ksy_type="u1"), fmt(64.0, ksy_type="f4")
+    ('64.0', '64', '64.0')
     """
     s = _fmt(v, hex_digits, ksy_type, max_items)
     if max_len is not None and len(s) > max_len:
@@ -185,8 +194,8 @@ def _fmt(v: Any, hd: int | None, ksy_type: str | None, max_items: int) -> str:
     if isinstance(v, float):
         if math.isnan(v):
             return ""
-        if hd and v == int(v) and not math.isinf(v):
-            return _fmt(int(v), hd, ksy_type, max_items)
+        if (hd or _is_int_type(ksy_type)) and not math.isinf(v) and v == int(v):
+            return _fmt(int(v), hd, ksy_type, max_items)  # an integer column with gaps (pandas made it float)
         return _float(v, ksy_type)
     if isinstance(v, (bytes, bytearray, memoryview)):
         b = bytes(v)
@@ -251,7 +260,7 @@ def formatters(info: Any = None, profile: Any = None) -> dict[str, Callable[[Any
     out = {}
     for c, d in cols.items():
         kt = d.get("ksy_type")
-        if kt in ("derived", "value", "index", "str"):
+        if kt in ("derived", "value", "str"):
             kt = None
         hd = hex_digits(c, kt, doc=d.get("doc"), magic=d.get("magic", False), alerts=d.get("alerts", ()),
                         constant=d.get("constant"), width=d.get("width"))

@@ -85,13 +85,18 @@ def _flat(df: pd.DataFrame, keep_bytes: bool = False) -> pd.DataFrame:
 # ----------------------------------------------------------------------------- markdown
 
 
-def _md_cell(v: Any) -> str:
-    s = fmt(v)
+def _md_cell(v: Any, show: Callable[[Any], str] = fmt) -> str:
+    s = show(v)
     return s.replace("\\", "\\\\").replace("|", "\\|").replace("\r\n", "<br>").replace("\n", "<br>")
 
 
-def to_markdown(df: pd.DataFrame, title: str | None = None) -> str:
+def to_markdown(df: pd.DataFrame, title: str | None = None,
+                style: Mapping[str, Callable[[Any], str]] | None = None) -> str:
     """A pipe table (GitHub / wiki Markdown), with an optional ``## title`` heading.
+
+    Cells are written by :func:`animre.display.fmt`; ``style`` gives a
+    formatter per column (:func:`animre.display.formatters`: hex for magic
+    values, flags and ids).
 
     Examples
     --------
@@ -108,8 +113,9 @@ def to_markdown(df: pd.DataFrame, title: str | None = None) -> str:
         lines += [f"## {title}", ""]
     lines.append("| " + " | ".join(_md_cell(c) for c in cols) + " |")
     lines.append("| " + " | ".join("---" for _ in cols) + " |")
+    shows = [(style or {}).get(c, fmt) for c in cols]
     for row in df.itertuples(index=False, name=None):
-        lines.append("| " + " | ".join(_md_cell(v) for v in row) + " |")
+        lines.append("| " + " | ".join(_md_cell(v, shows[i]) for i, v in enumerate(row)) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -120,8 +126,8 @@ def _w_csv(df: pd.DataFrame, fh: BinaryIO, name: str) -> None:
     fh.write(_flat(df).to_csv(index=False).encode("utf-8"))
 
 
-def _w_md(df: pd.DataFrame, fh: BinaryIO, name: str) -> None:
-    fh.write(to_markdown(df, name).encode("utf-8"))
+def _w_md(df: pd.DataFrame, fh: BinaryIO, name: str, style: Mapping | None = None) -> None:
+    fh.write(to_markdown(df, name, style).encode("utf-8"))
 
 
 def _w_parquet(df: pd.DataFrame, fh: BinaryIO, name: str) -> None:
@@ -175,7 +181,8 @@ def _safe(name: str) -> str:
 
 
 def export(tables_or_findings: Any, folder: str | os.PathLike,
-           formats: Iterable[str] | str = EXPORT_FORMATS, name: str | None = None) -> list[Path]:
+           formats: Iterable[str] | str = EXPORT_FORMATS, name: str | None = None, *,
+           corpus: Any = None) -> list[Path]:
     """Write tables or findings to ``folder`` in several formats, atomically.
 
     Parameters
@@ -189,6 +196,10 @@ def export(tables_or_findings: Any, folder: str | os.PathLike,
         Any of ``csv``, ``md`` (wiki pipe table), ``parquet``, ``xlsx``, ``json``.
     name : str, optional
         File name stem (a prefix for dicts); default ``table`` / the dict keys.
+    corpus : Corpus, optional
+        Markdown tables named like a corpus table write their cells as the
+        spec reads them (magic values, flags and ids in hex, see
+        :mod:`animre.display`); the other formats keep plain values.
 
     Returns
     -------
@@ -211,7 +222,13 @@ def export(tables_or_findings: Any, folder: str | os.PathLike,
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     jobs = [(folder / f"{_safe(t)}.{_EXT[f]}", f, t, df) for t, df in tables.items() for f in fmts]
-    return write_all_atomic([(path, lambda fh, fmt=fmt, t=t, df=df: WRITERS[fmt](df, fh, t))
+
+    def write(fh, fmt, t, df):
+        if fmt == "md" and corpus is not None and t in getattr(corpus, "tables", {}):
+            return _w_md(df, fh, t, formatters(corpus.columns(t)))
+        return WRITERS[fmt](df, fh, t)
+
+    return write_all_atomic([(path, lambda fh, fmt=fmt, t=t, df=df: write(fh, fmt, t, df))
                              for path, fmt, t, df in jobs])
 
 

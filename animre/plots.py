@@ -29,6 +29,7 @@ from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 
+from .display import fmt
 from .research import verdict
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "histogram_by_file",
     "bit_rates",
     "reinterpretation",
+    "compare_grid",
 ]
 
 HOLDS_COLOUR = "#3a9d5d"
@@ -709,4 +711,51 @@ def claims_board(summary: pd.DataFrame, *, text: str = "claim", holds: str = "ho
     ax.legend(handles=[Patch(color=HOLDS_COLOUR, label="holds"), Patch(color=FAILS_COLOUR, label="fails")],
               fontsize=7, loc="lower right")
     ax.set_title(title or "claims from the notes, checked on the corpus")
+    return fig
+
+
+def compare_grid(comparison: Any, *, title: str = "", max_records: int = 80, annotate: int = 30,
+                 ax: Axes | None = None) -> Figure:
+    """The file x record grid of :func:`animre.compare`: differing cells in red, absent cells grey.
+
+    Cells holding the record's most common value are light; a cell that
+    differs from it is drawn in the fails colour with its value written in
+    it (values are written in every cell when the grid has at most
+    ``annotate`` records). At most ``max_records`` records are drawn: the
+    ones with differing cells first.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from animre.research import Comparison
+    >>> v = pd.DataFrame({1: [0, 0, 3], 2: [5, 5, 5]}, index=["a", "b", "c"])
+    >>> d = pd.DataFrame({1: [False, False, True], 2: [False] * 3}, index=v.index)
+    >>> cmp = Comparison(v, d, pd.Series([0, 5], index=[1, 2]), v * 0)
+    >>> fig = compare_grid(cmp)
+    >>> fig.axes[0].images[0].get_array().tolist()
+    [[1, 1], [1, 1], [2, 1]]
+    """
+    values, differs = comparison.values, comparison.differs
+    cols = list(values.columns)
+    if len(cols) > max_records:
+        hot = [c for c in cols if bool(differs[c].any())]
+        cols = (hot + [c for c in cols if c not in hot])[:max_records]
+        cols = [c for c in values.columns if c in set(cols)]
+    v, d = values[cols], differs[cols].to_numpy(dtype=bool)
+    present = v.notna().to_numpy()
+    grid = np.where(d, 2, np.where(present, 1, 0))
+    fig, ax = _axes(ax, (max(4.0, 0.32 * len(cols) + 2.5), max(2.0, 0.28 * len(v) + 1.2)))
+    ax.imshow(grid, cmap=ListedColormap(["#eeeeee", "#cfe8d5", FAILS_COLOUR]), vmin=0, vmax=2,
+              aspect="auto", interpolation="nearest")
+    ax.set_yticks(range(len(v)), [_short(f) for f in v.index], fontsize=7)
+    ax.set_xticks(range(len(cols)), [fmt(c) for c in cols], fontsize=7, rotation=90)
+    ax.set_xlabel(str(values.columns.name or "record"))
+    for i in range(len(v)):
+        for j in range(len(cols)):
+            if present[i, j] and (d[i, j] or len(cols) <= annotate):
+                ax.text(j, i, fmt(v.iat[i, j], max_len=6), ha="center", va="center", fontsize=6,
+                        color="white" if d[i, j] else "#333333", fontweight="bold" if d[i, j] else "normal")
+    n = int(d.sum())
+    ax.set_title(title or f"{comparison.common.name or 'value'}: {n} cell(s) differ from their record's "
+                 f"most common value", fontsize=9)
     return fig

@@ -36,10 +36,12 @@ __all__ = [
     "column_profiler",
     "reinterpret_explorer",
     "claims_board",
+    "compare_view",
     "CorpusExplorer",
     "ColumnProfiler",
     "ReinterpretExplorer",
     "ClaimsBoard",
+    "CompareView",
     "hex_view",
 ]
 
@@ -49,6 +51,9 @@ HEX_CSS = """<style>
 .animre-hex .hl {background: #ffd54f; color: #000; font-weight: bold;}
 .animre-hex .a {color: #555;}
 .animre-kv td, .animre-kv th {padding: 1px 8px; text-align: left; font-family: monospace; font-size: 12px;}
+.animre-grid td, .animre-grid th {padding: 1px 5px; font-family: monospace; font-size: 11px; text-align: right;}
+.animre-grid td.diff {background: #d1495b; color: #fff; font-weight: bold;}
+.animre-grid td.absent {background: #eee;}
 </style>"""
 ROOT_RECORD = "(file)"
 
@@ -67,7 +72,11 @@ def _df_html(df: pd.DataFrame, max_rows: int = 30) -> str:
     if df is None or not len(df):
         return "<i>none</i>"
     more = f"<br><i>... {len(df) - max_rows} more rows</i>" if len(df) > max_rows else ""
-    return df.head(max_rows).to_html(index=False, classes="animre-kv", border=0, na_rep="") + more
+    head = df.head(max_rows).copy()
+    for c in head.columns:  # lists, numpy scalars, floats: as the one formatter writes them
+        if head[c].dtype == object or pd.api.types.is_float_dtype(head[c].dtype):
+            head[c] = [show(v, max_len=120) for v in head[c]]
+    return head.to_html(index=False, classes="animre-kv", border=0, na_rep="") + more
 
 
 def hex_view(data: bytes, start: int | None = None, end: int | None = None, *, context: int = 4,
@@ -553,7 +562,9 @@ class ColumnProfiler:
             f"<code>{html.escape(a)}</code> {html.escape(str(notes.get(a, '')))}" for a in alerts) or "<i>none</i>")
         exc = row.get("exceptions")
         self.exceptions = pd.DataFrame(list(exc) if isinstance(exc, (list, tuple)) else [])
-        self.exc.value = "<b>exceptions</b>" + _df_html(self.exceptions)
+        exc_shown = self.exceptions.assign(value=[value(v) for v in self.exceptions["value"]]) \
+            if "value" in self.exceptions.columns else self.exceptions
+        self.exc.value = "<b>exceptions</b>" + _df_html(exc_shown)
         df = self.corpus.tables[table]
         figs = {}
         col = df[column]
@@ -856,3 +867,133 @@ def claims_board(corpus, formats: Sequence[str] | None = None) -> ClaimsBoard:
     9
     """
     return ClaimsBoard(corpus, formats)
+
+
+# ============================================================================ compare
+
+
+class CompareView:
+    """One field across every file keyed by record: table, column and key pickers, the grid, a plot.
+
+    Attributes
+    ----------
+    widget : ipywidgets.VBox
+        The container (CSS class ``animre-compare``).
+    result : Comparison
+        From :func:`animre.research.compare` (values, differs, common, offsets).
+    grid_html : str
+        The grid as an HTML table; differing cells carry the class ``diff``
+        and ``data-offset`` (their byte offset).
+    figure : Figure
+        :func:`animre.plots.compare_grid` of the result.
+    """
+
+    def __init__(self, corpus, table: str | None = None, column: str | None = None,
+                 by: str | Sequence[str] | None = None):
+        import ipywidgets as w
+
+        self.corpus = corpus
+        names = [t for t in corpus.tables if t != "files" and len(corpus.tables[t])
+                 and "file" in corpus.tables[t].columns]
+        if not names:
+            raise UsageError("the corpus has no table to compare")
+        self._busy = False
+        self.table = w.Dropdown(options=names, description="table", layout=w.Layout(width="320px"))
+        self.column = w.Dropdown(options=[], description="column", layout=w.Layout(width="320px"))
+        self.by = w.Text(value="", description="by", placeholder="record key(s), comma-separated",
+                         layout=w.Layout(width="320px"))
+        self.message = w.HTML()
+        self.grid = w.HTML()
+        self.plot = w.Image(format="png")
+        self.table.observe(lambda ch: self._busy or self.select(table=ch["new"]), "value")
+        self.column.observe(lambda ch: self._busy or self.select(column=ch["new"]), "value")
+        self.by.observe(lambda ch: self._busy or self.select(by=ch["new"]), "value")
+        self.widget = w.VBox([
+            w.HTML("<b>Compare</b>: one field in every file, by record; red cells differ from the "
+                   "record's most common value."),
+            w.HBox([self.table, self.column, self.by]), self.message, self.plot, self.grid])
+        self.widget.add_class("animre-compare")
+        self.result = None
+        self.figure = None
+        self.select(table=table or names[0], column=column, by=by)
+
+    @property
+    def grid_html(self) -> str:
+        return self.grid.value
+
+    def select(self, table: str | None = None, column: str | None = None,
+               by: str | Sequence[str] | None = None) -> CompareView:
+        """Compare ``table.column`` across files, keyed by ``by`` (default: the table's record id).
+
+        Examples
+        --------
+        >>> view = compare_view(corpus, "af_moves", "unknown_9")
+        >>> int(view.result.differs.to_numpy().sum()) == view.grid_html.count('class="diff"')
+        True
+        """
+        self._busy = True
+        try:
+            if table is not None and table != self.table.value or not self.column.options:
+                table = table or self.table.value
+                if table not in self.table.options:
+                    raise UsageError(f"no table {table!r} to compare; tables: {', '.join(self.table.options)}")
+                keys = set(self.corpus.keys(table)) if hasattr(self.corpus, "keys") else {"file"}
+                cols = [c for c in self.corpus.tables[table].columns if c not in keys]
+                self.table.value = table
+                self.column.options = cols
+                self.column.value = column if column in cols else cols[0]
+            elif column is not None:
+                if column not in self.column.options:
+                    raise UsageError(f"no column {column!r} in {self.table.value}")
+                self.column.value = column
+            if by is not None:
+                self.by.value = by if isinstance(by, str) else ", ".join(by)
+        finally:
+            self._busy = False
+        self._show()
+        return self
+
+    def _show(self) -> None:
+        keys = [k.strip() for k in self.by.value.split(",") if k.strip()] or None
+        try:
+            res = _research().compare(self.corpus, self.table.value, self.column.value, by=keys)
+        except UsageError as e:
+            self.message.value = f"<span style='color:#d1495b'>{html.escape(str(e))}</span>"
+            return
+        self.result = res
+        style = formatters(self.corpus.columns(self.table.value) if hasattr(self.corpus, "columns") else None)
+        value = style.get(self.column.value, show)
+        n = int(res.differs.to_numpy().sum())
+        self.message.value = (f"{len(res.values)} files x {res.values.shape[1]} records; "
+                              f"<b style='color:{'#d1495b' if n else '#3a9d5d'}'>{n} cell(s) differ</b>")
+        self.figure = plots.compare_grid(res)
+        self.plot.value = _fig_png(self.figure)
+        head = "".join(f"<th>{html.escape(show(c))}</th>" for c in res.values.columns)
+        rows = []
+        for i, f in enumerate(res.values.index):
+            cells = []
+            for j in range(res.values.shape[1]):
+                v = res.values.iat[i, j]
+                if pd.isna(v) if not isinstance(v, (list, tuple, bytes)) else False:
+                    cells.append('<td class="absent"></td>')
+                    continue
+                o = res.offsets.iat[i, j]
+                attr = "" if pd.isna(o) else f' data-offset="{int(o)}" title="offset {int(o)} (0x{int(o):X})"'
+                cls = ' class="diff"' if res.differs.iat[i, j] else ""
+                cells.append(f"<td{cls}{attr}>{html.escape(value(v))}</td>")
+            rows.append(f"<tr><th>{html.escape(str(f))}</th>{''.join(cells)}</tr>")
+        self.grid.value = (HEX_CSS + f"<table class='animre-grid'><tr><th>{html.escape(str(res.values.columns.name or ''))}"
+                           f"</th>{head}</tr>{''.join(rows)}</table>")
+
+
+def compare_view(corpus, table: str | None = None, column: str | None = None,
+                 by: str | Sequence[str] | None = None) -> CompareView:
+    """One field across every file keyed by record, differing cells highlighted (see :class:`CompareView`).
+
+    Examples
+    --------
+    >>> view = compare_view(corpus, "frm", "unknown_magic")
+    >>> view.result.differs.index[view.result.differs.iloc[:, 0]].tolist()
+    ['frm/ODDMGFRM.BIN']
+    """
+    return CompareView(corpus, table, column, by)

@@ -67,6 +67,16 @@ def test_magic_fields_in_hex_in_profiles_and_wiki_tables(sample_corpus, manifest
     assert style["header.width"](np.int64(64)) == "64"
 
 
+def test_markdown_export_writes_magic_values_in_hex(sample_corpus, tmp_path):
+    from animre.export import export
+
+    (md,) = export({"flc_files": sample_corpus.tables["flc_files"]}, tmp_path, "md", corpus=sample_corpus)
+    text = md.read_text()
+    assert "| 0xAF12 |" in text and "| 44818 |" not in text and "np." not in text
+    (plain_md,) = export({"flc_files": sample_corpus.tables["flc_files"]}, tmp_path / "p", "md")
+    assert "| 44818 |" in plain_md.read_text()  # without the spec, a number is a number
+
+
 def test_column_profiler_shows_plain_values(sample_corpus):
     from animre.widgets import column_profiler
 
@@ -236,6 +246,10 @@ def test_identical_files_count_once(samples_dir, tmp_path):
                              unique_files=False)
     assert len(r) and set(r["n_rows"]) <= set(range(len(src) + 1))
     assert r_all["n_rows"].max() > r["n_rows"].max()
+    prof = animre.profile("frm", corpus=c, columns=["walk_speed"])
+    assert int(prof.at[0, "count"]) == len(src)
+    assert int(animre.profile("frm", corpus=c, columns=["walk_speed"], unique_files=False).at[0, "count"]) \
+        == len(src) + 5
 
 
 # ----------------------------------------------------------------------------- coverage
@@ -273,3 +287,45 @@ def test_flc_pixel_blobs_are_opaque_and_typed_fields_explained(sample_corpus, ma
     assert (per_file["typed"] + per_file["opaque"] == per_file["covered"]).all()
     by = coverage_by_format(per_file).set_index("format")
     assert by.at["flc", "opaque"] == per_file["opaque"].sum() and by.at["flc", "share_opaque"] > 0.4
+
+
+def test_switch_values_of_a_type_are_typed(sample_corpus, manifest):
+    # PAS4 min/max and per-animation values are read through a switch on the parm type (u1/u4/f4):
+    # typed, not opaque; the spec reads no raw bytes at all
+    files = [f for f in manifest["formats"]["pas4"]["files"] if f.endswith(".pas4")]
+    per_file, _ = animre.coverage(sample_corpus, files=files)
+    assert per_file["ok"].all() and (per_file["opaque"] == 0).all() and (per_file["typed"] > 0).all()
+
+
+# ----------------------------------------------------------------------------- compare
+
+
+def test_compare_grid_marks_exactly_the_planted_cells(sample_corpus, manifest, samples_dir):
+    from animre import plots
+    from animre.widgets import compare_view
+
+    planted = manifest["formats"]["omf"]["planted"]["unknown_9_constant"]
+    exc = planted["exception"]
+    cmp = animre.compare(sample_corpus, "af_moves", "unknown_9", by="move_number")
+    fighters = [f for f in manifest["formats"]["omf"]["files"] if f.startswith("af/")]
+    assert set(cmp.values.index) == set(fighters)
+    cells = {(f, m) for f in cmp.differs.index for m in cmp.differs.columns if cmp.differs.at[f, m]}
+    assert cells == {(exc["file"], exc["move"])}
+    assert cmp.values.at[exc["file"], exc["move"]] == exc["value"]
+    assert cmp.offsets.at[exc["file"], exc["move"]] == exc["offset"]
+    assert (samples_dir / exc["file"]).read_bytes()[exc["offset"]] == exc["value"]
+    assert set(cmp.common.dropna()) == {planted["value"]}
+    # the default key is the spec's record id (move_number)
+    assert animre.compare(sample_corpus, "af_moves", "unknown_9").differs.equals(cmp.differs)
+    # the plot and the widget mark the same single cell
+    img = plots.compare_grid(cmp).axes[0].images[0].get_array()
+    assert int((np.asarray(img) == 2).sum()) == 1
+    view = compare_view(sample_corpus, "af_moves", "unknown_9")
+    assert view.grid_html.count('class="diff"') == 1
+    assert f'class="diff" data-offset="{exc["offset"]}"' in view.grid_html
+    # one row per file: the odd FRM magic
+    frm = animre.compare(sample_corpus, "frm", "unknown_magic")
+    odd = manifest["formats"]["frm"]["planted"]["odd_magic_file"]
+    assert frm.differs.index[frm.differs.iloc[:, 0]].tolist() == [odd]
+    with pytest.raises(animre.UsageError):
+        animre.compare(sample_corpus, "af_moves", "unknown_9", by="category")  # not a record key

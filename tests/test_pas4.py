@@ -299,7 +299,7 @@ def test_claims(sample_corpus, pas_manifest):
     planted = pas_manifest["planted"]
     results = {c.text: c.check(sample_corpus) for c in claims}
     for text, df in results.items():
-        assert list(df.columns) == ["file", "holds", "offset", "value", "detail"], text
+        assert list(df.columns) == ["file", "holds", "offset", "value", "detail", "expected"], text
         assert len(df) > 0, text
         assert df["offset"].notna().all(), text
     by = {t.split(" (")[0].split(".")[0]: df for t, df in results.items()}

@@ -162,7 +162,7 @@ def _rows(corpus, table: str, column: str, mask, holds, detail: str) -> pd.DataF
         "offset": corpus.offsets(table, column, sub.index),
         "value": sub[column],
         "detail": detail,
-    }).reset_index(drop=True)
+    }, columns=CLAIM_COLUMNS).reset_index(drop=True)
 
 
 def _check_default_empty(corpus) -> pd.DataFrame:

@@ -5,12 +5,14 @@
 - :func:`reinterpret` - read the same bytes as other types in every file, ranked
 - :func:`relations` - equalities, multiples, offsets, masks, dependencies between columns
 - :func:`claims` - run the format notes' claims and list counterexamples
+- :func:`compare` - one field of every file side by side, keyed by record, differing cells marked
 - :func:`diff` / :func:`diff_corpora` - field-level differences between files / parses
 
 Nothing here plots or renders; see :mod:`animre.export` for writing results.
 """
 
 from ._claims import claims, file_claim, row_claim, verdict
+from ._compare import Comparison, compare
 from ._coverage import byte_categories, byte_matrix, coverage, coverage_by_format
 from ._diff import diff, diff_corpora
 from ._profile import profile, profile_alerts
@@ -23,6 +25,8 @@ __all__ = [
     "byte_matrix",
     "Reinterpretation",
     "claims",
+    "compare",
+    "Comparison",
     "coverage",
     "coverage_by_format",
     "decode",

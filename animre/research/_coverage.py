@@ -26,7 +26,7 @@ __all__ = ["coverage", "coverage_by_format", "covered_mask", "byte_categories", 
 GAP, OPAQUE, TYPED = 0, 1, 2  #: byte categories of :func:`byte_categories`
 COVERAGE_COLUMNS = ["file", "format", "size", "typed", "opaque", "covered", "share_typed", "share_opaque",
                     "share", "n_gaps", "uncovered", "ok"]
-_RAW_TYPES = ("bytes", "switch")  # a leaf of these types holds raw bytes (no type, or no case for the value)
+_RAW_TYPES = ("bytes",)  # raw ``size:`` bytes; a ``switch`` leaf is raw when no case typed its value
 GAP_COLUMNS = ["file", "format", "start", "end", "length", "preview"]
 
 
@@ -73,14 +73,28 @@ def byte_categories(fields: pd.DataFrame, size: int) -> np.ndarray:
         bare = containers[~containers["path"].isin(prefixes)]
     else:
         bare = containers
-    raw = leaves["type"].astype(str).isin(_RAW_TYPES) if "type" in leaves.columns else \
-        pd.Series(False, index=leaves.index)
+    raw = _raw(leaves)
     opaque = pd.concat([leaves[raw], bare]) if len(containers) else leaves[raw]
     for part, value in ((opaque, OPAQUE), (leaves[~raw], TYPED)):  # typed wins where both lie
         for s, e in zip(part["start"].to_numpy(dtype=np.int64), part["end"].to_numpy(dtype=np.int64)):
             if e > s:
                 cat[max(0, s):min(size, e)] = value
     return cat
+
+
+def _raw(leaves: pd.DataFrame) -> pd.Series:
+    """Leaves that hold raw bytes: ksy type ``bytes``, or a switch whose value stayed bytes (no case)."""
+    if "type" not in leaves.columns:
+        return pd.Series(False, index=leaves.index)
+    t = leaves["type"].astype(str)
+    raw = t.isin(_RAW_TYPES)
+    sw = t.eq("switch")
+    if sw.any():
+        if "value" in leaves.columns:
+            raw |= sw & leaves["value"].map(lambda v: isinstance(v, (bytes, bytearray, memoryview)))
+        else:
+            raw |= sw
+    return raw
 
 
 def _runs(mask: np.ndarray) -> list[tuple[int, int]]:

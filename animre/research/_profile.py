@@ -28,6 +28,7 @@ from ._util import (
     plain,
     resolve_table,
     to_unsigned,
+    unique_file_rows,
     width_from_spans,
 )
 
@@ -54,7 +55,7 @@ MAX_EXCEPTIONS = 20
 
 def profile(table: pd.DataFrame | str, *, corpus: Any = None,
             key_tables: Mapping[str, Any] | None = None,
-            columns: Iterable[str] | None = None) -> pd.DataFrame:
+            columns: Iterable[str] | None = None, unique_files: bool = True) -> pd.DataFrame:
     """Profile every column of a table: one row per column, with alerts.
 
     Parameters
@@ -72,6 +73,9 @@ def profile(table: pd.DataFrame | str, *, corpus: Any = None,
         the record identifiers of every table of ``corpus`` (``corpus.ids(table)``: positions and ``-animre-id`` fields).
     columns : iterable of str, optional
         Only these columns.
+    unique_files : bool
+        With ``corpus``: leave out the rows of files whose content repeats an
+        earlier file (same sha256), so identical files count once.
 
     Returns
     -------
@@ -96,6 +100,8 @@ def profile(table: pd.DataFrame | str, *, corpus: Any = None,
     [{'file': 'f', 'row': 5, 'value': 0}]
     """
     df, name = resolve_table(table, corpus)
+    if unique_files:
+        df = unique_file_rows(df, corpus)
     cols = [c for c in (columns if columns is not None else df.columns) if c != "file"]
     missing = [c for c in cols if c not in df.columns]
     if missing:
@@ -190,7 +196,7 @@ def _spec_info(corpus: Any, name: str | None, col: str) -> dict:
     if not len(hit):
         return {}
     r = hit.iloc[0]
-    t = r["type"] if isinstance(r["type"], str) and r["type"] not in ("derived", "value", "index") else None
+    t = r["type"] if isinstance(r["type"], str) and r["type"] not in ("derived", "value") else None
     return {"ksy_type": t, "doc": r["doc"] if isinstance(r["doc"], str) else None,
             "magic": bool(r["magic"]) if "magic" in r.index and r["magic"] == r["magic"] else False}
 
@@ -250,8 +256,10 @@ def _profile_column(df: pd.DataFrame, col: str, corpus: Any, name: str | None, k
                     alerts=("LOOKS_LIKE_FLAGS",) if flags else (),
                     constant=top_value if n_distinct == 1 else None, width=width)
 
+    kt = spec.get("ksy_type") or ("index" if ints is not None else None)  # integers with gaps stay integers
+
     def show(v: Any) -> str:
-        return fmt(v, hex_digits=hd, ksy_type=spec.get("ksy_type"), max_len=40)
+        return fmt(v, hex_digits=hd, ksy_type=kt, max_len=40)
 
     if n_distinct == 1 and count >= 2:
         alerts.append("CONSTANT")

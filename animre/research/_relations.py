@@ -39,7 +39,7 @@ import pandas as pd
 
 from ..display import fmt
 from ..errors import UsageError
-from ._util import integral_values, numeric_column, plain, resolve_table
+from ._util import integral_values, numeric_column, plain, resolve_table, unique_file_rows
 
 __all__ = ["relations", "RELATION_KINDS", "RELATION_COLUMNS"]
 
@@ -141,7 +141,7 @@ def relations(table: pd.DataFrame | str, columns: Iterable[str] | None = None, *
     """
     df, name = resolve_table(table, corpus)
     if unique_files:
-        df = _unique_files(df, corpus)
+        df = unique_file_rows(df, corpus)
     gid = _group_ids(df, groups)
     positions: set = set()
     if columns is None and corpus is not None and name is not None and hasattr(corpus, "keys"):
@@ -237,20 +237,6 @@ def relations(table: pd.DataFrame | str, columns: Iterable[str] | None = None, *
     return res
 
 
-def _unique_files(df: pd.DataFrame, corpus: Any) -> pd.DataFrame:
-    """``df`` without the rows of files whose content repeats an earlier file's (same sha256)."""
-    if corpus is None or "file" not in df.columns or not len(df):
-        return df
-    files = getattr(corpus, "files", None)
-    if files is None or "sha256" not in files.columns:
-        return df
-    f = files.dropna(subset=["sha256"]).drop_duplicates("file")
-    dup = set(f.loc[f["sha256"].duplicated(), "file"])
-    if not dup:
-        return df
-    return df[~df["file"].isin(dup)]
-
-
 def _group_ids(df: pd.DataFrame, groups: Any) -> np.ndarray:
     """Integer group of every row (independent samples); each row its own group when unknown."""
     n = len(df)
@@ -277,9 +263,9 @@ def _by_groups(found: list[dict], gid: np.ndarray) -> list[dict]:
 
     ``n_groups``: groups among the tested rows; ``groups_agree``: groups where
     most tested rows agree. When groups are coarser than rows, a finding
-    must hold in at least two groups, and a partial rule's p-value becomes
-    the binomial tail over groups (chance rate = its row baseline), kept
-    only below 0.01.
+    must hold in at least two groups, and its p-value is at least the
+    binomial tail of ``groups_agree`` of ``n_groups`` at its chance
+    baseline; a partial rule is kept only when that tail is below 0.01.
     """
     coarse = len(gid) and len(np.unique(gid)) < len(gid)
     out = []
@@ -294,12 +280,14 @@ def _by_groups(found: list[dict], gid: np.ndarray) -> list[dict]:
         if coarse:
             if agree_g < 2:
                 continue
+            q = f["baseline"] if isinstance(f["baseline"], float) and f["baseline"] == f["baseline"] else 0.5
+            lp = _log_binom_tail(agree_g, len(uniq), q)
             if f["relation"] in PARTIAL:
-                q = f["baseline"] if isinstance(f["baseline"], float) and f["baseline"] == f["baseline"] else 0.5
-                lp = _log_binom_tail(agree_g, len(uniq), q)
                 if lp > -2:
                     continue
                 f["p_value"] = 10 ** lp
+            elif isinstance(f["p_value"], float) and f["p_value"] == f["p_value"]:
+                f["p_value"] = max(f["p_value"], 10 ** lp)  # no smaller than the groups allow
         out.append(f)
     return out
 
