@@ -302,8 +302,9 @@ def _flc_pictures(corpus, files: list[str]) -> str:
             for r in images:
                 rows.setdefault(r.direction_name or str(r.direction), []).append(r.frame)
             trs = []
+            ks = max(1, min(4, 96 // max(d.frames.shape[1:])))  # small frames enlarged, whole pixels
             for direction, idx in rows.items():
-                cells = "".join(f"<td>{_img(image_png(civ3_rgba(d.frames[i], d.palettes[i]), 1), f'{direction} {j}', pixelated=True)}</td>"
+                cells = "".join(f"<td>{_img(image_png(civ3_rgba(d.frames[i], d.palettes[i]), ks), f'{direction} {j}', pixelated=True)}</td>"
                                 for j, i in enumerate(idx[:8]))
                 trs.append(f"<tr><th>{_e(direction)}</th>{cells}</tr>")
             n = max(len(v) for v in rows.values())
