@@ -265,8 +265,11 @@ class CorpusExplorer:
         if text:
             hits = self.find(text)
             opts = [(p, p) for p in hits[: self.MAX_ROWS]]
+            if len(hits) > self.MAX_ROWS:
+                opts.append((f"... {len(hits) - self.MAX_ROWS} more: type more of the path", opts[-1][1]))
             if record not in hits:
-                opts.insert(0, (record, record))
+                label = record if hits else f"{record}   (no record path contains {text!r})"
+                opts.insert(0, (label, record))
             return opts
         # open every record on the way to the selected one
         path, chain = record, []
