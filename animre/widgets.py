@@ -812,7 +812,8 @@ class ClaimsBoard:
         opts = [(f"{i}: [{r.get('format', '')}] {r.get('verdict', '')}: {r['claim']}", i)
                 for i, (_, r) in enumerate(self.summary.iterrows())]
         self.claim = w.Dropdown(options=opts, description="claim", layout=w.Layout(width="760px"))
-        self.board = w.Image(value=_fig_png(self.figure), format="png")
+        self.board = w.Image(format="png")
+        show_png(self.board, _fig_png(self.figure))  # at its own pixel size, not stretched
         self.detail = w.HTML()
         self.claim.observe(lambda ch: self._show(), "value")
         self.widget = w.VBox([w.HTML("<b>Claims board</b>: every claim of the notes, tested on the corpus."),
@@ -970,7 +971,7 @@ class CompareView:
         self.message.value = (f"{len(res.values)} files x {res.values.shape[1]} records; "
                               f"<b style='color:{'#d1495b' if n else '#3a9d5d'}'>{n} cell(s) differ</b>")
         self.figure = plots.compare_grid(res)
-        self.plot.value = _fig_png(self.figure)
+        show_png(self.plot, _fig_png(self.figure))
         head = "".join(f"<th>{html.escape(show(c))}</th>" for c in res.values.columns)
         rows = []
         for i, f in enumerate(res.values.index):
