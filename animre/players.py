@@ -152,7 +152,7 @@ def show_png(image_widget: Any, png: bytes) -> None:
         image_widget.layout.width = image_widget.layout.height = image_widget.layout.min_width = None
 
 
-def _auto_scale(h: int, w: int, target: int = 320) -> int:
+def _auto_scale(h: int, w: int, target: int = 480) -> int:
     return max(1, min(8, target // max(1, h, w)))
 
 
@@ -287,7 +287,7 @@ def flc_player(src: str | os.PathLike | bytes, direction: str | int | None = Non
         Civ3: a direction name (``SW``, ``S`` ...) or its position; default the
         first. Ignored for files without directions (every image frame plays).
     scale : int, optional
-        Integer enlargement (default: the frame's longer side to about 320 px).
+        Integer enlargement (default: the frame's longer side to about 480 px, at most 8 x).
 
     Civ3 units are coloured as the game draws them (:func:`animre.decode.flic.civ3_rgba`):
     the transparent indices are transparent, shadows translucent; the
