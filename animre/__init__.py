@@ -17,6 +17,7 @@ __version__ = "0.1.0"
 from .compile import compile_all, compile_spec, load_parser  # noqa: E402
 from .corpus import Corpus, open_corpus, parse_file  # noqa: E402
 from .decode.flic import decode_frames  # noqa: E402
+from .decode.icn import icn_sprites  # noqa: E402
 from .decode.omf_sprites import sprite_images  # noqa: E402
 from .errors import AnimreError, ParseError, SpecError, ToolchainError, UsageError  # noqa: E402
 from .export import export, export_animation, wiki_table  # noqa: E402
@@ -51,6 +52,7 @@ __all__ = [
     "export",
     "export_animation",
     "fields_table",
+    "icn_sprites",
     "load_parser",
     "open_corpus",
     "parse_file",

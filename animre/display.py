@@ -181,7 +181,7 @@ def fmt(v: Any, *, hex_digits: int | None = None, ksy_type: str | None = None,
 
 def _fmt(v: Any, hd: int | None, ksy_type: str | None, max_items: int) -> str:
     v = plain(v) if isinstance(v, (np.generic, np.ndarray)) else v
-    if v is None or v is getattr(np, "NaN", None):
+    if v is None:
         return ""
     if type(v).__name__ in ("NAType", "NaTType"):
         return ""

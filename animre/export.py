@@ -289,13 +289,13 @@ def wiki_table(corpus: Any, table: str) -> pd.DataFrame:
     distance after an earlier field whose position varies (e.g. the move
     footer after the strings: ``ai_flags+4``), ``varies`` otherwise (empty
     for computed columns); ``observed`` summarises the values across the corpus, e.g.
-    ``0x01 in 36/37 files; frm/ODDMGFRM.BIN: 0x00`` (values through :func:`animre.display.fmt`: hex for magic values, flags and ids).
+    ``0x01 in 50/51 files; frm/ODDMGFRM.BIN: 0x00`` (values through :func:`animre.display.fmt`: hex for magic values, flags and ids).
 
     Examples
     --------
     >>> w = wiki_table(c, "frm")
     >>> w.iloc[0][["offset", "type", "name", "observed"]].tolist()
-    ['0', 'u1', 'unknown_magic', '0x01 in 36/37 files; frm/ODDMGFRM.BIN: 0x00']
+    ['0', 'u1', 'unknown_magic', '0x01 in 50/51 files; frm/ODDMGFRM.BIN: 0x00']
     """
     from .research import profile
 
@@ -341,8 +341,9 @@ def wiki_table(corpus: Any, table: str) -> pd.DataFrame:
         else:
             ex = ", ".join(show(v) for v, _ in p["most_common"][:3])
             obs = f"{int(p['n_distinct'])} distinct, e.g. {ex}"
-        if n < len(df):
-            obs += f" (present in {n}/{len(df)} {unit})"
+        total = n + int(p["n_missing"])  # rows of distinct files (identical files count once)
+        if n < total:
+            obs += f" (present in {n}/{total} {unit})"
         ktype = spec_type if isinstance(spec_type, str) else _ktype(en - st, df[c])
         if c in info.index and isinstance(info.at[c, "enum"], str):
             ktype += f" enum {info.at[c, 'enum']}"

@@ -42,6 +42,7 @@ __all__ = [
     "flc_player",
     "omf_player",
     "key_curve_player",
+    "sequence_player",
     "anim_string_frames",
     "checkerboard",
     "image_png",
@@ -256,6 +257,41 @@ def _image_player(frames: list[np.ndarray], durations: Sequence[float], *, title
     k = scale or _auto_scale(h, w)
     return Player(len(frames), lambda i: image_png(frames[i], k), durations, title=title, caption=caption,
                   frames=frames, extra=extra)
+
+
+# ============================================================================ HoMM2 FRM sequences
+
+
+def sequence_player(frames: Any, info: pd.DataFrame | None = None, *, interval_ms: float | None = None,
+                    title: str = "", scale: int | None = None) -> Player:
+    """Play RGBA frames of one timing, e.g. an FRM sequence from :func:`animre.decode.icn.sequence_frames`.
+
+    The interval is ``interval_ms`` or else ``info``'s ``interval_ms`` per
+    frame (the engine's timing of that FRM sequence: walk or shoot speed
+    spread over its frames, else the battle frame or idle delay); the
+    caption shows the frame's ``info`` row (frame id, X offset, anchor).
+
+    Examples
+    --------
+    >>> p = sequence_player(np.zeros((4, 3, 5, 4), np.uint8), interval_ms=100)
+    >>> len(p), p.play.interval, p.durations[-1]
+    (4, 100, 100.0)
+    """
+    frames = list(frames)
+    if interval_ms is not None:
+        durations = [float(interval_ms)] * len(frames)
+    elif info is not None and "interval_ms" in info.columns and len(info) == len(frames):
+        durations = [float(v) for v in info["interval_ms"]]
+    else:
+        durations = [120.0] * len(frames)
+
+    def caption(i: int) -> str:
+        if info is None or i >= len(info):
+            return ""
+        r = info.iloc[i]
+        return "; " + ", ".join(f"{c} {r[c]}" for c in info.columns if c != "interval_ms")
+
+    return _image_player(frames, durations, title=title, scale=scale, caption=caption)
 
 
 # ============================================================================ FLC

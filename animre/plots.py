@@ -47,6 +47,8 @@ __all__ = [
     "bit_rates",
     "reinterpretation",
     "compare_grid",
+    "sprite_sheet",
+    "sequence_strip",
 ]
 
 HOLDS_COLOUR = "#3a9d5d"
@@ -98,7 +100,8 @@ def idle_weights(frm: pd.DataFrame, *, label: str = "file", n_idles: int = 5,
 
     Examples
     --------
-    >>> fig = idle_weights(corpus.tables["frm"])
+    >>> frm = corpus.tables["frm"]
+    >>> fig = idle_weights(frm[frm["file"].str.startswith("frm/")])
     >>> [round(float(p.get_height()), 3) for p in fig.axes[0].containers[0]][:3]
     [0.432, 0.134, 0.248]
     """
@@ -758,4 +761,81 @@ def compare_grid(comparison: Any, *, title: str = "", max_records: int = 80, ann
     n = int(d.sum())
     ax.set_title(title or f"{comparison.common.name or 'value'}: {n} cell(s) differ from their record's "
                  f"most common value", fontsize=9)
+    return fig
+
+
+def _checker(shape: tuple[int, int], size: int = 4) -> np.ndarray:
+    """A light grey checkerboard (RGB floats) to show transparency behind RGBA sprites."""
+    yy, xx = np.indices(shape)
+    v = np.where(((yy // size) + (xx // size)) % 2 == 0, 0.92, 0.78)
+    return np.repeat(v[..., None], 3, axis=2)
+
+
+def _draw_rgba(a: Axes, rgba: np.ndarray) -> None:
+    h, w = rgba.shape[:2]
+    a.imshow(_checker((max(h, 1), max(w, 1))), interpolation="nearest")
+    if h and w:
+        a.imshow(rgba, interpolation="nearest")
+    a.set_xticks([])
+    a.set_yticks([])
+
+
+def sprite_sheet(images: Sequence[np.ndarray], *, labels: Sequence[str] | None = None, columns: int = 12,
+                 title: str = "", thumb: float = 0.9) -> Figure:
+    """A grid of RGBA sprites over a checkerboard (transparent pixels show the board, shadows darken it).
+
+    Parameters
+    ----------
+    images : sequence of (h, w, 4) uint8 arrays
+        E.g. :func:`animre.decode.icn.sprite_rgba` of every ICN sprite.
+    labels : sequence of str, optional
+        One per image (default: its position).
+
+    Examples
+    --------
+    >>> fig = sprite_sheet([np.zeros((3, 2, 4), np.uint8)] * 5, columns=4)
+    >>> len(fig.axes)
+    8
+    """
+    n = len(images)
+    cols = max(1, min(columns, n))
+    rows = max(1, -(-n // cols))
+    fig = Figure(figsize=(max(3.0, thumb * cols), max(1.5, thumb * rows)), layout="constrained")
+    axes = fig.subplots(rows, cols, squeeze=False)
+    for k, a in enumerate(axes.ravel()):
+        if k >= n:
+            a.set_axis_off()
+            continue
+        _draw_rgba(a, np.asarray(images[k]))
+        a.set_title(str(labels[k]) if labels is not None else str(k), fontsize=6)
+    fig.suptitle(title or f"{n} sprites")
+    return fig
+
+
+def sequence_strip(frames: np.ndarray, info: pd.DataFrame, *, title: str = "", thumb: float = 1.4) -> Figure:
+    """The frames of an FRM sequence side by side on their common canvas, the anchor marked.
+
+    ``frames`` and ``info`` come from :func:`animre.decode.icn.sequence_frames`;
+    each panel is titled with the frame id, the FRM X offset and the interval.
+
+    Examples
+    --------
+    >>> info = pd.DataFrame({"frame_id": [4, 5], "x_offset": [0, 3], "anchor_x": [1, 1],
+    ...                      "anchor_y": [2, 2], "interval_ms": [120.0, 120.0]})
+    >>> len(sequence_strip(np.zeros((2, 3, 3, 4), np.uint8), info).axes)
+    2
+    """
+    _require(info, ["frame_id", "x_offset", "anchor_x", "anchor_y", "interval_ms"], "sequence_strip")
+    n = max(1, len(frames))
+    fig = Figure(figsize=(max(3.0, thumb * n), thumb * 1.4), layout="constrained")
+    axes = fig.subplots(1, n, squeeze=False)[0]
+    for k, a in enumerate(axes):
+        if k >= len(frames):
+            a.set_axis_off()
+            continue
+        r = info.iloc[k]
+        _draw_rgba(a, frames[k])
+        a.plot([r["anchor_x"]], [r["anchor_y"]], marker="+", color="red", markersize=8)
+        a.set_title(f"id {int(r['frame_id'])}  dx {int(r['x_offset']):+d}\n{r['interval_ms']:.0f} ms", fontsize=6)
+    fig.suptitle(title or "sequence")
     return fig

@@ -48,14 +48,14 @@ def test_hex_width_follows_the_ksy_type():
     assert hex_digits("unknown_0", "u2", alerts=["LOOKS_LIKE_FLAGS"]) == 4
 
 
-def test_magic_fields_in_hex_in_profiles_and_wiki_tables(sample_corpus, manifest):
-    files = manifest["formats"]["flc"]["files"]
-    civ3 = [f for f, v in files.items() if v["header"].get("creator") == 0xF1F1F2F2]
+def test_magic_fields_in_hex_in_profiles_and_wiki_tables(sample_corpus, truths, count_distinct):
+    files = truths("flc")  # loose files and archive members
+    civ3 = {f: v for f, v in files.items() if v["header"].get("creator") == 0xF1F1F2F2}
     magics = {v["header"]["magic"] for v in files.values()}
     assert civ3 and magics == {0xAF12}
     w = wiki_table(sample_corpus, "flc_files").set_index("name")
     assert w.loc["header.magic", "observed"].startswith(f"0x{0xAF12:04X} in ")
-    assert w.loc["header.creator", "observed"].startswith(f"0x{0xF1F1F2F2:08X} in {len(civ3)}/")
+    assert w.loc["header.creator", "observed"].startswith(f"0x{0xF1F1F2F2:08X} in {count_distinct(civ3)}/")
     prof = animre.profile("flc_files", corpus=sample_corpus)
     notes = dict(prof.set_index("column").at["header.magic", "notes"])
     assert notes["CONSTANT"].startswith("0xAF12 in ")

@@ -36,7 +36,8 @@ class Derived:
     ``ctx.starts(table, column)`` / ``ctx.ends`` (absolute offsets, Int64),
     ``ctx.file_sizes(df)`` (each row's file size) and
     ``ctx.lookup(df, table, column)`` (a parent's value for every row, matched
-    on the shared key columns), and returns values aligned with ``df``. ``reads`` lists every ``(table, column)`` it
+    on the shared key columns) and ``ctx.shared(key, fn)`` (one computation
+    shared by several columns), and returns values aligned with ``df``. ``reads`` lists every ``(table, column)`` it
     uses; when one is not in the loaded spec the column is not computed and
     the corpus reports why (``corpus.unavailable``).
     """
@@ -103,6 +104,10 @@ class Format:
         For containers holding several blocks: offset of the next block at or
         after ``start`` (the end of the previous one), or -1. Tables then get
         a ``block`` key column.
+    block_info : callable(data: bytes, offset: int) -> dict, optional
+        Extra columns for the block at ``offset`` (PAS4: the ``character``
+        an ANCS block belongs to and how the block was ``located_by``); every
+        block of the format returns the same keys.
     """
 
     name: str
@@ -113,6 +118,7 @@ class Format:
     claims: tuple[Claim, ...] = ()
     locate: Callable[[bytes], int] | None = None
     next_block: Callable[[bytes, int], int] | None = None
+    block_info: Callable[[bytes, int], dict] | None = None
 
     def __post_init__(self) -> None:
         # a claim belongs to the format that lists it: say so once, here

@@ -80,25 +80,45 @@ def _frame_ordinal(fr: pd.DataFrame) -> np.ndarray:
 
 
 def _roles(fr: pd.DataFrame, ctx) -> pd.DataFrame:
-    """Frame roles of every frame chunk, file by file, by the decoder's own rule (roles_from_counts)."""
+    """Frame roles of every frame chunk by the decoder's own rule (roles_from_counts), computed once per open."""
+    return ctx.shared("flc roles", lambda: _compute_roles(fr, ctx))
+
+
+def _runs(df: pd.DataFrame, keys: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end row of each run of equal ``keys`` in a frame sorted by them."""
+    if not len(df):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    change = np.zeros(len(df), dtype=bool)
+    change[0] = True
+    for k in keys:
+        v = df[k].to_numpy()
+        change[1:] |= v[1:] != v[:-1]
+    starts = np.flatnonzero(change)
+    return starts, np.append(starts[1:], len(df))
+
+
+def _compute_roles(fr: pd.DataFrame, ctx) -> pd.DataFrame:
     keys = file_keys(fr)
-    files = ctx.table(FILES).drop_duplicates(keys).set_index(keys)
-    rows: dict = {}
-    for key, g in fr.sort_values(keys + ["chunk_index"]).groupby(keys, sort=False):
-        h = files.loc[key if len(keys) > 1 else key[0]]
-        civ3 = None
-        if bool(h["is_flicanim"]):
-            civ3 = tuple(int(h[f"header.flicanim.{c}"]) for c in ("num_anims", "anim_length", "directions"))
-        roles = roles_from_counts(int(h["header.num_frames"]), [int(c) for c in g["chunk_index"]], civ3)
-        rows.update(zip(g.index, roles))
-    roles = [rows[i] for i in fr.index]
+    cols = ["header.num_frames", "is_flicanim"] + [f"header.flicanim.{c}"
+                                                   for c in ("num_anims", "anim_length", "directions")]
+    files = ctx.table(FILES).drop_duplicates(keys)
+    fs = fr.sort_values(keys + ["chunk_index"])
+    head = fs[keys].merge(files[keys + cols], on=keys, how="left")
+    chunk_index = fs["chunk_index"].to_numpy().tolist()
+    num_frames = head["header.num_frames"].to_numpy()
+    is_anim = head["is_flicanim"].to_numpy()
+    civ = head[cols[2:]].to_numpy()
+    roles: list = []
+    for s, e in zip(*_runs(fs, keys)):
+        civ3 = tuple(int(x) for x in civ[s]) if bool(is_anim[s]) else None
+        roles += roles_from_counts(int(num_frames[s]), chunk_index[s:e], civ3)
     return pd.DataFrame({
         "frame": np.array([r.frame for r in roles], dtype="int64"),
         "image_frame": pd.array([r.image for r in roles], dtype="Int64"),
         "is_ring": np.array([r.is_ring for r in roles], dtype=bool),
         "direction": pd.array([r.direction for r in roles], dtype="Int64"),
         "direction_name": np.array([r.direction_name for r in roles], dtype=object),
-    }, index=fr.index)
+    }, index=fs.index).reindex(fr.index)
 
 
 @derived(FRAMES, "frame", ["chunk_index"], "Ordinal of the frame chunk among the file's frame chunks (0-based).")
@@ -139,10 +159,11 @@ def _chunk_types(df, ctx):
         return np.full(len(df), "", dtype=object)
     ch = ch.sort_values(keys + ["chunk"])
     names = ch["chunk_type_name"].where(ch["chunk_type_name"].notna(),
-                                        "type_" + ch["chunk_type"].astype("int64").astype(str))
-    joined = names.groupby([ch[k] for k in keys]).agg("+".join)
-    idx = pd.MultiIndex.from_frame(df[keys])
-    return joined.reindex(idx).fillna("").to_numpy()
+                                        "type_" + ch["chunk_type"].astype("int64").astype(str)).to_numpy().tolist()
+    starts, ends = _runs(ch, keys)
+    joined = pd.Series(["+".join(names[s:e]) for s, e in zip(starts, ends)],
+                       index=pd.MultiIndex.from_frame(ch[keys].iloc[starts]))
+    return joined.reindex(pd.MultiIndex.from_frame(df[keys])).fillna("").to_numpy()
 
 
 @derived(CHUNKS, "frame", ["chunk_index", (FRAMES, "chunk_index")],

@@ -45,7 +45,7 @@ def claims(corpus: Any, formats: Iterable[str] | None = None, *,
         One row per claim: ``claim`` (the full text), ``format``, ``source``
         (the public source it comes from, named in words), ``holds`` (items
         where it holds), ``tested`` (items tested), ``fails`` (tested - holds),
-        ``share`` (holds / tested), ``verdict`` (``36/37 hold, 1 fails``),
+        ``share`` (holds / tested), ``verdict`` (``50/51 hold, 1 fails``),
         ``holds_all``, ``counterexamples`` (list of dicts: file, offset (the
         absolute byte offset of the value; None only for a value not read
         from one place), expected, value (what was found), detail),
@@ -59,9 +59,9 @@ def claims(corpus: Any, formats: Iterable[str] | None = None, *,
     >>> r = claims(c, formats=["frm"]).set_index("claim")
     >>> row = r.loc["FRM byte 0 is 0x01 (magic value)."]
     >>> int(row["holds"]), int(row["tested"]), row["status"], row["counterexamples"][0]["offset"]
-    (36, 37, 'fails', 0)
+    (50, 51, 'fails', 0)
     >>> row["verdict"], row["counterexamples"][0]["expected"], row["counterexamples"][0]["value"]
-    ('36/37 hold, 1 fails', '0x01', 0)
+    ('50/51 hold, 1 fails', '0x01', 0)
     """
     present = set(corpus.files["format"].dropna())
     wanted = set(formats) if formats is not None else present
@@ -102,12 +102,12 @@ def claims(corpus: Any, formats: Iterable[str] | None = None, *,
 
 
 def verdict(holds: int, tested: int) -> str:
-    """``"36/37 hold, 1 fails"``: the share holding with the failing count in words.
+    """``"50/51 hold, 1 fails"``: the share holding with the failing count in words.
 
     Examples
     --------
     >>> verdict(36, 37), verdict(5, 5), verdict(0, 0)
-    ('36/37 hold, 1 fails', '5/5 hold', 'not tested')
+    ('50/51 hold, 1 fails', '5/5 hold', 'not tested')
     """
     if not tested:
         return "not tested"

@@ -19,11 +19,13 @@ import numpy as np
 import pandas as pd
 
 from ..display import fmt
+from ..flatten import EXTENT
 
 __all__ = ["coverage", "coverage_by_format", "covered_mask", "byte_categories", "COVERAGE_COLUMNS",
            "GAP_COLUMNS", "GAP", "OPAQUE", "TYPED"]
 
 GAP, OPAQUE, TYPED = 0, 1, 2  #: byte categories of :func:`byte_categories`
+RECORDS = 3  # bytes of records a ``-animre-where`` keeps out of their table (typed unless a cell says opaque)
 COVERAGE_COLUMNS = ["file", "format", "size", "typed", "opaque", "covered", "share_typed", "share_opaque",
                     "share", "n_gaps", "uncovered", "ok"]
 _RAW_TYPES = ("bytes",)  # raw ``size:`` bytes; a ``switch`` leaf is raw when no case typed its value
@@ -108,8 +110,61 @@ def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
     return list(zip(starts.tolist(), ends.tolist()))
 
 
+def _cell_intervals(corpus: Any, codes: dict[str, int]) -> tuple[np.ndarray, ...]:
+    """(file code, start, end, opaque) of every cell read from the files ``codes`` names, from the tables'
+    offset arrays: value columns and the span-only extents of skipped or untyped fields."""
+    category = {(t, n): k for t, n, k in corpus.extents.itertuples(index=False)}
+    parts: list[tuple[np.ndarray, ...]] = []
+    for t in list(corpus.spans):
+        df = corpus.tables.get(t)
+        if df is None or "file" not in df.columns or not len(df):
+            continue
+        fi = df["file"].map(codes).fillna(-1).to_numpy(dtype=np.int64)
+        if not (fi >= 0).any():
+            continue
+        starts, ends = corpus.spans[t]
+        types = corpus.columns(t).set_index("column")["type"].astype(str).to_dict()
+        for col in starts.columns:
+            if col == "file":
+                continue
+            s = starts[col].to_numpy(dtype=np.int64, na_value=-1)
+            e = ends[col].to_numpy(dtype=np.int64, na_value=-1)
+            ok = (fi >= 0) & (s >= 0) & (e > s)
+            if not ok.any():
+                continue
+            typ = types.get(col, "").removesuffix("[]")
+            if col.startswith(EXTENT):
+                op = np.full(len(s), {"opaque": OPAQUE, "records": RECORDS}.get(category.get((t, col)), TYPED))
+            elif typ in _RAW_TYPES:
+                op = np.full(len(s), OPAQUE)
+            elif typ == "switch" and col in df.columns:  # raw where no case typed the value
+                raw = df[col].map(lambda v: isinstance(v, (bytes, bytearray, memoryview))).to_numpy(dtype=bool)
+                op = np.where(raw, OPAQUE, TYPED)
+            else:
+                op = np.full(len(s), TYPED)
+            parts.append((fi[ok], s[ok], e[ok], op[ok].astype(np.int8)))
+    if not parts:
+        z = np.zeros(0, dtype=np.int64)
+        return z, z, z, z.astype(np.int8)
+    return tuple(np.concatenate(x) for x in zip(*parts))
+
+
+def _paint(size: int, s: np.ndarray, e: np.ndarray) -> np.ndarray:
+    """True on the bytes any [s, e) interval covers (a difference array: no per-interval loop)."""
+    d = np.zeros(size + 1, dtype=np.int32)
+    np.add.at(d, np.clip(s, 0, size), 1)
+    np.add.at(d, np.clip(e, 0, size), -1)
+    return np.cumsum(d[:-1]) > 0
+
+
 def coverage(corpus: Any, files: Iterable[str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Share of each file's bytes that parsed fields describe, and the uncovered gaps.
+
+    Works from the byte ranges the corpus already holds for every cell (its
+    tables' offsets, plus the extents of fields the specs leave out of the
+    tables), so no file is parsed again; only the bytes of gaps are read, for
+    their preview. :func:`byte_categories` gives the same answer for one
+    file from :meth:`Corpus.fields`.
 
     Parameters
     ----------
@@ -125,8 +180,10 @@ def coverage(corpus: Any, files: Iterable[str] | None = None) -> tuple[pd.DataFr
         explains), opaque (bytes read as a blob: pixel data, compressed
         streams, raw ``size:`` bytes), covered (typed + opaque),
         share_typed, share_opaque, share (covered, 0..1), n_gaps, uncovered
-        (bytes), ok (parsed); files that failed to parse have NaN shares. ``gaps``: file, format, start, end (exclusive),
-        length, preview (hex of the first 16 bytes of the gap).
+        (bytes), ok (parsed); files that were not parsed (failed, skipped,
+        containers no format reads) have NaN shares. ``gaps``: file, format,
+        start, end (exclusive), length, preview (hex of the first 16 bytes of
+        the gap).
 
     Examples
     --------
@@ -135,27 +192,41 @@ def coverage(corpus: Any, files: Iterable[str] | None = None) -> tuple[pd.DataFr
     >>> float(row["share"]), int(row["opaque"])     # every byte of a FRM file is a typed field
     (1.0, 0)
     """
-    ft = corpus.files
+    ft = corpus.files.drop_duplicates("file")
     if files is not None:
         wanted = set(files)
         ft = ft[ft["file"].isin(wanted)]
+    parsed = ft["status"].eq("parsed") if "status" in ft.columns else ft["ok"].astype(bool)
+    codes = {f: i for i, f in enumerate(ft.loc[parsed.to_numpy(), "file"])}
+    F, S, E, OP = _cell_intervals(corpus, codes)
+    order = np.argsort(F, kind="stable")
+    F, S, E, OP = F[order], S[order], E[order], OP[order]
+    bounds = np.searchsorted(F, np.arange(len(codes) + 1))
     per, gaps = [], []
-    for r in ft.itertuples(index=False):
+    for r, is_parsed in zip(ft.itertuples(index=False), parsed.to_numpy()):
         fmt_name = None if pd.isna(r.format) else r.format
-        if not r.ok:
-            per.append({"file": r.file, "format": fmt_name, "size": int(r.size), "typed": 0, "opaque": 0,
+        size = int(r.size)
+        if not is_parsed:
+            per.append({"file": r.file, "format": fmt_name, "size": size, "typed": 0, "opaque": 0,
                         "covered": 0, "share_typed": float("nan"), "share_opaque": float("nan"),
-                        "share": float("nan"), "n_gaps": 0, "uncovered": int(r.size), "ok": False})
+                        "share": float("nan"), "n_gaps": 0, "uncovered": size, "ok": False})
             continue
-        data = corpus.read_bytes(r.file)
-        size = len(data)
-        cat = byte_categories(corpus.fields(r.file, values=False), size)
-        mask = cat != GAP
+        k = codes[r.file]
+        a, b = bounds[k], bounds[k + 1]
+        cat, s, e = OP[a:b], S[a:b], E[a:b]
+        # typed wins over opaque; the bytes of records kept out of a table count as typed unless a kept
+        # cell says opaque
+        opaque = _paint(size, s[cat == OPAQUE], e[cat == OPAQUE])
+        typed_mask = _paint(size, s[cat == TYPED], e[cat == TYPED]) | (
+            _paint(size, s[cat == RECORDS], e[cat == RECORDS]) & ~opaque)
+        mask = typed_mask | opaque
         runs = _runs(mask)
-        for s, e in runs:
-            gaps.append({"file": r.file, "format": fmt_name, "start": s, "end": e, "length": e - s,
-                         "preview": fmt(data[s:min(e, s + 16)])})
-        cov, typed = int(mask.sum()), int((cat == TYPED).sum())
+        if runs:
+            data = corpus.read_bytes(r.file)
+            for s, e in runs:
+                gaps.append({"file": r.file, "format": fmt_name, "start": s, "end": e, "length": e - s,
+                             "preview": fmt(data[s:min(e, s + 16)])})
+        cov, typed = int(mask.sum()), int(typed_mask.sum())
         per.append({"file": r.file, "format": fmt_name, "size": size, "typed": typed, "opaque": cov - typed,
                     "covered": cov, "share_typed": typed / size if size else 1.0,
                     "share_opaque": (cov - typed) / size if size else 0.0,
@@ -208,8 +279,8 @@ def byte_matrix(corpus: Any, format: str | None = None, files: Iterable[str] | N
     Examples
     --------
     >>> m = byte_matrix(corpus, "frm")
-    >>> m.shape
-    (37, 821)
+    >>> m.shape == ((corpus.files["format"] == "frm").sum(), 821)
+    True
     """
     ft = corpus.files
     if format is not None:
