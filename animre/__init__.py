@@ -20,7 +20,7 @@ from .decode.flic import decode_frames  # noqa: E402
 from .decode.icn import icn_sprites  # noqa: E402
 from .decode.omf_sprites import sprite_images  # noqa: E402
 from .errors import AnimreError, ParseError, SpecError, ToolchainError, UsageError  # noqa: E402
-from .export import export, wiki_table  # noqa: E402
+from .export import export, export_animation, wiki_table  # noqa: E402
 from .research import (  # noqa: E402
     claims,
     compare,
@@ -50,6 +50,7 @@ __all__ = [
     "diff",
     "diff_corpora",
     "export",
+    "export_animation",
     "fields_table",
     "icn_sprites",
     "load_parser",

@@ -134,6 +134,16 @@ def _cmd_export(args) -> int:
     return _status(c)
 
 
+def _cmd_report(args) -> int:
+    from .report import write_report
+
+    c = _open(args)
+    path = write_report(c, args.out, title=args.title)
+    print(f"wrote {path} ({path.stat().st_size // 1024} KiB): files, errors, coverage, profiles, claims, "
+          "relations, pictures")
+    return _status(c)
+
+
 def _cmd_demo(args) -> int:
     from .demo import run_demo
 
@@ -189,6 +199,11 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--out", "-o", type=Path, required=True, help="output folder")
     q.add_argument("--format", "-f", default="csv,md", help="comma list of csv,md,parquet,xlsx,json (default csv,md)")
     q.add_argument("--table", nargs="*", help="only these tables")
+    q = corpus_cmd("report", "one self-contained HTML report to share", _cmd_report,
+                   "Write one HTML file (no network needed: pictures and CSS inline) with the files, errors, "
+                   "coverage, per-table profiles with alerts, claims, top relations and pictures of DIR.")
+    q.add_argument("--out", "-o", type=Path, default=Path("report.html"), help="HTML file (default report.html)")
+    q.add_argument("--title", default=None, help="title of the report (default: the folder name)")
     d = sub.add_parser("demo", help="run every notebook headless, write findings to OUT",
                        description="Execute every notebook on the sample corpus; write executed "
                                    "notebooks and exported findings to OUT.")

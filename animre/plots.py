@@ -231,10 +231,19 @@ def bit_matrix(values: pd.Series | Sequence[int], *, bits: int | None = None,
               aspect="auto", interpolation="nearest")
     names = [bit_names.get(b, f"0x{1 << b:X}") if bit_names else f"0x{1 << b:X}" for b in range(bits)]
     ax.set_xticks(np.arange(bits), names, rotation=90, fontsize=6)
+    ax.set_xticks(np.arange(bits + 1) - 0.5, minor=True)
+    ax.grid(which="minor", axis="x", color="#bbbbbb", linewidth=0.4)
+    ax.tick_params(which="minor", length=0)
+    top = ax.secondary_xaxis("top")  # bit numbers above, values/names below
+    top.set_xticks(np.arange(bits), [str(b) for b in range(bits)], fontsize=6)
+    top.set_xlabel("bit number", fontsize=7)
     rl = list(labels) if labels is not None else list(s.index)
     if len(rl) <= 60:
         ax.set_yticks(np.arange(len(v)), [str(x) for x in rl], fontsize=6)
-    ax.set_xlabel("bit")
+    else:
+        step = -(-len(rl) // 40)
+        ax.set_yticks(np.arange(0, len(v), step), [str(x) for x in rl[::step]], fontsize=6)
+    ax.set_xlabel("bit value (or name)")
     ax.set_ylabel("record")
     ax.set_title(title or (f"bits of {s.name}" if s.name else "bit matrix"))
     return fig
@@ -332,11 +341,19 @@ def _rgb(image: np.ndarray, palette: np.ndarray | None) -> np.ndarray:
     return pal[img]
 
 
+def _checker(h: int, w: int, cell: int = 4) -> np.ndarray:
+    """A grey/white checkerboard (h, w, 3) float image: what transparent pixels are drawn over."""
+    yy, xx = np.indices((h, w))
+    on = (((yy // cell) + (xx // cell)) % 2 == 0)[..., None]
+    return np.where(on, 0.8, 1.0) * np.ones(3)
+
+
 def contact_sheet(frames: Sequence[np.ndarray] | Mapping[str, np.ndarray],
                   grid: Mapping[str, Sequence[int]] | Sequence[Sequence[int]] | None = None,
                   *, palette: np.ndarray | None = None, bbox: tuple[int, int, int, int] | None = None,
-                  title: str = "", thumb: float = 1.1) -> Figure:
-    """A direction x frame grid of decoded frames (Civ3 FlicAnim).
+                  title: str = "", thumb: float = 1.1, transparent: Sequence[int] | str | None = None,
+                  max_cols: int = 8, page: int = 0) -> Figure:
+    """A direction x frame grid of decoded frames (Civ3 FlicAnim), capped and paged.
 
     Parameters
     ----------
@@ -351,6 +368,15 @@ def contact_sheet(frames: Sequence[np.ndarray] | Mapping[str, np.ndarray],
         Palette for indexed frames.
     bbox : (x, y, width, height), optional
         A rectangle drawn on every cell (the FlicAnim bounding box on the canvas).
+    transparent : ``"civ3"`` or sequence of int, optional
+        Indexed frames: ``"civ3"`` colours them as the game draws units
+        (:func:`animre.decode.flic.civ3_rgba`: transparent and shadow indices);
+        a sequence of indices makes those indices transparent. Transparent
+        pixels show a checkerboard.
+    max_cols, page : int
+        At most ``max_cols`` frames per row; ``page`` picks which columns
+        (page 1 = frames ``max_cols`` .. ``2 * max_cols - 1``). The title says
+        which frames are shown and how many pages there are.
 
     Examples
     --------
@@ -358,9 +384,9 @@ def contact_sheet(frames: Sequence[np.ndarray] | Mapping[str, np.ndarray],
     >>> fig = contact_sheet(fs, {"SW": [0, 1, 2], "S": [3, 4, 5]})
     >>> len(fig.axes)
     6
-    >>> fig = contact_sheet({"SW": np.zeros((3, 4, 4), np.uint8)})
-    >>> len(fig.axes)
-    3
+    >>> fig = contact_sheet({"SW": np.zeros((30, 4, 4), np.uint8)}, page=1)
+    >>> len(fig.axes), fig.axes[0].get_title()
+    (8, '8')
     """
     if isinstance(frames, Mapping):
         rows = [(str(k), list(v)) for k, v in frames.items()]
@@ -369,9 +395,32 @@ def contact_sheet(frames: Sequence[np.ndarray] | Mapping[str, np.ndarray],
             grid = [list(range(len(frames)))]
         items = list(grid.items()) if isinstance(grid, Mapping) else [(str(i), r) for i, r in enumerate(grid)]
         rows = [(str(k), [frames[i] for i in idxs]) for k, idxs in items]
+    total = max((len(r) for _, r in rows), default=1)
+    max_cols = max(1, int(max_cols))
+    pages = max(1, -(-total // max_cols))
+    if not 0 <= page < pages:
+        from .errors import UsageError
+
+        raise UsageError(f"contact_sheet: page {page} of {pages} (pages 0..{pages - 1}, {max_cols} frames each)")
+    first = page * max_cols
+    rows = [(name, imgs[first:first + max_cols]) for name, imgs in rows]
     ncols = max((len(r) for _, r in rows), default=1)
-    fig = Figure(figsize=(max(3.0, thumb * ncols), max(2.0, thumb * len(rows))), layout="constrained")
-    axes = fig.subplots(max(1, len(rows)), max(1, ncols), squeeze=False)
+    table = None
+    if palette is not None and transparent is not None:
+        pal = np.asarray(palette, dtype=np.uint8)
+        if isinstance(transparent, str):
+            from .decode.flic import civ3_rgba
+
+            table = civ3_rgba(np.arange(256, dtype=np.uint8), pal)
+        else:
+            table = np.concatenate([pal, np.full((256, 1), 255, np.uint8)], axis=1)
+            table[list(transparent)] = 0
+    # fixed margins instead of constrained layout: a 64-cell sheet renders several times faster
+    wi, hi = max(3.0, thumb * ncols + 0.5), max(2.0, thumb * len(rows) + 0.6)
+    fig = Figure(figsize=(wi, hi))
+    axes = fig.subplots(max(1, len(rows)), max(1, ncols), squeeze=False,
+                        gridspec_kw={"left": 0.45 / wi, "right": 1 - 0.05 / wi, "bottom": 0.05 / hi,
+                                     "top": 1 - 0.55 / hi, "wspace": 0.08, "hspace": 0.12})
     for i, (name, imgs) in enumerate(rows):
         for j in range(ncols):
             a = axes[i, j]
@@ -380,35 +429,64 @@ def contact_sheet(frames: Sequence[np.ndarray] | Mapping[str, np.ndarray],
             if j >= len(imgs):
                 a.set_axis_off()
                 continue
-            a.imshow(_rgb(imgs[j], palette), interpolation="nearest")
+            img = np.asarray(imgs[j])
+            if table is not None and img.ndim == 2:
+                a.imshow(_checker(*img.shape), interpolation="nearest")
+                a.imshow(table[img], interpolation="nearest")
+            else:
+                a.imshow(_rgb(img, palette), interpolation="nearest")
             if bbox is not None:
                 x, y, w, h = bbox
                 a.add_patch(Rectangle((x - 0.5, y - 0.5), w, h, fill=False, edgecolor="red", linewidth=0.6))
             if i == 0:
-                a.set_title(str(j), fontsize=7)
+                a.set_title(str(first + j), fontsize=7)
             if j == 0:
                 a.set_ylabel(str(name), fontsize=8)
-    fig.suptitle(title or "directions x frames")
+    shown = f"frames {first}-{first + ncols - 1} of {total}, page {page + 1} of {pages}" if pages > 1 else ""
+    fig.suptitle((title or "directions x frames") + (f" ({shown})" if shown else ""))
     return fig
 
 
-def palette_swatch(palette: np.ndarray, *, title: str = "palette", ax: Axes | None = None) -> Figure:
+def palette_swatch(palette: np.ndarray, *, title: str = "palette",
+                   marks: Mapping[str, Sequence[int]] | str | None = None, ax: Axes | None = None) -> Figure:
     """A 16 x 16 grid of the 256 palette colours (index = row * 16 + column).
+
+    ``marks`` outlines groups of indices (name -> indices) with a legend;
+    ``"civ3"`` marks the Civ3 unit palette roles: civilization colours,
+    shadows and transparent indices.
 
     Examples
     --------
     >>> fig = palette_swatch(np.zeros((256, 3), np.uint8))
     >>> fig.axes[0].images[0].get_array().shape[:2]
     (16, 16)
+    >>> fig = palette_swatch(np.zeros((256, 3), np.uint8), marks="civ3")
+    >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()][0]
+    'civilization colours (40)'
     """
     pal = np.asarray(palette)
-    fig, ax = _axes(ax, (3.5, 3.5))
+    fig, ax = _axes(ax, (4.2, 4.2) if marks else (3.5, 3.5))
     n = len(pal)
     padded = np.zeros((256, pal.shape[1]), dtype=pal.dtype)
     padded[:n] = pal[:256]
     ax.imshow(_rgb(np.arange(256).reshape(16, 16), padded), interpolation="nearest")
     ax.set_xticks(range(16), [f"{i:X}" for i in range(16)], fontsize=6)
     ax.set_yticks(range(16), [f"{i:X}0" for i in range(16)], fontsize=6)
+    if isinstance(marks, str):
+        from .decode.flic import CIV3_CIV_COLOURS, CIV3_SHADOWS, CIV3_TRANSPARENT
+
+        marks = {"civilization colours": CIV3_CIV_COLOURS, "shadows": CIV3_SHADOWS,
+                 "transparent": CIV3_TRANSPARENT}
+    if marks:
+        colours = ["#00e5ff", "#ffcc00", "#ff2d55", "#7cff00"]
+        handles = []
+        for k, (name, idx) in enumerate(marks.items()):
+            c = colours[k % len(colours)]
+            for i in idx:
+                ax.add_patch(Rectangle((i % 16 - 0.45, i // 16 - 0.45), 0.9, 0.9, fill=False, edgecolor=c,
+                                       linewidth=1.2))
+            handles.append(Patch(facecolor="none", edgecolor=c, label=f"{name} ({len(idx)})"))
+        ax.legend(handles=handles, fontsize=6, loc="upper center", bbox_to_anchor=(0.5, -0.04), ncols=2)
     ax.set_title(title)
     return fig
 

@@ -20,7 +20,6 @@ Examples
 from __future__ import annotations
 
 import html
-import io
 from collections.abc import Sequence
 from typing import Any
 
@@ -30,6 +29,7 @@ from . import plots
 from .display import fmt as show
 from .display import formatters, hex_digits
 from .errors import UsageError
+from .players import figure_png, show_png
 
 __all__ = [
     "corpus_explorer",
@@ -43,8 +43,6 @@ __all__ = [
     "ClaimsBoard",
     "CompareView",
     "hex_view",
-    "sequence_player",
-    "SequencePlayer",
 ]
 
 HEX_CSS = """<style>
@@ -67,9 +65,7 @@ def _research():
 
 
 def _fig_png(fig) -> bytes:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=80)
-    return buf.getvalue()
+    return figure_png(fig)
 
 
 def _df_html(df: pd.DataFrame, max_rows: int = 30) -> str:
@@ -131,7 +127,12 @@ def hex_view(data: bytes, start: int | None = None, end: int | None = None, *, c
 
 
 class CorpusExplorer:
-    """File -> record -> field pickers, a hex view and the value in every representation.
+    """File -> record tree (with a path filter) -> field pickers, a hex view and the value in every representation.
+
+    Records (every struct and array of a file) are shown as a tree grouped by
+    their path: a record with children opens when selected (``▸`` closed,
+    ``▾`` open), and the filter box lists every record whose path contains the
+    typed text, so a file with a thousand records stays navigable.
 
     Attributes
     ----------
@@ -145,6 +146,9 @@ class CorpusExplorer:
         The selected bytes read as every type (from :mod:`animre.research`).
     """
 
+    #: At most this many rows in the record tree or the filter's result list.
+    MAX_ROWS = 300
+
     def __init__(self, corpus):
         import ipywidgets as w
 
@@ -154,24 +158,30 @@ class CorpusExplorer:
         if not ok:
             raise UsageError("the corpus has no parsed file to explore")
         self._fields: dict[str, pd.DataFrame] = {}
+        self._children: dict[str, dict[str, list[str]]] = {}
+        self._expanded: set[str] = {ROOT_RECORD}
         self._busy = False
         self.selected: dict[str, Any] = {}
         self.representations = pd.DataFrame()
         lay = w.Layout(width="420px")
         self.file = w.Dropdown(options=ok, description="file", layout=lay)
-        self.record = w.Dropdown(options=[], description="record", layout=lay)
+        self.filter = w.Text(value="", description="find", placeholder="part of a record path, e.g. chunks[3]",
+                             continuous_update=False, layout=lay)
+        self.record = w.Select(options=[], description="record", rows=10, layout=lay)
         self.field = w.Dropdown(options=[], description="field", layout=lay)
         self.info = w.HTML()
         self.hex = w.HTML()
         self.values = w.HTML()
         self.file.observe(self._on_file, "value")
+        self.filter.observe(self._on_filter, "value")
         self.record.observe(self._on_record, "value")
         self.field.observe(self._on_field, "value")
         self.widget = w.VBox([
-            w.HTML("<b>Corpus explorer</b>: pick a file, a record and a field; its bytes are highlighted."),
-            w.HBox([w.VBox([self.file, self.record, self.field, self.info], layout=w.Layout(width="440px",
-                                                                                       min_width="440px")),
-                    w.Box([self.values], layout=w.Layout(flex="1 1 auto", max_height="280px",
+            w.HTML("<b>Corpus explorer</b>: pick a file, a record (tree by path, or type part of a path) and a "
+                   "field; its bytes are highlighted."),
+            w.HBox([w.VBox([self.file, self.filter, self.record, self.field, self.info],
+                           layout=w.Layout(width="440px", min_width="440px")),
+                    w.Box([self.values], layout=w.Layout(flex="1 1 auto", max_height="360px",
                                                          overflow="auto"))]),
             self.hex,
         ])
@@ -194,19 +204,90 @@ class CorpusExplorer:
         recs = f.loc[kind.isin(["struct", "array"]), "path"].tolist()
         return [ROOT_RECORD] + recs
 
+    def children(self, record: str, file: str | None = None) -> list[str]:
+        """The records directly inside ``record`` (its sub-structs and arrays), in file order."""
+        file = file or self.file.value
+        if file not in self._children:
+            f = self.fields(file)
+            recs = f[f["kind"].isin(["struct", "array"])]
+            tree: dict[str, list[str]] = {}
+            for path, parent in zip(recs["path"], recs["parent"].fillna(""), strict=True):
+                tree.setdefault(parent or ROOT_RECORD, []).append(path)
+            self._children[file] = tree
+        return self._children[file].get(record, [])
+
     def fields_of(self, record: str, file: str | None = None) -> pd.DataFrame:
         """The fields directly inside a record (rows of :meth:`fields` whose parent is it)."""
         f = self.fields(file)
         parent = "" if record == ROOT_RECORD else record
         return f[f["parent"].fillna("") == parent]
 
+    def tree(self) -> list[tuple[str, str]]:
+        """The record tree as shown: (indented label, record path), open records expanded."""
+        out: list[tuple[str, str]] = []
+
+        def walk(rec: str, depth: int) -> None:
+            kids = self.children(rec)
+            name = rec if rec == ROOT_RECORD else rec[len(self._parent_of(rec)):].lstrip(".") or rec
+            mark = ("▾ " if rec in self._expanded else "▸ ") if kids else "   "
+            extra = f"  ({len(kids)})" if kids else ""
+            out.append(("\u2003" * depth + mark + name + extra, rec))
+            if rec in self._expanded:
+                for k in kids:
+                    if len(out) >= self.MAX_ROWS:
+                        return
+                    walk(k, depth + 1)
+
+        walk(ROOT_RECORD, 0)
+        return out
+
+    def _parent_of(self, rec: str) -> str:
+        f = self.fields()
+        hit = f.loc[f["path"] == rec, "parent"]
+        return "" if not len(hit) or pd.isna(hit.iloc[0]) else str(hit.iloc[0])
+
+    def find(self, text: str) -> list[str]:
+        """Record paths of the current file containing ``text`` (case-insensitive), in file order.
+
+        Examples
+        --------
+        >>> ex = corpus_explorer(corpus)
+        >>> ex.select(file="frm/GOBLNFRM.BIN").find("SEQUENCES[3]")
+        ['sequences[3]', 'sequences[3].frame_ids']
+        """
+        t = str(text).strip().lower()
+        return [r for r in self.records() if r != ROOT_RECORD and t in r.lower()]
+
     # -- callbacks ---------------------------------------------------------------------
+
+    def _record_options(self, record: str) -> list[tuple[str, str]]:
+        text = self.filter.value.strip()
+        if text:
+            hits = self.find(text)
+            opts = [(p, p) for p in hits[: self.MAX_ROWS]]
+            if len(hits) > self.MAX_ROWS:
+                opts.append((f"... {len(hits) - self.MAX_ROWS} more: type more of the path", opts[-1][1]))
+            if record not in hits:
+                label = record if hits else f"{record}   (no record path contains {text!r})"
+                opts.insert(0, (label, record))
+            return opts
+        # open every record on the way to the selected one
+        path, chain = record, []
+        while path and path != ROOT_RECORD:
+            path = self._parent_of(path) or ROOT_RECORD
+            chain.append(path)
+        self._expanded.update(chain)
+        opts = self.tree()
+        if record not in [v for _, v in opts]:
+            opts.append((record, record))
+        return opts
 
     def _set_file(self, file: str) -> None:
         self._busy = True
         try:
             self.file.value = file
-            self.record.options = self.records(file)
+            self._expanded = {ROOT_RECORD}
+            self.record.options = self._record_options(ROOT_RECORD)
             self.record.value = ROOT_RECORD
         finally:
             self._busy = False
@@ -219,7 +300,12 @@ class CorpusExplorer:
         else:
             self._set_record(ROOT_RECORD)
 
-    def _set_record(self, record: str, field: str | None = None) -> None:
+    def _set_record(self, record: str, field: str | None = None, *, toggle: bool = False) -> None:
+        if toggle and self.children(record) and not self.filter.value.strip():
+            if record in self._expanded and record != ROOT_RECORD:
+                self._expanded.discard(record)
+            else:
+                self._expanded.add(record)
         sub = self.fields_of(record)
         opts, leaves = [], []
         for _, r in sub.iterrows():
@@ -229,6 +315,7 @@ class CorpusExplorer:
             opts.append((f"{r['path']}  {r['type']}  {rng}", r["path"]))
         self._busy = True
         try:
+            self.record.options = self._record_options(record)
             self.record.value = record
             self.field.options = opts
             paths = [p for _, p in opts]
@@ -242,13 +329,37 @@ class CorpusExplorer:
         if not self._busy and change["new"]:
             self._set_file(change["new"])
 
+    def _on_filter(self, change) -> None:
+        if self._busy:
+            return
+        self._busy = True
+        try:
+            self.record.options = self._record_options(self.record.value or ROOT_RECORD)
+        finally:
+            self._busy = False
+
     def _on_record(self, change) -> None:
         if not self._busy and change["new"]:
-            self._set_record(change["new"])
+            self._set_record(change["new"], toggle=True)
 
     def _on_field(self, change) -> None:
         if not self._busy:
             self._show()
+
+    def _value_html(self, row: pd.Series) -> str:
+        """The parsed value; an array shows its elements (values, or how many records it holds)."""
+        kt = str(row["type"]).rstrip("[]")
+        hd = hex_digits(str(row["name"]), kt)
+        if row.get("kind") != "array":
+            return f"<code>{html.escape(show(row['value'], hex_digits=hd, ksy_type=kt, max_len=400))}</code>"
+        f = self.fields()
+        kids = f[f["parent"].fillna("") == row["path"]]
+        if not len(kids):
+            return "<i>empty array</i>"
+        if (kids["kind"] == "value").all():  # an array shows its elements, read from the rows below it
+            shown = show(kids["value"].tolist(), hex_digits=hd, ksy_type=kt, max_len=400)
+            return f"<code>{html.escape(shown)}</code> ({len(kids)} elements)"
+        return f"{len(kids)} records: {html.escape(', '.join(kids['path'].head(4)))}{' ...' if len(kids) > 4 else ''}"
 
     def _show(self) -> None:
         file, path = self.file.value, self.field.value
@@ -269,13 +380,8 @@ class CorpusExplorer:
         fmt_name = self.corpus.format_of(file)
         where = "computed from other fields" if start is None else \
             f"bytes [{start}, {end}) = 0x{start:X}..0x{end:X}, {end - start} byte(s)"
-        value = row["value"]
-        if row.get("kind") == "array":  # an array shows its elements, read from the rows below it
-            value = f.loc[f["parent"] == path, "value"].tolist()
-        hd = hex_digits(str(row["name"]), str(row["type"]).rstrip("[]"))
-        shown = show(value, hex_digits=hd, ksy_type=str(row["type"]).rstrip("[]"), max_len=400)
         self.info.value = (f"<div class='animre-kv'><b>{html.escape(path)}</b> ({fmt_name})<br>{where}<br>"
-                           f"parsed value: <code>{html.escape(shown)}</code></div>")
+                           f"parsed value: {self._value_html(row)}</div>")
         if start is None or end is None or end <= start:
             self.representations = pd.DataFrame()
             self.values.value = ""
@@ -313,7 +419,7 @@ class CorpusExplorer:
             parent = hit.iloc[0]["parent"] or ROOT_RECORD
             self._set_record(parent, path)
         elif record is not None:
-            if record not in self.record.options:
+            if record not in self.records():
                 raise UsageError(f"{self.file.value}: no record {record!r}")
             self._set_record(record)
         return self
@@ -473,8 +579,8 @@ class ColumnProfiler:
             figs["bit_rates"] = plots.bit_rates(pd.Series(list(rates), dtype=float),
                                                 title=f"{column}: bit set rates")
         self.figures = figs
-        self.hist.value = _fig_png(figs["histogram"]) if "histogram" in figs else b""
-        self.bits.value = _fig_png(figs["bit_rates"]) if "bit_rates" in figs else b""
+        show_png(self.hist, _fig_png(figs["histogram"]) if "histogram" in figs else b"")
+        show_png(self.bits, _fig_png(figs["bit_rates"]) if "bit_rates" in figs else b"")
 
 
 def column_profiler(corpus, table: str | None = None, column: str | None = None) -> ColumnProfiler:
@@ -490,6 +596,21 @@ def column_profiler(corpus, table: str | None = None, column: str | None = None)
 
 
 # ============================================================================ reinterpret
+
+
+def _type_sizes() -> dict[str, int]:
+    """Candidate type -> its size in bytes (from :data:`animre.research.TYPES`)."""
+    from .research import TYPES
+
+    return {t: int(v[0]) for t, v in TYPES.items()}
+
+
+def _located_size(message: str) -> int | None:
+    """The byte size a research error names ("no candidate type reads N bytes")."""
+    import re
+
+    m = re.search(r"reads (\d+) bytes", message)
+    return int(m.group(1)) if m else None
 
 
 def _types() -> list[str]:
@@ -541,6 +662,8 @@ class ReinterpretExplorer:
         self.run_button = w.Button(description="reinterpret", button_style="primary")
         self.run_button.on_click(lambda _: self._run_safely())
         self.message = w.HTML()
+        self.progress = w.IntProgress(value=0, min=0, max=3, description="", bar_style="info",
+                                      layout=w.Layout(width="240px", visibility="hidden"))
         self.ranking = w.HTML()
         self.plot = w.Image(format="png")
         self.widget = w.VBox([
@@ -548,7 +671,7 @@ class ReinterpretExplorer:
                    "(no type selected = every type of the right size)."),
             w.HBox([w.VBox([self.locator, self.format, self.offset, self.length, self.run_button]),
                     self.types]),
-            self.message, self.ranking, self.plot,
+            w.HBox([self.progress, self.message]), self.ranking, self.plot,
         ])
         self.widget.add_class("animre-reinterpret")
         if str(locator) != "":
@@ -559,6 +682,20 @@ class ReinterpretExplorer:
             self.run()
         except UsageError as e:
             self.message.value = f"<span style='color:#d1495b'>{html.escape(str(e))}</span>"
+
+    def _clear(self) -> None:
+        """Drop the previous result, ranking and plot (nothing stale stays under a new message)."""
+        self.result = None
+        self.figure = None
+        self.ranking.value = ""
+        show_png(self.plot, b"")
+        self.message.value = ""
+
+    def _step(self, k: int, text: str) -> None:
+        """Progress of a run (locate, rank, plot): the bar and the message update while the kernel works."""
+        self.progress.layout.visibility = "visible" if k < self.progress.max else "hidden"
+        self.progress.value = k
+        self.message.value = f"<i>{html.escape(text)}</i>"
 
     def run(self, locator: str | int | None = None, *, fmt: str | None = None, offset: int | None = None,
             length: int | None = None, types: Sequence[str] | None = None) -> ReinterpretExplorer:
@@ -580,6 +717,7 @@ class ReinterpretExplorer:
             self.length.value = str(length)
         if types is not None:
             self.types.value = tuple(types)
+        self._clear()
         loc: str | int = self.locator.value.strip()
         if not loc:
             raise UsageError("say which bytes: a field path, table.column or an absolute offset")
@@ -591,15 +729,44 @@ class ReinterpretExplorer:
                 kw[name] = int(box.value.strip(), 0)
         if self.format.value != "(any)":
             kw["format"] = self.format.value
-        res = _research().reinterpret(self.corpus, loc, types=list(self.types.value) or None, **kw)
+        chosen = list(self.types.value)
+        sizes = _type_sizes()
+        want = kw.get("length")
+        if want is not None and chosen:
+            fits = [t for t in chosen if sizes.get(t) == want]
+            if not fits:
+                raise UsageError(self._size_text(chosen, want, sizes) + "; pick types of that size")
+        self._step(1, f"reading {loc!r} in every file ...")
+        try:
+            res = _research().reinterpret(self.corpus, loc, types=chosen or None, **kw)
+        except UsageError as e:
+            self.progress.layout.visibility = "hidden"
+            size = _located_size(str(e))
+            if size is not None and chosen:
+                raise UsageError(f"{self._size_text(chosen, size, sizes)}: pick types of that size, or give an "
+                                 "offset and a length inside it") from e
+            raise
+        self._step(2, f"{len(res.values)} occurrence(s) read; ranking ...")
         self.result = res
         shown = list(res.ranking["type"])
-        self.message.value = (f"{len(res.values)} occurrence(s); best reading: <b>{html.escape(str(res.best))}</b>")
+        size = len(str(res.values["raw"].iloc[0])) // 2 if len(res.values) else None
+        skipped = [t for t in chosen if t not in shown]
+        note = f"<br><span style='color:#d1495b'>{html.escape(self._size_text(skipped, size, sizes))}: " \
+               "skipped</span>" if skipped and size is not None else ""
         self.ranking.value = _df_html(res.ranking, 25)
+        self._step(2, "plotting ...")
         self.figure = plots.reinterpretation(res.values, types=shown[:6], label="file",
                                              title=f"{loc}: readings, best first")
-        self.plot.value = _fig_png(self.figure)
+        show_png(self.plot, _fig_png(self.figure))
+        self._step(3, "")
+        self.message.value = (f"{len(res.values)} occurrence(s) of {size} byte(s); best reading: "
+                              f"<b>{html.escape(str(res.best))}</b>{note}")
         return self
+
+    @staticmethod
+    def _size_text(types: Sequence[str], size: int, sizes: dict[str, int]) -> str:
+        listed = ", ".join(f"{t} ({sizes.get(t, '?')} bytes)" for t in types)
+        return f"{listed} do not fit the field size ({size} byte{'s' if size != 1 else ''})"
 
 
 def reinterpret_explorer(corpus, locator: str | int = "", *, fmt: str | None = None,
@@ -645,7 +812,8 @@ class ClaimsBoard:
         opts = [(f"{i}: [{r.get('format', '')}] {r.get('verdict', '')}: {r['claim']}", i)
                 for i, (_, r) in enumerate(self.summary.iterrows())]
         self.claim = w.Dropdown(options=opts, description="claim", layout=w.Layout(width="760px"))
-        self.board = w.Image(value=_fig_png(self.figure), format="png")
+        self.board = w.Image(format="png")
+        show_png(self.board, _fig_png(self.figure))  # at its own pixel size, not stretched
         self.detail = w.HTML()
         self.claim.observe(lambda ch: self._show(), "value")
         self.widget = w.VBox([w.HTML("<b>Claims board</b>: every claim of the notes, tested on the corpus."),
@@ -803,7 +971,7 @@ class CompareView:
         self.message.value = (f"{len(res.values)} files x {res.values.shape[1]} records; "
                               f"<b style='color:{'#d1495b' if n else '#3a9d5d'}'>{n} cell(s) differ</b>")
         self.figure = plots.compare_grid(res)
-        self.plot.value = _fig_png(self.figure)
+        show_png(self.plot, _fig_png(self.figure))
         head = "".join(f"<th>{html.escape(show(c))}</th>" for c in res.values.columns)
         rows = []
         for i, f in enumerate(res.values.index):
@@ -833,97 +1001,3 @@ def compare_view(corpus, table: str | None = None, column: str | None = None,
     ['frm/ODDMGFRM.BIN']
     """
     return CompareView(corpus, table, column, by)
-
-
-def _png(rgba) -> bytes:
-    """An RGBA frame as PNG bytes at its native resolution."""
-    from PIL import Image
-
-    buf = io.BytesIO()
-    Image.fromarray(rgba, "RGBA").save(buf, format="PNG")
-    return buf.getvalue()
-
-
-class SequencePlayer:
-    """Play the frames of a sequence: a Play button and a frame slider driving a native-size image.
-
-    Attributes
-    ----------
-    widget : ipywidgets.VBox
-        The container (CSS class ``animre-player``).
-    play : ipywidgets.Play
-        Steps the frame number; its ``interval`` is the sequence's ms per frame.
-    frame : ipywidgets.IntSlider
-        The frame shown (linked to ``play``).
-    image : ipywidgets.Image
-        The frame as a PNG at native resolution (one screen pixel per sprite pixel).
-    interval_ms : int
-    """
-
-    def __init__(self, frames, info: pd.DataFrame | None = None, *, interval_ms: float | None = None,
-                 title: str = ""):
-        import ipywidgets as w
-
-        if len(frames) == 0:
-            raise UsageError("the sequence has no frames")
-        if interval_ms is None:
-            interval_ms = float(info["interval_ms"].iloc[0]) if info is not None and len(info) else 120.0
-        self.frames = frames
-        self.info = info
-        self.interval_ms = max(1, int(round(interval_ms)))
-        n = len(frames)
-        self.play = w.Play(value=0, min=0, max=n - 1, step=1, interval=self.interval_ms, description="play")
-        self.frame = w.IntSlider(value=0, min=0, max=n - 1, description="frame")
-        w.jslink((self.play, "value"), (self.frame, "value"))
-        self.image = w.Image(value=_png(frames[0]), format="png",
-                             layout=w.Layout(width=f"{frames.shape[2]}px", height=f"{frames.shape[1]}px"))
-        self.caption = w.HTML()
-        self.frame.observe(lambda ch: self._show(), "value")
-        head = html.escape(title) + f" ({n} frames, {self.interval_ms} ms per frame)"
-        self.widget = w.VBox([w.HTML(f"<b>{head}</b>"), w.HBox([self.play, self.frame]), self.image,
-                              self.caption])
-        self.widget.add_class("animre-player")
-        self._show()
-
-    def show(self, frame: int) -> SequencePlayer:
-        """Show frame number ``frame``.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> p = sequence_player(np.zeros((3, 2, 2, 4), np.uint8), interval_ms=80)
-        >>> p.show(2).frame.value, p.play.interval
-        (2, 80)
-        """
-        if not 0 <= frame < len(self.frames):
-            raise UsageError(f"no frame {frame}; there are {len(self.frames)}")
-        if self.frame.value != frame:
-            self.frame.value = frame  # the observer shows it
-        else:
-            self._show()
-        return self
-
-    def _show(self) -> None:
-        k = self.frame.value
-        self.image.value = _png(self.frames[k])
-        if self.info is not None and k < len(self.info):
-            r = self.info.iloc[k]
-            self.caption.value = html.escape(", ".join(f"{c} {r[c]}" for c in self.info.columns))
-
-
-def sequence_player(frames, info: pd.DataFrame | None = None, *, interval_ms: float | None = None,
-                    title: str = "") -> SequencePlayer:
-    """A player for RGBA frames, e.g. an FRM sequence from :func:`animre.decode.icn.sequence_frames`.
-
-    The interval is ``interval_ms`` or else the first ``interval_ms`` of
-    ``info`` (the engine's timing of that FRM sequence: walk or shoot speed
-    spread over its frames, else the battle frame or idle delay).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> p = sequence_player(np.zeros((4, 3, 5, 4), np.uint8), interval_ms=100)
-    >>> p.frame.max, p.image.layout.width
-    (3, '5px')
-    """
-    return SequencePlayer(frames, info, interval_ms=interval_ms, title=title)

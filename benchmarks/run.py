@@ -23,7 +23,11 @@ Sections
    spec edit, peak memory per phase;
 7. with ``--baseline-rev REV``: cold open of the samples by this checkout
    against the same by an earlier git revision, in fresh interpreters,
-   alternately.
+   alternately;
+8. notebooks on a 200-file Civ3 corpus (civ200, built from the real settler
+   files, README "Real files"): notebooks 05 and 00 executed headless with
+   ``DATA`` pointing at it; the slowest cell against the 5 s a researcher
+   waits at most (``--notebooks`` runs this section alone).
 
 Machines are shared and noisy: each timing is the best of ``--repeat`` runs.
 """
@@ -530,6 +534,65 @@ def section_revision(samples: Path, rev: str, repeat: int) -> dict:
     return {"rev": rev, "this_s": t_new, "rev_s": t_old, "this_over_rev": t_new / t_old}
 
 
+# ---------------------------------------------------------------- notebooks on 200 real-size Civ3 units
+
+CELL_BUDGET_S = 5.0
+
+
+def _cell_seconds(executed: Path) -> list[tuple[int, float, str]]:
+    """(cell index, seconds, first source line) of every code cell, from nbclient's recorded timing."""
+    from datetime import datetime
+
+    import nbformat
+
+    nb = nbformat.read(executed, as_version=4)
+    out = []
+    for i, c in enumerate(nb.cells):
+        t = c.get("metadata", {}).get("execution", {})
+        a, b = t.get("iopub.execute_input"), t.get("shell.execute_reply")
+        if c.cell_type == "code" and a and b:
+            sec = (datetime.fromisoformat(b.replace("Z", "+00:00")) -
+                   datetime.fromisoformat(a.replace("Z", "+00:00"))).total_seconds()
+            out.append((i, sec, c.source.splitlines()[0][:70] if c.source else ""))
+    return out
+
+
+def section_notebooks(n: int = 200, notebooks: tuple[str, ...] = ("05_civ3_flc", "00_quickstart")) -> dict:
+    """Notebooks executed on the civ200 folder: the slowest cell of each (cold cache, then warm)."""
+    from animre.demo import run_notebook
+
+    if not (REALDATA / "flic" / "civ3" / "settler").is_dir():
+        print("notebooks on civ200: skipped (real files not present, see README)")
+        return {}
+    tmp = Path(tempfile.mkdtemp(prefix="animre-bench-civ200-"))
+    res: dict = {}
+    try:
+        data = tmp / "civ200"
+        size = civ3.make_civ3(data, n, REALDATA / "flic" / "civ3" / "settler")
+        print(f"notebooks on civ200: {n} Civ3 unit FLCs, {size / 1e6:.1f} MB (built from the real settler files)")
+        env = {"ANIMRE_CACHE_DIR": str(tmp / "cache")}
+        for phase in ("cold", "warm"):
+            for name in notebooks:
+                t0 = time.perf_counter()
+                executed = run_notebook(ROOT / "notebooks" / f"{name}.ipynb", tmp / f"out-{phase}", data, env=env,
+                                        timeout=600)
+                wall = time.perf_counter() - t0
+                cells = _cell_seconds(executed)
+                i, sec, src = max(cells, key=lambda c: c[1])
+                over = [c for c in cells if c[1] > CELL_BUDGET_S]
+                res[f"{name}_{phase}"] = {"wall_s": wall, "slowest_cell": i, "slowest_s": sec,
+                                          "cells_over_budget": [c[0] for c in over]}
+                print(f"  {name} ({phase} cache): {wall:.1f} s in all; slowest cell [{i}] {sec:.2f} s "
+                      f"({sec / CELL_BUDGET_S:.2f} x the {CELL_BUDGET_S:g} s budget): {src}")
+                for c in sorted(cells, key=lambda c: -c[1])[1:4]:
+                    print(f"      next: [{c[0]}] {c[1]:.2f} s  {c[2]}")
+                if over:
+                    print(f"      cells over {CELL_BUDGET_S:g} s: {[c[0] for c in over]}")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return res
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="skip the 10,000 FRM + 1,000 FLC corpus")
@@ -539,9 +602,16 @@ def main(argv=None) -> int:
     ap.add_argument("--modder-flc", type=int, default=2_000,
                     help="real-size Civ3 unit FLCs in the modder-scale corpus (with the --frm FRM files)")
     ap.add_argument("--json", type=Path, help="also write the figures as JSON here")
+    ap.add_argument("--notebooks", action="store_true",
+                    help="only section 8: notebooks 05 and 00 on the 200-file Civ3 corpus, slowest cell")
     ap.add_argument("--baseline-rev", metavar="REV",
                     help="also time a cold open of the samples by this git revision (e.g. the last release)")
     args = ap.parse_args(argv)
+    if args.notebooks:
+        res = {"notebooks": section_notebooks()}
+        if args.json:
+            args.json.write_text(json.dumps(res, indent=1))
+        return 0
     from animre.samples import generate_all
 
     tmp = Path(tempfile.mkdtemp(prefix="animre-bench-samples-"))
@@ -554,6 +624,7 @@ def main(argv=None) -> int:
         res["latency"] = civ3.section_latency(REALDATA)
         if not args.quick:
             res["big"] = section_big(tmp, args.frm, args.flc)
+            res["notebooks"] = section_notebooks()
             res["modder"] = civ3.section_modder(REALDATA, args.modder_flc, args.frm,
                                                 lambda d, n: make_frm(d, tmp, n), run_phase, LAST_PHASE, print_phases)
         res["peak_rss_MB_this_process"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -105,6 +105,10 @@ def jupyterlab(tmp_path, samples_dir):
     docmanager = home / "settings" / "@jupyterlab" / "docmanager-extension" / "plugin.jupyterlab-settings"
     docmanager.parent.mkdir(parents=True)
     docmanager.write_text(json.dumps({"autosave": False}))
+    # every cell rendered (no windowing): a screenshot scrolled to a widget shows the cells around it
+    tracker = home / "settings" / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings"
+    tracker.parent.mkdir(parents=True)
+    tracker.write_text(json.dumps({"windowingMode": "none"}))
     log = tmp_path / "jupyterlab.log"
     cmd = [_jupyter(), "lab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
            f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={PROJECT_ROOT / 'notebooks'}",
@@ -177,3 +181,120 @@ def test_quickstart_renders_corpus_explorer(jupyterlab):
     assert not (PROJECT_ROOT / "notebooks" / ".ipynb_checkpoints").exists()
     written = sorted(p.name for p in jupyterlab["out"].glob("*"))
     assert "files.csv" in written and "files.md" in written, json.dumps(written)
+
+
+# ----------------------------------------------------------------------------- every notebook, the report
+
+#: The widget each notebook shows that a screenshot should catch (the first one that exists).
+FOCUS = {"01_omf_af": ".animre-player", "03_gnt4_mot": ".animre-player", "05_civ3_flc": ".animre-player",
+         "02_homm2_frm": ".jp-OutputArea-output img", "04_retro_pas4": ".jp-OutputArea-output",
+         "06_spec_experiment": ".jp-OutputArea-output"}
+
+
+def _open_and_run(page, url: str, name: str) -> list[str]:
+    """Open a notebook in JupyterLab, run every cell, wait until all ran; the error outputs."""
+    page.goto(url, wait_until="domcontentloaded", timeout=RENDER_MS)
+    page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=RENDER_MS)
+    ready = """(name) => {
+        const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+        const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
+        return !!k && k.status === 'idle' && w.context.path.endsWith(name + '.ipynb');
+    }"""
+    page.wait_for_function(ready, arg=name, timeout=RENDER_MS)
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    page.wait_for_function(
+        """(name) => {
+            const w = window.jupyterapp.shell.currentWidget;
+            if (!w.context.path.endsWith(name + '.ipynb')) return false;
+            const cells = w.content.widgets.filter(c => c.model.type === 'code');
+            const k = w.sessionContext.session.kernel;
+            const failed = cells.some(c => c.model.outputs.toJSON().some(o => o.output_type === 'error'));
+            return k.status === 'idle' && (failed || cells.every(c => c.model.executionCount !== null));
+        }""", arg=name, timeout=RENDER_MS)
+    return page.evaluate(
+        """() => window.jupyterapp.shell.currentWidget.content.widgets
+            .flatMap(c => c.model.type === 'code' ? c.model.outputs.toJSON() : [])
+            .filter(o => o.output_type === 'error').map(o => o.ename + ': ' + o.evalue)""")
+
+
+def test_every_notebook_runs_in_jupyterlab_with_its_players(jupyterlab):
+    """Notebooks 01-06 (00 has its own test above) run in a real JupyterLab; one screenshot each."""
+    from playwright.sync_api import sync_playwright
+
+    names = [n for n in FOCUS]
+    stored = {n: (PROJECT_ROOT / "notebooks" / f"{n}.ipynb").read_bytes() for n in names}
+    ARTIFACTS.mkdir(exist_ok=True)
+    failures = {}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS)
+        try:
+            for name in sorted(names):
+                context = browser.new_context(viewport={"width": 1400, "height": 1000})
+                page = context.new_page()
+                try:
+                    # its own workspace: JupyterLab does not reopen the previous notebook beside it
+                    errors = _open_and_run(page, f"{jupyterlab['url']}/lab/workspaces/nb{name[:2]}/tree/"
+                                                 f"{name}.ipynb?reset&token={jupyterlab['token']}", name)
+                    if errors:
+                        failures[name] = errors
+                    focus = page.locator(FOCUS[name]).first
+                    if FOCUS[name] == ".animre-player":
+                        # the player rendered: play button, frame slider and a picture with pixels
+                        focus.wait_for(state="visible", timeout=RENDER_MS)
+                        assert page.locator(".animre-player .widget-play, .animre-player .jupyter-widgets.widget-play"
+                                            ).count() + page.locator(".animre-player button").count() >= 1, name
+                        img = page.locator(".animre-player img").first
+                        img.wait_for(state="visible", timeout=RENDER_MS)
+                        size = img.evaluate("i => [i.naturalWidth, i.naturalHeight, i.clientWidth, i.clientHeight]")
+                        assert size[0] > 0 and size[:2] == size[2:], (name, size)  # shown at native size
+                        focus.screenshot(path=str(ARTIFACTS / f"{name}-player.png"))
+                    if focus.count():
+                        focus.scroll_into_view_if_needed()
+                    page.wait_for_timeout(1500)  # let the scrolled-to cells paint
+                    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+                    page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")
+                finally:
+                    context.close()
+        finally:
+            browser.close()
+    assert failures == {}, f"cells failed in JupyterLab: {failures}"
+    for name in names:
+        assert (ARTIFACTS / f"{name}.png").stat().st_size > 10_000, name
+        assert (PROJECT_ROOT / "notebooks" / f"{name}.ipynb").read_bytes() == stored[name], \
+            f"JupyterLab wrote into the committed notebook {name}"
+
+
+def test_report_opens_in_the_browser_without_errors(realdata, tmp_path):
+    """`animre report` on the real settler files: one HTML file that Chromium shows with no console error
+    and no request leaving the file."""
+    from playwright.sync_api import sync_playwright
+
+    report = tmp_path / "report.html"
+    r = subprocess.run([sys.executable, "-m", "animre", "report", str(realdata / "flic" / "civ3" / "settler"),
+                        "-o", str(report), "-q", "--no-cache"], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    ARTIFACTS.mkdir(exist_ok=True)
+    console, requests = [], []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.on("console", lambda m: console.append(f"{m.type}: {m.text}") if m.type in ("error", "warning")
+                    else None)
+            page.on("pageerror", lambda e: console.append(f"pageerror: {e}"))
+            page.on("request", lambda q: requests.append(q.url))
+            page.goto(report.as_uri(), wait_until="load", timeout=RENDER_MS)
+            # every picture decoded (a broken data URI has naturalWidth 0)
+            broken = page.evaluate("() => [...document.images].filter(i => !i.complete || i.naturalWidth === 0)"
+                                   ".map(i => i.alt)")
+            n_images = page.evaluate("() => document.images.length")
+            sections = page.evaluate("() => [...document.querySelectorAll('section')].map(s => s.id)")
+            page.screenshot(path=str(ARTIFACTS / "report.png"))
+            page.locator("#pictures").scroll_into_view_if_needed()
+            page.screenshot(path=str(ARTIFACTS / "report-pictures.png"))
+        finally:
+            browser.close()
+    assert console == []
+    assert broken == [] and n_images > 6
+    assert sections == ["files", "errors", "coverage", "profiles", "claims", "relations", "pictures"]
+    assert [u for u in requests if not u.startswith(("file:", "data:"))] == []

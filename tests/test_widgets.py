@@ -123,7 +123,7 @@ def test_records_and_fields_follow_the_fields_table(explorer, sample_corpus):
     f = sample_corpus.fields("frm/GOBLNFRM.BIN")
     expected = f.loc[f["parent"] == "sequences[3]", "path"].tolist()
     assert [v for _, v in explorer.field.options] == expected
-    assert "sequences[3]" in explorer.record.options
+    assert "sequences[3]" in [v for _, v in explorer.record.options]  # the tree opened down to it
 
 
 def test_computed_field_has_no_highlight(explorer, sample_corpus):
@@ -241,3 +241,55 @@ def test_profile_of_a_text_column_has_no_histogram(sample_corpus, homm2):
     assert "histogram" not in prof.figures and prof.hist.value == b""
     prof.select(column="num_frames_raw")
     assert "histogram" in prof.figures and prof.hist.value[:4] == b"\x89PNG"
+
+
+def test_reinterpret_explorer_clears_stale_output(sample_corpus, homm2):
+    rx = reinterpret_explorer(sample_corpus, "idle_weights", fmt="frm", types=["f32le", "u32le"])
+    assert rx.result is not None and rx.ranking.value and rx.plot.value
+    rx.locator.value = "no_such_field_anywhere"
+    rx.run_button.click()  # the error replaces the previous result: no old ranking or plot under it
+    assert "nothing found" in rx.message.value
+    assert rx.result is None and rx.figure is None
+    assert rx.ranking.value == "" and rx.plot.value == b""
+
+
+def test_reinterpret_explorer_says_when_types_do_not_fit(sample_corpus, homm2):
+    # walk_speed is 4 bytes (u4 in the spec): 2-byte types cannot read it
+    rx = reinterpret_explorer(sample_corpus, "walk_speed", fmt="frm", types=["u16le", "s16le"])
+    assert rx.result is None
+    assert "do not fit the field size (4 bytes)" in rx.message.value
+    assert "u16le (2 bytes)" in rx.message.value
+    rx.run(types=["u16le", "u32le"])  # one fits: it is read, the other is named as skipped
+    assert list(rx.result.ranking["type"]) == ["u32le"]
+    assert "u16le (2 bytes) do not fit" in rx.message.value and "skipped" in rx.message.value
+    assert rx.progress.value == rx.progress.max
+
+
+def test_explorer_tree_filter_finds_a_record_by_path(sample_corpus):
+    ex = corpus_explorer(sample_corpus)
+    name = "flc/Warrior/Run.flc"
+    ex.select(file=name)
+    f = sample_corpus.fields(name)
+    records = f.loc[f["kind"].isin(["struct", "array"]), "path"].tolist()
+    assert len(records) > 100  # a file with many records
+    target = next(r for r in records if r.startswith("chunks[20].") and r.count(".") >= 2)
+    # the tree starts closed: only the top level, not every record in one list
+    assert len(ex.record.options) < 20 and target not in [v for _, v in ex.record.options]
+    ex.filter.value = target
+    assert [v for _, v in ex.record.options][:1] == [target] or target in [v for _, v in ex.record.options]
+    assert all(target.lower() in v.lower() for _, v in ex.record.options if v != ex.record.value)
+    ex.record.value = target  # as a click would
+    assert [v for _, v in ex.field.options] == f.loc[f["parent"] == target, "path"].tolist()
+    ex.filter.value = ""
+    assert target in [v for _, v in ex.record.options]  # the tree is opened down to it
+
+
+def test_explorer_array_field_shows_its_elements(sample_corpus, homm2):
+    ex = corpus_explorer(sample_corpus)
+    name = next(f for f, t in homm2["files"].items() if len(set(t["idle_weights"])) > 2)
+    ex.select(file=name, path="idle_weights")
+    assert "parsed value: None" not in ex.info.value
+    shown = re.search(r"<code>\[(.*?)\]</code> \((\d+) elements\)", ex.info.value)
+    assert int(shown.group(2)) == len(homm2["files"][name]["idle_weights"])
+    values = [np.float32(float(v)) for v in shown.group(1).split(", ")]
+    assert values == [np.float32(v) for v in homm2["files"][name]["idle_weights"]]

@@ -80,6 +80,11 @@ __all__ = [
     "ring_frames",
     "civ3_directions",
     "place_on_canvas",
+    "CIV3_TRANSPARENT",
+    "CIV3_SHADOWS",
+    "CIV3_CIV_COLOURS",
+    "civ3_rgba",
+    "frame_duration_ms",
 ]
 
 #: Civ3 direction names by bit of the FlicAnim ``directions`` field (bit 0 first).
@@ -898,3 +903,77 @@ def place_on_canvas(frame: np.ndarray, header: Any, fill: int = 255) -> np.ndarr
     canvas = np.full((ys, xs), fill, dtype=frame.dtype)
     canvas[yo:yo + h, xo:xo + w] = frame
     return canvas
+
+
+# ---------------------------------------------------------------------------- Civ3 palette roles
+
+#: Palette indices a Civ3 unit draws as fully transparent (255 magenta, 254 green), as the C7 engine
+#: (an open re-implementation of Civilization III) loads unit FLCs.
+CIV3_TRANSPARENT: tuple[int, ...] = (254, 255)
+#: Shadow indices: black with alpha ``(255 - index) * 16`` (240 darkest ... 253 faintest), as the C7 engine
+#: draws them; the files store them as shades of magenta.
+CIV3_SHADOWS: tuple[int, ...] = tuple(range(240, 254))
+#: Indices the game replaces by the owner's civilization colours: 0-15 and the even indices 16-62.
+CIV3_CIV_COLOURS: tuple[int, ...] = tuple(range(16)) + tuple(range(16, 64, 2))
+
+
+def civ3_rgba(frames: np.ndarray, palette: np.ndarray) -> np.ndarray:
+    """Civ3 unit frames as RGBA: transparent indices alpha 0, shadow indices translucent black.
+
+    Parameters
+    ----------
+    frames : numpy.ndarray
+        uint8 palette indices, shape (..., height, width).
+    palette : numpy.ndarray
+        (256, 3) uint8 RGB.
+
+    Returns
+    -------
+    numpy.ndarray
+        uint8, shape (..., height, width, 4).
+
+    Examples
+    --------
+    >>> pal = np.zeros((256, 3), np.uint8); pal[5] = (9, 8, 7)
+    >>> civ3_rgba(np.array([[5, 255, 240]], np.uint8), pal)[0].tolist()
+    [[9, 8, 7, 255], [0, 0, 0, 0], [0, 0, 0, 240]]
+    """
+    pal = np.asarray(palette, dtype=np.uint8)
+    if pal.shape != (256, 3):
+        raise UsageError(f"a palette has shape (256, 3), got {pal.shape}")
+    table = np.concatenate([pal, np.full((256, 1), 255, np.uint8)], axis=1)
+    for i in CIV3_SHADOWS:
+        table[i] = (0, 0, 0, (255 - i) * 16)
+    table[list(CIV3_TRANSPARENT)] = 0
+    return table[np.asarray(frames, dtype=np.uint8)]
+
+
+_HEADER = struct.Struct("<IHHHHHHI")
+
+
+def frame_duration_ms(src: str | os.PathLike | bytes) -> float:
+    """Milliseconds per frame of an FLI/FLC file, from its header speed.
+
+    FLC (magic 0xAF12) stores milliseconds; FLI (0xAF11) stores 1/70 s ticks
+    (the ``duration_ms`` instance of ``ksy/flc.ksy`` says the same). Only the
+    fixed 128-byte header is read.
+
+    Examples
+    --------
+    >>> frame_duration_ms("data/samples/flc/Warrior/Run.flc")
+    88.0
+    """
+    if isinstance(src, (bytes, bytearray, memoryview)):
+        head, name = bytes(src[:_HEADER.size]), "<bytes>"
+    else:
+        try:
+            with open(src, "rb") as fh:
+                head, name = fh.read(_HEADER.size), str(src)
+        except OSError as e:
+            raise UsageError(f"{src}: cannot read: {e}") from e
+    if len(head) < _HEADER.size:
+        raise ParseError(name, "header.speed", len(head), "file too short for an FLI/FLC header")
+    _, magic, _, _, _, _, _, speed = _HEADER.unpack(head)
+    if magic not in (0xAF11, 0xAF12):
+        raise ParseError(name, "header.magic", 4, f"magic 0x{magic:04X} is neither FLI (0xAF11) nor FLC (0xAF12)")
+    return speed * 1000 / 70 if magic == 0xAF11 else float(speed)
