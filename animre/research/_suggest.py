@@ -95,7 +95,7 @@ def suggest(corpus: Any, spec: str | Path | None = None, *, min_files: int = 5, 
     --------
     >>> s = suggest(c, spec="af")
     >>> s.query("column == 'exec_window'")[["kind", "suggestion", "evidence"]].values.tolist()
-    [['valid', 'valid: 0xa', '10 in 11/11 files (11 rows)']]
+    [['valid', 'valid: 10', '10 in 11/11 files (11 rows)']]
     """
     from .._ksy_patch import find_field
     from ..compile import KSY_DIR
@@ -231,7 +231,7 @@ def _fmt(v: Any) -> str:
     if isinstance(v, (bool, np.bool_)):
         return str(bool(v))
     if isinstance(v, (int, np.integer)):
-        return str(v) if -10 < v < 10 else (f"{v:#x}" if v >= 0 else str(v))
+        return str(v) if v < 16 else f"{v:#x}"
     if isinstance(v, float):
         return f"{v:g}"
     return repr(v)
