@@ -29,10 +29,11 @@ from .compile import compile_spec
 from .corpus import Corpus, open_corpus
 from .errors import UsageError
 from .research import diff_corpora
+from .research._diff import DIFF_CORPORA_COLUMNS
 
 __all__ = ["Adoption", "apply_suggestions"]
 
-MAX_ROUNDS = 8
+MAX_ROUNDS = 12
 
 
 @dataclass
@@ -162,7 +163,7 @@ def apply_suggestions(suggestions: Any, spec_path: str | os.PathLike, corpus: Co
     withdrawn: list[dict] = []
     problems: list[str] = []
     before = after = None
-    diff = pd.DataFrame()
+    diff = pd.DataFrame(columns=DIFF_CORPORA_COLUMNS)
     formats: list[str] = []
     files: list[Path] = []
     name_of: dict[str, str] = {}  # file name in the re-parse -> file name in ``corpus``
@@ -194,9 +195,11 @@ def apply_suggestions(suggestions: Any, spec_path: str | os.PathLike, corpus: Co
                           or x.get("rename")]
             if not structural:
                 raise
-            culprit = structural[-1]
-            withdrawn.append(_withdraw(culprit, f"the patched spec does not compile: {e}", []))
-            edits = [x for x in edits if x is not culprit]
+            named = [x for x in structural if _names(x) & set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", str(e)))]
+            culprits = named or structural[-1:]
+            for x in culprits:
+                withdrawn.append(_withdraw(x, f"the patched spec does not compile: {e}", []))
+            edits = [x for x in edits if all(x is not y for y in culprits)]
             continue
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -227,6 +230,14 @@ def apply_suggestions(suggestions: Any, spec_path: str | os.PathLike, corpus: Co
         write_atomic(written, new_text.encode("utf-8"))
     return Adoption(patch, edits, pd.DataFrame(withdrawn, columns=WITHDRAWN_COLUMNS), diff, problems, written,
                     before, after)
+
+
+def _names(e: dict) -> set:
+    """Ids an edit brings into the spec or changes (field, new name, enums, instances)."""
+    out = {e["field"]} | set(e.get("enums") or {}) | set(e.get("instances") or {})
+    if e.get("rename"):
+        out.add(e["rename"])
+    return out
 
 
 def _withdraw(e: dict, reason: str, files: list) -> dict:

@@ -50,7 +50,8 @@ SUGGESTION_KINDS = ("valid", "enum", "flags", "count", "rename", "relation", "do
 SUGGESTION_COLUMNS = ["spec", "type", "field", "table", "column", "kind", "suggestion", "evidence", "holds",
                       "of", "unit", "n_files", "counterexamples", "edit", "status"]
 _INT = re.compile(r"^(?:[us][1248](?:le|be)?|b\d+(?:le|be)?)$")
-_QUANTITY = re.compile(r"^(?:num|len|ofs|size|count)_|_(?:speed|time|x|y|width|height|size|len|ofs|count)$")
+_QUANTITY = re.compile(r"^(?:num|len|ofs|size|count)_|(?:^|_)(?:speed|time|x|y|width|height|size|len|ofs|count|"
+                       r"delay|offset|orig|length|frames|weight|damage|points|health)$")
 _ARITH = ("equal", "offset", "multiple", "divide", "linear", "mask")
 _DERIVED_SOURCES = ("row_in_file", "rows_in_file", "file_size")
 MAX_COUNTEREXAMPLES = 10
@@ -97,7 +98,7 @@ def suggest(corpus: Any, spec: str | Path | None = None, *, min_files: int = 5, 
     >>> s.query("column == 'exec_window'")[["kind", "suggestion", "evidence"]].values.tolist()
     [['valid', 'valid: 10', '10 in 11/11 files (11 rows)']]
     """
-    from .._ksy_patch import find_field
+    from .._ksy_patch import find_field, spec_references
     from ..compile import KSY_DIR
 
     docs = _spec_docs(corpus, spec, KSY_DIR)
@@ -125,7 +126,8 @@ def suggest(corpus: Any, spec: str | Path | None = None, *, min_files: int = 5, 
         if key not in info:
             _, node, where = find_field(docs[defspec], owner, fid)
             info[key] = {"node": node, "where": where, "type": str(r.type), "enum": r.enum
-                         if isinstance(r.enum, str) else None}
+                         if isinstance(r.enum, str) else None,
+                         "referenced": sum(spec_references(d, fid) for d in docs.values())}
     out: list[dict] = []
     profiles: dict[str, pd.DataFrame] = {}
     by_table: dict[str, list[str]] = {}
@@ -352,7 +354,7 @@ def _field_suggestions(corpus, key, cols, inf, sha, profiles, min_files, filtere
     files_per_value = v.drop_duplicates(["file", "value"]).assign(h=lambda d: d["file"].map(sha)) \
         .drop_duplicates(["h", "value"]).groupby("value").size()
     closed = bool((files_per_value >= 2).all())
-    quantity = bool(_QUANTITY.search(fid))
+    quantity = bool(_QUANTITY.search(fid)) and not fid.startswith("unknown")
     if 2 <= len(counts) <= 4 and closed and n_files >= 2 * min_files and not has_valid and not quantity:
         vals = sorted(int(x) for x in counts.index)
         ev = (f"{len(vals)} values {', '.join(_fmt(x) for x in vals)} in {n_rows} rows of {len(file_list)} "
@@ -367,7 +369,7 @@ def _field_suggestions(corpus, key, cols, inf, sha, profiles, min_files, filtere
         if p is not None and col in p.index and "LOOKS_LIKE_FLAGS" in p.at[col, "alerts"]:
             flags_note = dict(p.at[col, "notes"]).get("LOOKS_LIKE_FLAGS")
             break
-    if flags_note and n_files >= min_files:
+    if flags_note and n_files >= min_files and not quantity:
         u = v["value"].to_numpy(dtype=np.int64)
         width = max(8, int(u.max()).bit_length())
         ref = f"{fid}.to_i" if inf["enum"] else fid
@@ -393,9 +395,9 @@ def _field_suggestions(corpus, key, cols, inf, sha, profiles, min_files, filtere
             out.append(_row(key, cols, "flags", f"bits already in the spec: {', '.join(have)}", ev, n_rows,
                             n_rows, "rows", n_files, [], None, status="in spec"))
     # enum: a small closed set of codes
-    named_quantity = quantity and not fid.startswith("unknown")
+    referenced = inf.get("referenced", 0) > 0  # an enum would break the expressions that use the field
     if (not flags_note and inf["enum"] is None and 3 <= len(counts) <= 16 and closed and n_files >= min_files
-            and n_rows >= 3 * len(counts) and not named_quantity and int(counts.index.min()) >= 0
+            and n_rows >= 3 * len(counts) and not quantity and not referenced and int(counts.index.min()) >= 0
             and "value" not in node):
         vals = sorted(int(x) for x in counts.index)
         ename = fid if fid not in _enum_names(corpus) else f"{fid}_values"
