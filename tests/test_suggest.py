@@ -134,6 +134,11 @@ def test_count_links(sugg, manifest):
         sorted((p["file"], p["declared"], p["found"]) for p in planted)
     assert partial["of"] - partial["holds"] == len(planted)
     assert counts["edit"].map(lambda e: e is None or "doc" in e or "set" in e).all()
+    # a size link the spec states (text: size: len_str), with the generator's string lengths
+    size = sugg[(sugg["kind"] == "size") & (sugg["field"] == "len_str")].iloc[0]
+    moves = [m for f, v in manifest["formats"]["omf"]["files"].items() if f.startswith("af/") for m in v["moves"]]
+    assert size["status"] == "in spec" and size["holds"] == size["of"] == len(moves)
+    assert len({len(m["animation"]["anim_string"]) for m in moves}) >= 3  # lengths that vary: not a constant
 
 
 def test_planted_relations(sugg, manifest):

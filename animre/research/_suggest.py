@@ -46,7 +46,7 @@ from ._util import integral_values, is_missing, plain
 
 __all__ = ["suggest", "SUGGESTION_COLUMNS", "SUGGESTION_KINDS"]
 
-SUGGESTION_KINDS = ("valid", "enum", "flags", "count", "rename", "relation", "doc")
+SUGGESTION_KINDS = ("valid", "enum", "flags", "count", "size", "rename", "relation", "doc")
 SUGGESTION_COLUMNS = ["spec", "type", "field", "table", "column", "kind", "suggestion", "evidence", "holds",
                       "of", "unit", "n_files", "counterexamples", "edit", "status"]
 _INT = re.compile(r"^(?:[us][1248](?:le|be)?|b\d+(?:le|be)?)$")
@@ -146,6 +146,7 @@ def suggest(corpus: Any, spec: str | Path | None = None, *, min_files: int = 5, 
                                         bits_in_spec=_bits_in_spec(docs[key[0]], key[1], key[2]),
                                         include_in_spec=include_in_spec)
     links = _count_links(corpus, col_to_key, info, docs, sha, min_files, include_in_spec)
+    links += _size_links(corpus, col_to_key, docs, sha, min_files, include_in_spec)
     if relations_:
         links += _relation_suggestions(corpus, by_table, col_to_key, info, docs, sha, min_files, alpha)
     # a field that a full relation or count explains is a quantity, not a set of codes
@@ -490,6 +491,53 @@ def _count_links(corpus, col_to_key, info, docs, sha, min_files, include_in_spec
                                   + (f" @ {e['offset']:#x}" if "offset" in e else "") for e in cx[:3]))
                 out.append(_row(key, cols, "count", f"doc: count of {child} (partial)", ev, holds, len(eq),
                                 "records", n_files, cx, _edit(key, doc=f"Evidence - {ev}.")))
+    return out
+
+
+def _size_links(corpus, col_to_key, docs, sha, min_files, include_in_spec) -> list[dict]:
+    """Integer fields equal to the byte length of another field of the same record, in every row."""
+    from .._ksy_patch import find_field
+
+    out = []
+    schema = corpus.schema
+    paths = dict(zip(zip(schema["table"], schema["column"]), schema["path"]))
+    by_table: dict[str, list] = {}
+    for (t, col), key in col_to_key.items():
+        by_table.setdefault(t, []).append((col, key))
+    for t, cols in by_table.items():
+        df = corpus.tables[t]
+        if t not in corpus.spans or df["file"].nunique() < min_files:
+            continue
+        starts, ends = corpus.spans[t]
+        lengths = {c: (ends[c] - starts[c]) for c in starts.columns if c in ends.columns}
+        for col, key in cols:
+            iv = integral_values(df[col])
+            if iv is None or df[col].isna().any() or len(np.unique(iv)) < 3:
+                continue
+            for other, ln in lengths.items():
+                if other == col or (t, other) not in col_to_key or ln.isna().any():
+                    continue
+                if not (ln.to_numpy(dtype=np.int64) == iv).all():
+                    continue
+                xp, op = paths.get((t, col)), paths.get((t, other))
+                if not isinstance(xp, str) or not isinstance(op, str) or _parent_path(xp) != _parent_path(op):
+                    continue
+                okey = col_to_key[(t, other)]
+                node = find_field(docs[okey[0]], okey[1], okey[2])[1] or {}
+                n_files = _n_indep(df["file"].unique(), sha)
+                ev = f"{col} = byte length of {other} in {len(df)}/{len(df)} rows of {df['file'].nunique()} files"
+                if str(node.get("size", "")).strip() == key[2]:
+                    if include_in_spec:
+                        out.append(_row(key, [(t, col)], "size", f"size: {key[2]} (already in the spec)", ev,
+                                        len(df), len(df), "rows", n_files, [], None, status="in spec"))
+                elif "size" in node or "size-eos" in node or "terminator" in node:
+                    out.append(_row(key, [(t, col)], "size", f"{okey[2]}: size: {key[2]}", ev, len(df), len(df),
+                                    "rows", n_files, [], {"spec": okey[0], "type": okey[1], "field": okey[2],
+                                                          "set": {"size": key[2]}}))
+                else:
+                    out.append(_row(key, [(t, col)], "size", f"doc: size of {other}", ev, len(df), len(df), "rows",
+                                    n_files, [], _edit(key, doc=f"Evidence - {ev}.")))
+                break
     return out
 
 
