@@ -139,6 +139,10 @@ def test_count_links(sugg, manifest):
     moves = [m for f, v in manifest["formats"]["omf"]["files"].items() if f.startswith("af/") for m in v["moves"]]
     assert size["status"] == "in spec" and size["holds"] == size["of"] == len(moves)
     assert len({len(m["animation"]["anim_string"]) for m in moves}) >= 3  # lengths that vary: not a constant
+    # a pos link the spec states (gnta: pos: ofs_gnta), one per animation the generator wrote
+    pos = sugg[(sugg["kind"] == "pos") & (sugg["field"] == "ofs_gnta")].iloc[0]
+    n_anims = sum(len(m["animations"]) for m in manifest["formats"]["mot"]["files"].values())
+    assert pos["status"] == "in spec" and pos["holds"] == pos["of"] == n_anims
 
 
 def test_planted_relations(sugg, manifest):

@@ -46,7 +46,7 @@ from ._util import integral_values, is_missing, plain
 
 __all__ = ["suggest", "SUGGESTION_COLUMNS", "SUGGESTION_KINDS"]
 
-SUGGESTION_KINDS = ("valid", "enum", "flags", "count", "size", "rename", "relation", "doc")
+SUGGESTION_KINDS = ("valid", "enum", "flags", "count", "size", "pos", "rename", "relation", "doc")
 SUGGESTION_COLUMNS = ["spec", "type", "field", "table", "column", "kind", "suggestion", "evidence", "holds",
                       "of", "unit", "n_files", "counterexamples", "edit", "status"]
 _INT = re.compile(r"^(?:[us][1248](?:le|be)?|b\d+(?:le|be)?)$")
@@ -147,6 +147,7 @@ def suggest(corpus: Any, spec: str | Path | None = None, *, min_files: int = 5, 
                                         include_in_spec=include_in_spec)
     links = _count_links(corpus, col_to_key, info, docs, sha, min_files, include_in_spec)
     links += _size_links(corpus, col_to_key, docs, sha, min_files, include_in_spec)
+    links += _pos_links(corpus, col_to_key, docs, sha, min_files, include_in_spec)
     if relations_:
         links += _relation_suggestions(corpus, by_table, col_to_key, info, docs, sha, min_files, alpha)
     # a field that a full relation or count explains is a quantity, not a set of codes
@@ -538,6 +539,51 @@ def _size_links(corpus, col_to_key, docs, sha, min_files, include_in_spec) -> li
                     out.append(_row(key, [(t, col)], "size", f"doc: size of {other}", ev, len(df), len(df), "rows",
                                     n_files, [], _edit(key, doc=f"Evidence - {ev}.")))
                 break
+    return out
+
+
+def _pos_links(corpus, col_to_key, docs, sha, min_files, include_in_spec) -> list[dict]:
+    """Integer fields equal to the absolute offset of a structure of the same record, in every row."""
+    from .._ksy_patch import find_field
+
+    out = []
+    schema = corpus.schema
+    paths = dict(zip(zip(schema["table"], schema["column"]), schema["path"]))
+    for t in dict.fromkeys(t for t, _ in col_to_key):
+        df = corpus.tables[t]
+        if t not in corpus.spans or df["file"].nunique() < min_files or len(df) < 5:
+            continue
+        starts = corpus.spans[t][0]
+        for col in [c for tt, c in col_to_key if tt == t]:
+            key = col_to_key[(t, col)]
+            iv = integral_values(df[col])
+            xp = paths.get((t, col))
+            if iv is None or df[col].isna().any() or len(np.unique(iv)) < 3 or not isinstance(xp, str):
+                continue
+            best = None
+            for other in starts.columns:
+                op = paths.get((t, other))
+                if other == col or not isinstance(op, str) or starts[other].isna().any():
+                    continue
+                if (starts[other].to_numpy(dtype=np.int64) == iv).all() and _parent_path(op) != _parent_path(xp):
+                    best = op
+                    break
+            if best is None:
+                continue
+            struct_path = _parent_path(best)
+            if _parent_path(struct_path) != _parent_path(xp):
+                continue  # the structure is not a sibling of the offset field
+            sid = struct_path.rsplit(".", 1)[-1]
+            node = find_field(docs[key[0]], key[1], sid)[1] or {}
+            n_files = _n_indep(df["file"].unique(), sha)
+            ev = f"{col} = absolute offset of {sid} in {len(df)}/{len(df)} rows of {df['file'].nunique()} files"
+            if str(node.get("pos", "")).strip() == key[2]:
+                if include_in_spec:
+                    out.append(_row(key, [(t, col)], "pos", f"{sid}: pos: {key[2]} (already in the spec)", ev,
+                                    len(df), len(df), "rows", n_files, [], None, status="in spec"))
+            else:
+                out.append(_row(key, [(t, col)], "pos", f"doc: offset of {sid}", ev, len(df), len(df), "rows",
+                                n_files, [], _edit(key, doc=f"Evidence - {ev}.")))
     return out
 
 
