@@ -425,15 +425,15 @@ def _count_links(corpus, col_to_key, info, docs, sha, min_files, include_in_spec
 
     out = []
     schema = corpus.schema
+    keys = {t: [k for k in corpus.keys(t) if k in df.columns] for t, df in corpus.tables.items() if t != "files"}
     for child, cdf in corpus.tables.items():
         if child == "files" or not len(cdf):
             continue
-        ckeys = [k for k in corpus.keys(child) if k in cdf.columns]
+        ckeys = keys[child]
         if len(ckeys) < 2:
             continue
         pkeys = ckeys[:-1]
-        parent = next((t for t in corpus.tables if t != child and t != "files"
-                       and [k for k in corpus.keys(t) if k in corpus.tables[t].columns] == pkeys), None)
+        parent = next((t for t in keys if t != child and keys[t] == pkeys), None)
         if parent is None:
             continue
         pdf = corpus.tables[parent]
@@ -554,6 +554,8 @@ def _pos_links(corpus, col_to_key, docs, sha, min_files, include_in_spec) -> lis
         if t not in corpus.spans or df["file"].nunique() < min_files or len(df) < 5:
             continue
         starts = corpus.spans[t][0]
+        full = {c: starts[c].to_numpy(dtype=np.int64) for c in starts.columns
+                if isinstance(paths.get((t, c)), str) and not starts[c].isna().any()}
         for col in [c for tt, c in col_to_key if tt == t]:
             key = col_to_key[(t, col)]
             iv = integral_values(df[col])
@@ -561,11 +563,9 @@ def _pos_links(corpus, col_to_key, docs, sha, min_files, include_in_spec) -> lis
             if iv is None or df[col].isna().any() or len(np.unique(iv)) < 3 or not isinstance(xp, str):
                 continue
             best = None
-            for other in starts.columns:
-                op = paths.get((t, other))
-                if other == col or not isinstance(op, str) or starts[other].isna().any():
-                    continue
-                if (starts[other].to_numpy(dtype=np.int64) == iv).all() and _parent_path(op) != _parent_path(xp):
+            for other, st in full.items():
+                op = paths[(t, other)]
+                if other != col and (st == iv).all() and _parent_path(op) != _parent_path(xp):
                     best = op
                     break
             if best is None:
@@ -652,7 +652,7 @@ def _relation_suggestions(corpus, by_table, col_to_key, info, docs, sha, min_fil
         df = corpus.tables[t]
         if len(df) < 5 or df["file"].nunique() < min_files:
             continue
-        rel = relations(t, corpus=corpus, min_support=0.85)
+        rel = relations(t, corpus=corpus, min_support=0.85, n_permutations=10)
         if not len(rel):
             continue
         # equality is symmetric: put the spec field on the target side
