@@ -31,7 +31,8 @@ from typing import Any
 
 from .errors import SpecError, UsageError
 
-__all__ = ["find_field", "find_type", "patch_text", "spec_references", "suggest_patch", "unified_diff"]
+__all__ = ["edits_of", "find_field", "find_type", "patch_text", "spec_references", "suggest_patch",
+           "unified_diff"]
 
 _EXPR_KEYS = {"repeat-expr", "repeat-until", "size", "pos", "if", "value", "switch-on", "expr", "io",
               "process", "terminator", "-animre-where", "-animre-bytes"}
@@ -176,7 +177,7 @@ def _set_after(m: MutableMapping, key: str, value: Any, after: Iterable[str]) ->
 
 
 def _append_doc(m: MutableMapping, line: str) -> None:
-    from ruamel.yaml.scalarstring import LiteralScalarString
+    from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarString, SingleQuotedScalarString
 
     old = m.get("doc")
     if old is None:
@@ -187,7 +188,11 @@ def _append_doc(m: MutableMapping, line: str) -> None:
     if isinstance(old, LiteralScalarString) or "\n" in str(old):
         m["doc"] = LiteralScalarString(str(old).rstrip("\n") + "\n" + line + "\n")
     else:
-        m["doc"] = f"{str(old).rstrip()} {line}"
+        new = f"{str(old).rstrip()} {line}"
+        for style in (SingleQuotedScalarString, DoubleQuotedScalarString):  # keep the quoting it had
+            if isinstance(old, style):
+                new = style(new)
+        m["doc"] = new
 
 
 def patch_text(text: str, edits: Iterable[Mapping]) -> tuple[str, list[dict]]:
@@ -311,7 +316,13 @@ def suggest_patch(suggestions: Any, spec_path: str | os.PathLike) -> str:
 
 
 def edits_of(suggestions: Any) -> list[dict]:
-    """The edits of suggestion rows (a DataFrame with an ``edit`` column, or a list of edits)."""
+    """The edits of suggestion rows (a DataFrame with an ``edit`` column, or a list of edits).
+
+    Examples
+    --------
+    >>> edits_of([{"spec": "frm", "type": "frm", "field": "unknown_magic", "doc": "x"}])[0]["field"]
+    'unknown_magic'
+    """
     if hasattr(suggestions, "columns"):
         if "edit" not in suggestions.columns:
             raise UsageError("expected the DataFrame of animre.suggest (no 'edit' column)")

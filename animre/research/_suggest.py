@@ -488,7 +488,7 @@ def _count_links(corpus, col_to_key, info, docs, sha, min_files, include_in_spec
                                                    offset=corpus.offsets(t, col, pdf.index[~eq]).to_numpy())
                 cx = _counter(bad, "found")
                 ev = (f"{col} = {what} in {holds}/{len(eq)} records; except "
-                      + ", ".join(f"{e['file']}: {e['value']} vs {e['found']} rows"
+                      + ", ".join(f"{e['file']} has {e['value']} for {e['found']} rows"
                                   + (f" @ {e['offset']:#x}" if "offset" in e else "") for e in cx[:3]))
                 out.append(_row(key, cols, "count", f"doc: count of {child} (partial)", ev, holds, len(eq),
                                 "records", n_files, cx, _edit(key, doc=f"Evidence - {ev}.")))
