@@ -177,7 +177,11 @@ def _set_after(m: MutableMapping, key: str, value: Any, after: Iterable[str]) ->
 
 
 def _append_doc(m: MutableMapping, line: str) -> None:
-    from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarString, SingleQuotedScalarString
+    from ruamel.yaml.scalarstring import (
+        DoubleQuotedScalarString,
+        LiteralScalarString,
+        SingleQuotedScalarString,
+    )
 
     old = m.get("doc")
     if old is None:
