@@ -28,6 +28,21 @@ def _open(path, **kw):
         return animre.open_corpus(path, cache=False, progress=False, **kw)
 
 
+OTHER_SEED = 5  # a second generated corpus: the truth is read from its own manifest
+
+
+@pytest.fixture(scope="module", params=["samples", OTHER_SEED], ids=["seed2097", f"seed{OTHER_SEED}"])
+def case(request, samples_dir, tmp_path_factory):
+    """(corpus, manifest, suggestions) of one generated sample corpus."""
+    if request.param == "samples":
+        folder = samples_dir
+    else:
+        folder = tmp_path_factory.mktemp(f"samples{request.param}")
+        generate_all(folder, seed=request.param)
+    c = _open(folder)
+    return c, load_manifest(folder), animre.suggest(c, include_in_spec=True)
+
+
 @pytest.fixture(scope="module")
 def corpus(samples_dir):
     return _open(samples_dir)
@@ -57,7 +72,8 @@ def _constant_keys(records: list[dict]) -> dict:
     return out
 
 
-def test_planted_constants_become_valid(sugg, manifest, corpus):
+def test_planted_constants_become_valid(case):
+    corpus, manifest, sugg = case
     omf = manifest["formats"]["omf"]["files"]
     af = [v for f, v in omf.items() if f.startswith("af/")]
     headers = _constant_keys([v["header"] for v in af])
@@ -81,7 +97,8 @@ def test_planted_constants_become_valid(sugg, manifest, corpus):
         assert rows.iloc[0]["evidence"].split(" in ")[1].startswith(f"{rows.iloc[0]['of']}/{rows.iloc[0]['of']} files")
 
 
-def test_near_constants_stay_doc_with_their_exception(sugg, manifest):
+def test_near_constants_stay_doc_with_their_exception(case):
+    corpus, manifest, sugg = case
     frm = manifest["formats"]["frm"]["planted"]
     assert _rows(sugg, "unknown_magic", "valid").empty
     doc = _rows(sugg, "unknown_magic", "doc", "frm").iloc[0]
@@ -97,7 +114,8 @@ def test_near_constants_stay_doc_with_their_exception(sugg, manifest):
     assert "Evidence - " in doc["edit"]["doc"] and doc["holds"] == doc["of"] - 1
 
 
-def test_planted_flag_fields_split_into_bits(sugg, manifest):
+def test_planted_flag_fields_split_into_bits(case):
+    corpus, manifest, sugg = case
     moves = [m["footer"] for f, v in manifest["formats"]["omf"]["files"].items() if f.startswith("af/")
              for m in v["moves"]]
     for field in ("ai_flags", "pos_constraint"):
@@ -119,7 +137,8 @@ def test_planted_flag_fields_split_into_bits(sugg, manifest):
     assert f"0x40 in {sum(1 for t in tracks if t['track_flags'] & 0x40)}/{len(tracks)} rows" in row["evidence"]
 
 
-def test_count_links(sugg, manifest):
+def test_count_links(case):
+    corpus, manifest, sugg = case
     counts = sugg[sugg["kind"] == "count"]
     in_spec = set(counts.loc[counts["status"] == "in spec", "field"])
     assert {"num_coords", "num_sprites", "num_extra_strings", "num_tracks", "num_keys", "num_parm_infos",
@@ -145,7 +164,8 @@ def test_count_links(sugg, manifest):
     assert pos["status"] == "in spec" and pos["holds"] == pos["of"] == n_anims
 
 
-def test_planted_relations(sugg, manifest):
+def test_planted_relations(case):
+    corpus, manifest, sugg = case
     mot = manifest["formats"]["mot"]["planted"]
     assert mot["total_time_is_last_key_time"] and mot["end_time_is_max_total_time"]
     full = sugg[(sugg["kind"] == "relation") & (sugg["holds"] == sugg["of"])]
@@ -167,7 +187,8 @@ def test_planted_relations(sugg, manifest):
         [(mot["len_file_exception"]["file"], mot["len_file_exception"]["offset"])]
 
 
-def test_no_suggestion_on_random_columns(sugg, manifest):
+def test_no_suggestion_on_random_columns(case):
+    corpus, manifest, sugg = case
     rnd = manifest["formats"]["omf"]["planted"]["random_field"]
     assert rnd["table"] == "af_moves"
     for field in (rnd["column"], manifest["formats"]["flc"]["planted"]["random_column"], "unknown_1c"):
