@@ -8,6 +8,13 @@ parent/child structure for counts) and proposes, per spec field, the exact
 edits into a reviewable diff; :func:`animre.apply_suggestions` proves them
 on the corpus before writing.
 
+Flag fields are split into one boolean ``value`` instance per varying bit
+(``(ai_flags & 0x2) != 0``, its byte range taken from the field with
+``-animre-bytes``) rather than into ``b1`` fields: the field is still read
+as it was (no change of layout or bit order), and every bit becomes a
+column of its own. Bits the spec already tests this way are not proposed
+again.
+
 The false-discovery guard (why columns of random values get no suggestion):
 
 - every suggestion needs at least ``min_files`` independent files (files
