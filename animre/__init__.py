@@ -19,11 +19,13 @@ from ._ksy_patch import suggest_patch  # noqa: E402
 from .compile import compile_all, compile_spec, load_parser  # noqa: E402
 from .corpus import Corpus, open_corpus, parse_file  # noqa: E402
 from .decode.flic import decode_frames  # noqa: E402
+from .decode.icn import icn_sprites  # noqa: E402
 from .decode.omf_sprites import sprite_images  # noqa: E402
 from .errors import AnimreError, ParseError, SpecError, ToolchainError, UsageError  # noqa: E402
 from .export import export, wiki_table  # noqa: E402
 from .research import (  # noqa: E402
     claims,
+    compare,
     coverage,
     diff,
     diff_corpora,
@@ -45,6 +47,7 @@ __all__ = [
     "UsageError",
     "apply_suggestions",
     "claims",
+    "compare",
     "compile_all",
     "compile_spec",
     "coverage",
@@ -53,6 +56,7 @@ __all__ = [
     "diff_corpora",
     "export",
     "fields_table",
+    "icn_sprites",
     "load_parser",
     "open_corpus",
     "parse_file",

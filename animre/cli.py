@@ -1,6 +1,7 @@
 """The ``animre`` command line.
 
-Exit codes: 0 success, 1 some files failed (or parsers differ from specs), 2 usage error.
+Exit codes: 0 success, 1 some recognised files (or containers) failed to parse (or parsers
+differ from specs), 2 usage error. Files no format recognises are listed as skipped, not failed.
 """
 
 from __future__ import annotations
@@ -52,9 +53,17 @@ def _open(args):
 def _print_df(df, limit: int | None = None) -> None:
     import pandas as pd
 
+    from .display import fmt
+
+    if limit is not None and len(df) > limit:
+        df = df.head(limit)
+    shown = df.copy()
+    for c in shown.columns:  # lists, bytes, numpy scalars and floats as the one formatter writes them
+        if shown[c].dtype == object or pd.api.types.is_float_dtype(shown[c].dtype):
+            shown[c] = [fmt(v) for v in shown[c]]
     with pd.option_context("display.max_rows", limit or 200, "display.max_columns", 50,
                            "display.width", 200, "display.max_colwidth", 60):
-        print(df.to_string(index=False) if limit is None or len(df) <= limit else df.head(limit).to_string(index=False))
+        print(shown.to_string(index=False))
 
 
 def _status(corpus) -> int:
@@ -64,9 +73,12 @@ def _status(corpus) -> int:
 def _cmd_scan(args) -> int:
     c = _open(args)
     f = c.files
-    print(f"{len(f)} files, {int(f.ok.sum())} parsed, {len(c.errors)} failed")
-    summary = f.assign(format=f.format.fillna("(unknown)")).groupby("format").agg(
-        files=("file", "size"), parsed=("ok", "sum"), bytes=("size", "sum")).reset_index()
+    st = f["status"].value_counts()
+    print(f"{len(f)} files, {int(st.get('parsed', 0))} parsed, {len(c.errors)} failed, "
+          f"{int(st.get('skipped', 0))} skipped (not recognised), {int(f['kind'].notna().sum())} containers")
+    what = f["format"].fillna(f["kind"]).fillna("(unknown)")
+    summary = f.assign(format=what, parsed=f["status"] == "parsed").groupby("format").agg(
+        files=("file", "size"), parsed=("parsed", "sum"), bytes=("size", "sum")).reset_index()
     _print_df(summary)
     tables = [(t, len(df)) for t, df in c.tables.items() if t != "files"]
     if tables:
@@ -118,7 +130,7 @@ def _cmd_export(args) -> int:
     formats = tuple(x.strip() for x in args.format.split(",") if x.strip())
     tables = {t: df for t, df in c.tables.items() if not args.table or t in args.table}
     tables["errors"] = c.errors
-    written = export(tables, args.out, formats=formats)
+    written = export(tables, args.out, formats=formats, corpus=c)
     print(f"wrote {len(written)} files to {args.out}")
     return _status(c)
 
@@ -192,7 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "(manifest.json) into OUT.")
     s.add_argument("out", type=Path, help="output folder")
     s.add_argument("--seed", type=int, default=2097, help="random seed (default 2097)")
-    s.add_argument("--only", nargs="*", help="only these generators (homm2, omf, gnt4, pas4, civ3)")
+    s.add_argument("--only", nargs="*", help="only these generators (agg, flc, frm, mot, omf, pas4, zip)")
     s.set_defaults(func=_cmd_samples)
 
     def corpus_cmd(name, help, func, desc):
@@ -206,7 +218,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     corpus_cmd("scan", "files per format and the errors", _cmd_scan,
                "Open DIR, detect and parse every file; print files per format, tables and errors. "
-               "Exit 1 when some files failed.")
+               "Containers (zip, HoMM2 AGG, ...) are opened and their members scanned like files. "
+               "Exit 1 when some recognised file failed to parse; unrecognised files are skipped.")
     q = corpus_cmd("profile", "profile every column of one table", _cmd_profile,
                    "Profile every column of table T (constant, distinct values, bits, alerts).")
     q.add_argument("--table", "-t", required=True, help="table name, e.g. frm, af_moves, mot_tracks")

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 import types
 import warnings
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,27 +27,30 @@ from . import __version__
 from .atomic import write_atomic  # noqa: F401 - re-exported for callers of the old location
 from .cache import default_cache_dir, read_snapshot, snapshot_dir, write_snapshot
 from .errors import AnimreError, ParseError, UsageError
-from .flatten import COLUMN_INFO, Chunk
+from .flatten import COLUMN_INFO, EXTENT, Chunk
 from .formats import Format, all_formats, detect_format
 from .formats.base import not_in_spec as _not_in_spec
 from .formats.base import not_testable
-from .read import HEAD, module_for, parse_blocks, parse_data, parse_file, plan_of, read_chunks
+from .read import module_for, parse_blocks, parse_data, parse_file, plan_of, read_chunks
+from .sources import Source, list_sources, read_source
 
 __all__ = ["Corpus", "open_corpus", "parse_file", "parse_data", "parse_blocks", "FileResult",
            "default_cache_dir", "UNAVAILABLE_COLUMNS"]
 
-ERROR_COLUMNS = ["file", "format", "path", "offset", "message"]
-FILES_COLUMNS = ["file", "format", "size", "sha256", "ok"]
+ERROR_COLUMNS = ["file", "format", "path", "offset", "message", "container"]
+FILES_COLUMNS = ["file", "format", "size", "sha256", "ok", "status", "container", "offset", "kind", "members"]
 UNAVAILABLE_COLUMNS = ["kind", "format", "table", "name", "missing", "message"]
-IGNORED_SUFFIXES = {
-    ".json", ".md", ".txt", ".csv", ".parquet", ".xlsx", ".ipynb", ".py", ".png", ".jpg",
-    ".html", ".tmp", ".ksy", ".yaml", ".yml", ".log",
-}
+_KEY_SCHEMA = "files-v2"  # bump when the files table's columns change: older snapshots are not reused
 
 
 @dataclass
 class FileResult:
-    """What one file yielded: its table rows with byte spans, or its error."""
+    """What one file yielded: its table rows with byte spans, or its error.
+
+    ``status`` is ``parsed``, ``failed``, ``skipped`` (not recognised as any
+    format: listed, not an error) or ``container`` (a container no format
+    reads; its members are files of their own).
+    """
 
     file: str
     path: str
@@ -57,104 +61,81 @@ class FileResult:
     chunks: dict[str, Chunk] = field(default_factory=dict)
     error: dict | None = None
     cached: bool = False
+    status: str = "parsed"
+    container: str | None = None
+    offset: int | None = None
+    kind: str | None = None
+    members: int | None = None
+
+    def row(self) -> dict:
+        """Its row of the ``files`` table."""
+        return {c: getattr(self, c) for c in FILES_COLUMNS}
 
 
 # ------------------------------------------------------------------ one file
 
 
-def _hash_file(path: Path) -> tuple[str, int, bytes]:
-    h = hashlib.sha256()
-    size = 0
-    head = b""
-    with open(path, "rb") as fh:
-        while True:
-            chunk = fh.read(1 << 20)
-            if not chunk:
-                break
-            if size == 0:
-                head = chunk[:HEAD]
-            h.update(chunk)
-            size += len(chunk)
-    return h.hexdigest(), size, head
-
-
 @dataclass
 class _Ident:
-    path: Path
-    name: str
-    sha256: str
-    size: int
+    src: Source
     fmt: Format | None
     key: str | None
-    error: str | None = None
+
+    @property
+    def name(self) -> str:
+        return self.src.name
 
 
-def _identify(path: Path, name: str, parsers, spec_hashes: dict[str, str] | None = None) -> _Ident:
-    """Hash and detect one file; the cache key ties content, spec and animre version."""
-    try:
-        sha, size, head = _hash_file(path)
-    except OSError as e:
-        return _Ident(path, name, "", 0, None, None, f"cannot read: {e}")
-    fmt, _ = detect_format(head, size, name)
+def _identify(src: Source, parsers, spec_hashes: dict[str, str] | None = None) -> _Ident:
+    """Detect one entry's format; the cache key ties content, place, spec and animre version."""
+    if src.error is not None:
+        return _Ident(src, None, None)
+    fmt, _ = detect_format(src.head, src.size, src.name)
     if fmt is None:
-        return _Ident(path, name, sha, size, None, None)
+        return _Ident(src, None, None)
     if spec_hashes is not None and fmt.name in spec_hashes:
         shash = spec_hashes[fmt.name]
     else:
         shash = module_for(fmt, parsers)[1]
         if spec_hashes is not None:
             spec_hashes[fmt.name] = shash
-    key = hashlib.sha256(f"{sha}|{fmt.name}|{shash}|{__version__}".encode()).hexdigest()
-    return _Ident(path, name, sha, size, fmt, key)
+    place = f"{src.container}|{src.offset}|{src.kind}|{src.members}"
+    key = hashlib.sha256(f"{src.sha256}|{fmt.name}|{shash}|{__version__}|{_KEY_SCHEMA}|{place}".encode()).hexdigest()
+    return _Ident(src, fmt, key)
+
+
+def _error_row(e: ParseError, fmt: str | None, container: str | None) -> dict:
+    return {"file": e.file, "format": fmt, "path": e.path, "offset": e.offset, "message": str(e),
+            "container": container}
 
 
 def _process(ident: _Ident, parsers) -> FileResult:
-    path, name, sha, size, fmt = ident.path, ident.name, ident.sha256, ident.size, ident.fmt
-    if ident.error or fmt is None:
-        why = ident.error or f"not recognised as any animre format ({size} bytes)"
-        return FileResult(name, str(path), None, size, sha, False,
-                          error={"file": name, "format": None, "path": "", "offset": 0,
-                                 "message": f"{name}: (file) @ 0x0 (0): {why}"})
-    res = FileResult(name, str(path), fmt.name, size, sha, False)
+    src, fmt = ident.src, ident.fmt
+    res = FileResult(src.name, str(src.path), fmt.name if fmt else None, src.size, src.sha256, False,
+                     status="failed", container=src.container, offset=src.offset, kind=src.kind,
+                     members=src.members)
+    if src.error is not None:
+        res.error = _error_row(ParseError(src.name, src.error.path, src.error.offset, src.error.reason),
+                               None, src.container)
+        return res
+    if fmt is None:
+        res.ok, res.status = (True, "container") if src.kind else (False, "skipped")
+        return res
     try:
-        res.chunks = read_chunks(path.read_bytes(), name, fmt, parsers)
-        res.ok = True
+        res.chunks = read_chunks(read_source(src), src.name, fmt, parsers)
+        res.ok, res.status = True, "parsed"
     except ParseError as e:
-        res.error = {"file": name, "format": fmt.name, "path": e.path, "offset": e.offset,
-                     "message": str(e)}
+        res.error = _error_row(e, fmt.name, src.container)
+        res.error["file"] = src.name
     except (AnimreError, Exception) as e:  # noqa: BLE001 - a bad file never aborts a corpus
-        res.error = {"file": name, "format": fmt.name, "path": "", "offset": 0,
-                     "message": f"{name}: (tables) @ 0x0 (0): {type(e).__name__}: {e}"}
+        res.error = {"file": src.name, "format": fmt.name, "path": "", "offset": 0,
+                     "message": f"{src.name}: (tables) @ 0x0 (0): {type(e).__name__}: {e}",
+                     "container": src.container}
         res.chunks = {}
     return res
 
 
 # ------------------------------------------------------------------ the corpus
-
-
-def _collect(path: str | os.PathLike | Iterable) -> tuple[Path | None, list[Path]]:
-    if isinstance(path, (str, os.PathLike)):
-        p = Path(path)
-        if p.is_dir():
-            files = sorted(
-                f for f in p.rglob("*")
-                if f.is_file()
-                and not any(part.startswith(".") for part in f.relative_to(p).parts)
-                and f.suffix.lower() not in IGNORED_SUFFIXES
-            )
-            return p, files
-        if p.is_file():
-            return p.parent, [p]
-        raise UsageError(f"{p}: no such file or folder")
-    files = [Path(f) for f in path]
-    missing = [str(f) for f in files if not f.is_file()]
-    if missing:
-        raise UsageError(f"no such file: {', '.join(missing[:5])}")
-    try:
-        root = Path(os.path.commonpath([str(f.resolve().parent) for f in files])) if files else None
-    except ValueError:
-        root = None
-    return root, files
 
 
 class _Collector:
@@ -181,40 +162,74 @@ class _Collector:
         if self.n % self.every == 0:
             self._flush()
 
+    def absorb(self, tables: dict[str, list]) -> None:
+        """Append tables a worker already concatenated (after everything added so far)."""
+        self._flush()
+        for t, parts in tables.items():
+            self.chunks.setdefault(t, []).extend(parts)
+
     def _flush(self) -> None:
+        """Turn the pending files' chunks into column arrays: one part per table, three dicts
+        (values, start offsets, end offsets), each ``{"file": ..., column: array}``."""
         for t, parts in self.pending.items():
             cols = parts[0][1].columns
-            data: dict[str, Any] = {"file": np.repeat([f for f, _ in parts], [c.n for _, c in parts])}
+            n = sum(c.n for _, c in parts)
+            vals: dict[str, Any] = {"file": pd.Series(np.repeat([f for f, _ in parts], [c.n for _, c in parts]))}
             for col in cols:
-                vals: list = []
+                v: list = []
                 for _, ch in parts:
-                    vals.extend(ch.data[col])
-                data[col] = vals
-            new = pd.DataFrame(data, columns=["file", *cols])
+                    v.extend(ch.data[col])
+                vals[col] = pd.Series(v)
+            span_cols = parts[0][1].span_cols
+            same = all(ch.span_cols == span_cols for _, ch in parts)
             spans = []
-            for which in ("starts", "ends"):
-                sp = {"file": pd.array(np.zeros(len(new), np.int32), dtype="Int32")}
-                sp["file"][:] = pd.NA
-                for col in cols:
-                    a = np.concatenate([getattr(ch, which).get(col, np.full(ch.n, -1, np.int32))
-                                        for _, ch in parts])
-                    sp[col] = pd.arrays.IntegerArray(np.where(a < 0, 0, a).astype(np.int32), a < 0)
-                spans.append(pd.DataFrame(sp, columns=["file", *cols]))
-            self.chunks.setdefault(t, []).append((new, spans[0], spans[1]))
+            for which in ("st", "en"):
+                sp = {"file": pd.Series(pd.arrays.IntegerArray(np.zeros(n, np.int32), np.ones(n, bool)))}
+                if same:  # one concatenation per table: offsets are (columns x rows) int32 matrices
+                    m = np.concatenate([getattr(ch, which) for _, ch in parts], axis=1)
+                    rows = dict(zip(span_cols, m))
+                else:
+                    rows = {c: np.concatenate([dict(zip(ch.span_cols, getattr(ch, which))).get(
+                        c, np.full(ch.n, -1, np.int32)) for _, ch in parts]) for c in cols}
+                none = np.full(n, -1, np.int32)
+                for col in cols + [c for c in span_cols if c not in vals]:  # + extents (skipped fields)
+                    a = rows.get(col, none)
+                    sp[col] = pd.Series(pd.arrays.IntegerArray(np.maximum(a, 0), a < 0))
+                spans.append(sp)
+            self.chunks.setdefault(t, []).append((vals, spans[0], spans[1]))
         self.pending = {}
 
     def tables(self) -> dict[str, tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]]:
+        """Every table as (values, starts, ends) DataFrames.
+
+        Parts are joined column by column and each part's column is released as
+        soon as it is joined, and the frames are built without copying the
+        joined arrays, so the peak stays near the size of the result.
+        """
         self._flush()
         out = {}
-        for t, ch in self.chunks.items():
-            if len(ch) == 1:
-                out[t] = ch[0]
-            else:
-                df = pd.concat([c[0] for c in ch], ignore_index=True)
-                cols = list(df.columns)
-                out[t] = (df, pd.concat([c[1] for c in ch], ignore_index=True).reindex(columns=cols),
-                          pd.concat([c[2] for c in ch], ignore_index=True).reindex(columns=cols))
-        self.chunks = {}
+        for t in list(self.chunks):
+            parts = self.chunks.pop(t)
+            sizes = [len(p[0]["file"]) for p in parts]
+            frames = []
+            for k, fill in ((0, None), (1, pd.NA), (2, pd.NA)):
+                cols: list[str] = list(dict.fromkeys(c for p in parts for c in p[k]))
+                data = {}
+                for col in cols:
+                    pieces = [p[k].pop(col, None) for p in parts]
+                    pieces = [x if x is not None else pd.Series([fill] * m, dtype=None if k == 0 else "Int32")
+                              for x, m in zip(pieces, sizes)]
+                    if len(pieces) == 1:
+                        joined = pieces[0]
+                    else:
+                        joined = pd.concat(pieces, ignore_index=True)
+                        if k == 0 and len({str(x.dtype) for x in pieces}) > 1:
+                            # a part where the column was all None inferred another dtype: infer once
+                            joined = pd.Series(joined.tolist())
+                    del pieces
+                    data[col] = joined.reset_index(drop=True)
+                frames.append(pd.DataFrame(data, columns=cols, copy=False))
+            out[t] = tuple(frames)
         return out
 
 
@@ -245,10 +260,17 @@ class _DeriveContext:
 
     def __init__(self, corpus: Corpus):
         self._c = corpus
+        self._shared: dict = {}
 
     @property
     def files(self) -> pd.DataFrame:
         return self._c.files
+
+    def shared(self, key, fn):
+        """``fn()`` computed once per derivation and shared by every derived column that asks for ``key``."""
+        if key not in self._shared:
+            self._shared[key] = fn()
+        return self._shared[key]
 
     def table(self, name: str) -> pd.DataFrame:
         df = self._c.tables.get(name)
@@ -271,7 +293,12 @@ class _DeriveContext:
         other = self.table(table)
         keys = [k for k in self._c.keys(table) if k in df.columns and k in other.columns]
         right = other[keys + [column]].drop_duplicates(keys)
-        return df[keys].merge(right, on=keys, how="left")[column].to_numpy()
+        # positions through an index, not a merge: no copy of the key columns per row
+        if len(keys) == 1:
+            pos = pd.Index(right[keys[0]]).get_indexer(df[keys[0]])
+        else:
+            pos = pd.MultiIndex.from_frame(right[keys]).get_indexer(pd.MultiIndex.from_frame(df[keys]))
+        return right[column].reset_index(drop=True).reindex(pos).to_numpy()
 
     def ends(self, table: str, column: str) -> pd.Series:
         return self._c.offsets(table, column, end=True)
@@ -292,19 +319,25 @@ class Corpus:
     spans : dict of str -> (DataFrame, DataFrame)
         For every table, the absolute start and end byte offset of
         each cell that was read from the file (nullable Int32; NA for computed cells).
+    timings : DataFrame
+        Where the open spent its time: one row per phase (list, hash and
+        detect; read cache; parse and flatten; concatenate; assemble; write
+        cache; derive) with seconds and perf-counter start/end.
     """
 
     def __init__(self, root: Path | None, results: list[FileResult], parsers=None,
                  snapshot: dict | None = None, order: list[str] | None = None,
-                 fresh_tables: dict | None = None):
+                 fresh_tables: dict | None = None, sources: list[Source] | None = None):
         self.root = root
         self.results = results
         self.parsers = dict(parsers or {})
-        self._paths = {r.file: Path(r.path) for r in results}
+        self._sources = {s.name: s for s in sources} if sources is not None else {
+            r.file: Source(r.file, Path(r.path)) for r in results}
         self.tables: dict[str, pd.DataFrame] = {}
         self.spans = _Spans()
         self.unavailable = pd.DataFrame(columns=UNAVAILABLE_COLUMNS)
         self._derived_ok: set[tuple[str, str]] = set()
+        self.timings = pd.DataFrame(columns=["phase", "seconds", "start", "end"])
         self._schema = None
         if fresh_tables is None:
             collector = _Collector()
@@ -330,13 +363,18 @@ class Corpus:
                 old = old[old["file"].isin(set(rank) - fresh_files)]
                 df = pd.concat([old, new], ignore_index=True) if len(new) else old
             if len(df):
-                df = df.iloc[df["file"].map(rank).argsort(kind="stable")].reset_index(drop=True)
+                r = df["file"].map(rank).to_numpy()
+                if len(r) > 1 and (r[1:] < r[:-1]).any():  # only reorder what is out of order (no copy otherwise)
+                    df = df.iloc[r.argsort(kind="stable")].reset_index(drop=True)
             return df
 
-        new_files = pd.DataFrame(
-            [{"file": r.file, "format": r.format, "size": r.size, "sha256": r.sha256, "ok": r.ok}
-             for r in fresh], columns=FILES_COLUMNS)
-        self.tables["files"] = merge(snap_files, new_files).reset_index(drop=True)
+        new_files = pd.DataFrame([r.row() for r in fresh], columns=FILES_COLUMNS)
+        for col in ("offset", "members"):
+            new_files[col] = new_files[col].astype("Int64")
+        files = merge(snap_files, new_files).reset_index(drop=True)
+        for col in ("format", "container", "kind", "status"):  # one NA (None) whether fresh or cached
+            files[col] = files[col].astype(object).where(files[col].notna(), None)
+        self.tables["files"] = files
         new_errs = pd.DataFrame([r.error for r in fresh if r.error], columns=ERROR_COLUMNS)
         self.errors = merge(snapshot.get("errors"), new_errs)
         if len(self.errors):
@@ -372,6 +410,7 @@ class Corpus:
             if not len(df):
                 continue
             cols = list(df.columns)
+            cols += [c for c in ss.columns if c.startswith(EXTENT) and c not in cols]  # skipped fields' bytes
             self.tables[t] = df
             self.spans[t] = (ss.reindex(columns=cols).astype("Int32"), ee.reindex(columns=cols).astype("Int32"))
 
@@ -400,12 +439,21 @@ class Corpus:
                 for d in f.derived:
                     if (d.table, d.column) in self._derived_ok:
                         extra.append((d.table, d.column, "derived", "derived", None, d.doc, None, f.name,
-                                      False, None))
+                                      False, None, False))
             frames.append(pd.DataFrame(extra, columns=COLUMN_INFO))
             frames = [x for x in frames if len(x)]
             self._schema = (pd.concat(frames, ignore_index=True) if frames
                             else pd.DataFrame(columns=COLUMN_INFO))
         return self._schema
+
+    @property
+    def extents(self) -> pd.DataFrame:
+        """Span-only entries of the tables' offsets (``~`` + field path): fields the specs leave out of
+        the tables (``-animre-skip``), switch fields no case typed and arrays whose ``-animre-where``
+        keeps records out; table, name, category (typed, opaque, records)."""
+        frames = [plan_of(f, self.parsers).extent_info() for f in self._formats_in_use()]
+        frames = [x for x in frames if len(x)]
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["table", "name", "category"])
 
     def columns(self, table: str) -> pd.DataFrame:
         """The columns of one table with their kind, ksy type, enum and ``doc`` (from the spec).
@@ -477,7 +525,7 @@ class Corpus:
                     continue
                 try:
                     vals = d.fn(df, ctx)
-                    df = df.copy()
+                    df = df.copy(deep=False)  # copy-on-write: the new column never touches the old frame
                     if isinstance(vals, pd.Series):
                         vals = vals.array  # keeps nullable integer types (no float NaN)
                     elif not isinstance(vals, (np.ndarray, pd.api.extensions.ExtensionArray)):
@@ -513,16 +561,37 @@ class Corpus:
 
     @property
     def files(self) -> pd.DataFrame:
-        """The ``files`` table (file, format, size, sha256, ok)."""
+        """The ``files`` table: one row per file and per container member.
+
+        Columns: file, format, size, sha256, ok, status (``parsed``, ``failed``,
+        ``skipped`` when no format recognises it, ``container`` for a container
+        no format reads), container (the corpus name of the container holding
+        it), offset (of its bytes inside that container), kind (the container
+        id when the file is a container) and members (its member count).
+
+        Examples
+        --------
+        >>> f = c.files.set_index("file")
+        >>> f.at["agg/HEROES2.AGG", "kind"], f.at["zip/CIV3UNITS.ZIP", "status"]
+        ('agg', 'container')
+        >>> f.at["agg/HEROES2.AGG/GOBLNFRM.BIN", "container"]
+        'agg/HEROES2.AGG'
+        """
         return self.tables["files"]
 
     def path(self, file: str) -> Path:
-        """Absolute path of a file of the corpus (by its ``file`` name)."""
-        return self._paths[file]
+        """Absolute path of a file of the corpus (for a container member: the file on disk holding it)."""
+        return self._sources[file].path
 
     def read_bytes(self, file: str) -> bytes:
-        """The bytes of a file of the corpus."""
-        return self._paths[file].read_bytes()
+        """The bytes of a file of the corpus (a container member is read from its container).
+
+        Examples
+        --------
+        >>> len(c.read_bytes("agg/HEROES2.AGG/GOBLNFRM.BIN"))
+        821
+        """
+        return read_source(self._sources[file])
 
     def format_of(self, file: str) -> str | None:
         """The detected format name of a file.
@@ -539,7 +608,15 @@ class Corpus:
         return None if fmt is None or pd.isna(fmt) else fmt
 
     def parse(self, file: str):
-        """Parse one file again and return the Kaitai object tree (with ``_debug`` offsets)."""
+        """Parse one file again and return the Kaitai object tree (with ``_debug`` offsets).
+
+        Offsets of a container member's fields are relative to the member.
+
+        Examples
+        --------
+        >>> c.parse("agg/HEROES2.AGG/GOBLNFRM.BIN").walk_speed == c.parse("agg/GOBLNFRM.BIN").walk_speed
+        True
+        """
         fmt = self.format_of(file)
         _, obj, _ = parse_data(self.read_bytes(file), file, fmt, self.parsers)
         return obj
@@ -597,7 +674,7 @@ class Corpus:
         from .tables import fields_table
 
         if files is None:
-            files = [r.file for r in self.results if r.ok]
+            files = [r.file for r in self.results if r.ok and r.format is not None]
         elif isinstance(files, str):
             files = [files]
         else:
@@ -622,7 +699,6 @@ class Corpus:
 
 
 PARALLEL_MIN_FILES = 256  # below this, starting worker processes costs more than it saves
-_BATCH = 32
 _POOL_STATE: tuple | None = None  # (idents, parsers) inherited by forked workers: nothing of it is pickled
 
 
@@ -639,14 +715,34 @@ def _workers(workers: int | None) -> int:
     return max(1, int(workers))
 
 
-def _process_batch(bounds: tuple[int, int]) -> list[FileResult]:
-    """Worker side: parse ``idents[start:end]``; results go back as column chunks, never parse trees."""
+def _process_batch(bounds: tuple[int, int]) -> tuple[list[FileResult], dict]:
+    """Worker side: parse ``idents[start:end]`` and concatenate the batch's tables here.
+
+    What goes back is the files' results (no rows) and, per table, column
+    arrays for the whole batch (DataFrames of values and int32 offsets), so
+    the parent only appends them: never parse trees, never per-cell objects.
+    """
     idents, parsers = _POOL_STATE
-    return [_process(i, parsers) for i in idents[bounds[0]:bounds[1]]]
+    results = [_process(i, parsers) for i in idents[bounds[0]:bounds[1]]]
+    collector = _Collector(every=len(results) + 1)
+    for r in results:
+        collector.add(r)
+    collector._flush()
+    return results, collector.chunks
 
 
-def _scan(todo: list[_Ident], parsers, workers: int, parallel: bool, bar) -> Iterable[FileResult]:
-    """Parse every file of ``todo`` in order, in ``workers`` forked processes when ``parallel``."""
+def _batch_size(n: int, workers: int) -> int:
+    """Files per worker batch: a few batches per worker (for balance), 16..256 files each."""
+    return max(16, min(256, -(-n // (workers * 4))))
+
+
+def _scan(todo: list[_Ident], parsers, workers: int, parallel: bool, bar) -> Iterable[tuple[list, dict | None]]:
+    """Parse every file of ``todo`` in order, in ``workers`` forked processes when ``parallel``.
+
+    Yields ``(results, tables)``: one file and ``None`` in this process (its
+    rows are still in ``results[0].chunks``), or a worker's batch with its
+    tables already concatenated.
+    """
     import multiprocessing as mp
 
     if parallel and workers > 1 and len(todo) > 1 and "fork" in mp.get_all_start_methods():
@@ -657,22 +753,30 @@ def _scan(todo: list[_Ident], parsers, workers: int, parallel: bool, bar) -> Ite
         done = 0
         try:
             with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("fork")) as ex:
-                batches = [(k, min(k + _BATCH, len(todo))) for k in range(0, len(todo), _BATCH)]
-                for batch in ex.map(_process_batch, batches):
-                    for r in batch:
-                        done += 1
-                        yield r
-                        if bar is not None:
-                            bar.update(1)
+                size = _batch_size(len(todo), workers)
+                batches = [(k, min(k + size, len(todo))) for k in range(0, len(todo), size)]
+                for batch, tables in ex.map(_process_batch, batches):
+                    done += len(batch)
+                    yield batch, tables
+                    _advance(bar, batch)
             return
         except Exception:  # noqa: BLE001 - a broken pool (e.g. a worker killed) falls back to one process
             todo = todo[done:]
         finally:
             _POOL_STATE = None
     for ident in todo:
-        yield _process(ident, parsers)
-        if bar is not None:
-            bar.update(1)
+        r = _process(ident, parsers)
+        yield [r], None
+        _advance(bar, [r])
+
+
+def _advance(bar, done: list[FileResult]) -> None:
+    """Move the progress bar by files, showing the bytes parsed so far."""
+    if bar is None:
+        return
+    bar.update(len(done))
+    bar.bytes_done = getattr(bar, "bytes_done", 0) + sum(r.size for r in done)
+    bar.set_postfix_str(f"{bar.bytes_done / 1e6:.1f} of {bar.bytes_total / 1e6:.1f} MB", refresh=False)
 
 
 def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache: bool | str | os.PathLike = True,
@@ -706,7 +810,9 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache:
     0  ARCHRFRM.BIN         300
     1  BOAR_FRM.BIN         150
     """
-    root, files = _collect(path)
+    clock = _Clock()
+    root, sources = list_sources(path)
+    files = [s.path for s in sources if not s.chain]
     if parsers:
         for spec_id in parsers:
             if spec_id not in all_formats():
@@ -716,10 +822,14 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache:
         cache_dir = default_cache_dir()
     elif cache:
         cache_dir = Path(cache)
-    names = [f.relative_to(root).as_posix() if root and f.is_relative_to(root) else str(f) for f in files]
+    names = [s.name for s in sources]
     spec_hashes: dict[str, str] = {}  # one spec hash per format per open
-    idents = [_identify(f, n, parsers, spec_hashes) for f, n in zip(files, names)]
+    idents = [_identify(s, parsers, spec_hashes) for s in sources]
+    for i in idents:  # the first bytes served detection; the corpus keeps no copy of them
+        i.src = replace(i.src, head=b"")
+    sources = [i.src for i in idents]
     keys = {i.name: i.key for i in idents}
+    clock.lap("list, hash and detect")
     snapshot, sdir = None, None
     if cache_dir is not None:
         sdir = snapshot_dir(cache_dir, root, files, parsers)
@@ -730,33 +840,64 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache:
             reuse = {n for n, k in keys.items() if k is not None and old_keys.get(n) == k}
             if reuse != set(old_keys) or len(reuse) != len(keys):
                 snapshot["files"] = snapshot["files"][snapshot["files"]["file"].isin(reuse)]
+    clock.lap("read cache")
     reused = set()
     if snapshot is not None:
         reused = set(snapshot["files"]["file"])
     todo = [i for i in idents if i.name not in reused]
-    results = [FileResult(i.name, str(i.path), i.fmt.name if i.fmt else None, i.size, i.sha256, True,
-                          cached=True) for i in idents if i.name in reused]
+    results = [FileResult(i.name, str(i.src.path), i.fmt.name if i.fmt else None, i.src.size, i.src.sha256, True,
+                          cached=True, container=i.src.container, offset=i.src.offset, kind=i.src.kind,
+                          members=i.src.members) for i in idents if i.name in reused]
     bar = None
     if progress is not False and len(todo) >= 20:
         from tqdm.auto import tqdm
 
-        total_bytes = sum(i.size for i in todo)
+        total_bytes = sum(i.src.size for i in todo)
         bar = tqdm(total=len(todo), desc="animre: parsing", unit="file", disable=None if progress is None else False,
-                   postfix=f"{total_bytes / 1e6:.1f} MB")
+                   postfix=f"0.0 of {total_bytes / 1e6:.1f} MB")
+        bar.bytes_total = total_bytes
     n_workers = _workers(workers)
     parallel = n_workers > 1 and (workers is not None or len(todo) >= PARALLEL_MIN_FILES)
     collector = _Collector()
     try:
-        for r in _scan(todo, parsers, n_workers, parallel, bar):
-            collector.add(r)
-            results.append(r)
+        for batch, tables in _scan(todo, parsers, n_workers, parallel, bar):
+            if tables:
+                collector.absorb(tables)
+            for r in batch:
+                collector.add(r)
+            results.extend(batch)
     finally:
         if bar is not None:
             bar.close()
-    corpus = Corpus(root, results, parsers, snapshot=snapshot, order=names, fresh_tables=collector.tables())
+    clock.lap("parse and flatten")
+    fresh = collector.tables()
+    clock.lap("concatenate")
+    corpus = Corpus(root, results, parsers, snapshot=snapshot, order=names, fresh_tables=fresh, sources=sources)
+    del fresh
+    clock.lap("assemble")
     if sdir is not None and (todo or snapshot is None):
         write_snapshot(sdir, keys, corpus._snapshot_payload())
+    clock.lap("write cache")
     corpus._derive()
+    clock.lap("derive")
+    corpus.timings = clock.frame()
     return corpus
+
+
+class _Clock:
+    """Wall-clock windows of the phases of an open (``Corpus.timings``)."""
+
+    def __init__(self):
+        self.t0 = self.last = time.perf_counter()
+        self.rows: list[tuple[str, float, float]] = []
+
+    def lap(self, phase: str) -> None:
+        now = time.perf_counter()
+        self.rows.append((phase, self.last, now))
+        self.last = now
+
+    def frame(self) -> pd.DataFrame:
+        return pd.DataFrame([(p, b - a, a, b) for p, a, b in self.rows],
+                            columns=["phase", "seconds", "start", "end"])
 
 

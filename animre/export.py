@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from .atomic import write_all_atomic
+from .display import fmt, formatters, plain
 from .errors import UsageError
 
 __all__ = ["export", "wiki_table", "to_markdown", "WRITERS", "EXPORT_FORMATS"]
@@ -38,11 +39,10 @@ def _jsonable(v: Any) -> Any:
     if isinstance(v, (list, tuple, set)):
         return [_jsonable(x) for x in v]
     if isinstance(v, np.ndarray):
-        return [_jsonable(x) for x in v.tolist()]
+        return [_jsonable(x) for x in plain(v)]
     if isinstance(v, (bytes, bytearray)):
         return bytes(v).hex()
-    if isinstance(v, np.generic):
-        v = v.item()
+    v = plain(v)
     if v is None or v is pd.NA or v is pd.NaT:
         return None
     if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
@@ -85,21 +85,18 @@ def _flat(df: pd.DataFrame, keep_bytes: bool = False) -> pd.DataFrame:
 # ----------------------------------------------------------------------------- markdown
 
 
-def _md_cell(v: Any) -> str:
-    v = _cell_text(v)
-    if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)):
-        return ""
-    if isinstance(v, float):
-        s = f"{v:.6g}"
-    elif isinstance(v, np.generic):
-        s = str(v.item())
-    else:
-        s = str(v)
+def _md_cell(v: Any, show: Callable[[Any], str] = fmt) -> str:
+    s = show(v)
     return s.replace("\\", "\\\\").replace("|", "\\|").replace("\r\n", "<br>").replace("\n", "<br>")
 
 
-def to_markdown(df: pd.DataFrame, title: str | None = None) -> str:
+def to_markdown(df: pd.DataFrame, title: str | None = None,
+                style: Mapping[str, Callable[[Any], str]] | None = None) -> str:
     """A pipe table (GitHub / wiki Markdown), with an optional ``## title`` heading.
+
+    Cells are written by :func:`animre.display.fmt`; ``style`` gives a
+    formatter per column (:func:`animre.display.formatters`: hex for magic
+    values, flags and ids).
 
     Examples
     --------
@@ -116,8 +113,9 @@ def to_markdown(df: pd.DataFrame, title: str | None = None) -> str:
         lines += [f"## {title}", ""]
     lines.append("| " + " | ".join(_md_cell(c) for c in cols) + " |")
     lines.append("| " + " | ".join("---" for _ in cols) + " |")
+    shows = [(style or {}).get(c, fmt) for c in cols]
     for row in df.itertuples(index=False, name=None):
-        lines.append("| " + " | ".join(_md_cell(v) for v in row) + " |")
+        lines.append("| " + " | ".join(_md_cell(v, shows[i]) for i, v in enumerate(row)) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -128,8 +126,8 @@ def _w_csv(df: pd.DataFrame, fh: BinaryIO, name: str) -> None:
     fh.write(_flat(df).to_csv(index=False).encode("utf-8"))
 
 
-def _w_md(df: pd.DataFrame, fh: BinaryIO, name: str) -> None:
-    fh.write(to_markdown(df, name).encode("utf-8"))
+def _w_md(df: pd.DataFrame, fh: BinaryIO, name: str, style: Mapping | None = None) -> None:
+    fh.write(to_markdown(df, name, style).encode("utf-8"))
 
 
 def _w_parquet(df: pd.DataFrame, fh: BinaryIO, name: str) -> None:
@@ -183,7 +181,8 @@ def _safe(name: str) -> str:
 
 
 def export(tables_or_findings: Any, folder: str | os.PathLike,
-           formats: Iterable[str] | str = EXPORT_FORMATS, name: str | None = None) -> list[Path]:
+           formats: Iterable[str] | str = EXPORT_FORMATS, name: str | None = None, *,
+           corpus: Any = None) -> list[Path]:
     """Write tables or findings to ``folder`` in several formats, atomically.
 
     Parameters
@@ -197,6 +196,10 @@ def export(tables_or_findings: Any, folder: str | os.PathLike,
         Any of ``csv``, ``md`` (wiki pipe table), ``parquet``, ``xlsx``, ``json``.
     name : str, optional
         File name stem (a prefix for dicts); default ``table`` / the dict keys.
+    corpus : Corpus, optional
+        Markdown tables named like a corpus table write their cells as the
+        spec reads them (magic values, flags and ids in hex, see
+        :mod:`animre.display`); the other formats keep plain values.
 
     Returns
     -------
@@ -219,7 +222,13 @@ def export(tables_or_findings: Any, folder: str | os.PathLike,
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     jobs = [(folder / f"{_safe(t)}.{_EXT[f]}", f, t, df) for t, df in tables.items() for f in fmts]
-    return write_all_atomic([(path, lambda fh, fmt=fmt, t=t, df=df: WRITERS[fmt](df, fh, t))
+
+    def write(fh, fmt, t, df):
+        if fmt == "md" and corpus is not None and t in getattr(corpus, "tables", {}):
+            return _w_md(df, fh, t, formatters(corpus.columns(t)))
+        return WRITERS[fmt](df, fh, t)
+
+    return write_all_atomic([(path, lambda fh, fmt=fmt, t=t, df=df: write(fh, fmt, t, df))
                              for path, fmt, t, df in jobs])
 
 
@@ -268,14 +277,6 @@ def _offset_text(starts: pd.Series, row_min: pd.Series, anchors: list[tuple[str,
     return f"varies ({int(s.min())}..{int(s.max())})"
 
 
-def _v(v: Any) -> str:
-    if isinstance(v, float):
-        return f"{v:g}"
-    if isinstance(v, (bytes, bytearray)):
-        return bytes(v).hex()
-    return str(v)
-
-
 def wiki_table(corpus: Any, table: str) -> pd.DataFrame:
     """A format-wiki field table of a table: offset, type, name, observed, alerts, doc.
 
@@ -288,13 +289,13 @@ def wiki_table(corpus: Any, table: str) -> pd.DataFrame:
     distance after an earlier field whose position varies (e.g. the move
     footer after the strings: ``ai_flags+4``), ``varies`` otherwise (empty
     for computed columns); ``observed`` summarises the values across the corpus, e.g.
-    ``1 in 36/37 files; frm/ODDMGFRM.BIN: 0``.
+    ``0x01 in 50/51 files; frm/ODDMGFRM.BIN: 0x00`` (values through :func:`animre.display.fmt`: hex for magic values, flags and ids).
 
     Examples
     --------
     >>> w = wiki_table(c, "frm")
     >>> w.iloc[0][["offset", "type", "name", "observed"]].tolist()
-    ['0', 'u1', 'unknown_magic', '1 in 36/37 files; frm/ODDMGFRM.BIN: 0']
+    ['0', 'u1', 'unknown_magic', '0x01 in 50/51 files; frm/ODDMGFRM.BIN: 0x00']
     """
     from .research import profile
 
@@ -310,6 +311,7 @@ def wiki_table(corpus: Any, table: str) -> pd.DataFrame:
     rows = []
     anchors: list[tuple[str, pd.Series]] = []
     info = corpus.columns(table).set_index("column") if hasattr(corpus, "columns") else pd.DataFrame()
+    style = formatters(info.reset_index() if len(info) else None, prof.reset_index())
     for c in df.columns:
         if c == "file":
             continue
@@ -318,28 +320,30 @@ def wiki_table(corpus: Any, table: str) -> pd.DataFrame:
         st = starts[c] if c in starts.columns else pd.Series(np.nan, index=df.index)
         en = ends[c] if c in ends.columns else pd.Series(np.nan, index=df.index)
         p = prof.loc[c]
+        show = style.get(c, fmt)
         n = int(p["count"])
         alerts = [a for a in p["alerts"] if a not in ("CONSTANT", "NEARLY_CONSTANT")]
         if n == 0:
             obs = "never present"
         elif p["is_constant"]:
-            obs = f"{_v(p['most_common'][0][0])} in {n}/{n} {unit}"
+            obs = f"{show(p['most_common'][0][0])} in {n}/{n} {unit}"
         elif "NEARLY_CONSTANT" in p["alerts"]:
             top, k = p["most_common"][0]
-            exc = "; ".join(f"{e.get('file', 'row ' + str(e['row']))}: {_v(e['value'])}"
+            exc = "; ".join(f"{e.get('file', 'row ' + str(e['row']))}: {show(e['value'])}"
                             for e in p["exceptions"][:3])
-            obs = f"{_v(top)} in {k}/{n} {unit}; {exc}"
+            obs = f"{show(top)} in {k}/{n} {unit}; {exc}"
         elif pd.api.types.is_bool_dtype(df[c].dtype):
             obs = f"True in {int(df[c].sum())}/{n} {unit}"
         elif p["min"] is not None and not pd.isna(p["min"]) and not isinstance(p["min"], str):
-            obs = f"{_v(p['min'])}..{_v(p['max'])}, {int(p['n_distinct'])} distinct"
+            obs = f"{show(p['min'])}..{show(p['max'])}, {int(p['n_distinct'])} distinct"
             if p["zeros"] and p["p_zeros"] >= 0.2:
                 obs += f", 0 in {int(p['zeros'])}/{n} {unit}"
         else:
-            ex = ", ".join(_v(v) for v, _ in p["most_common"][:3])
+            ex = ", ".join(show(v) for v, _ in p["most_common"][:3])
             obs = f"{int(p['n_distinct'])} distinct, e.g. {ex}"
-        if n < len(df):
-            obs += f" (present in {n}/{len(df)} {unit})"
+        total = n + int(p["n_missing"])  # rows of distinct files (identical files count once)
+        if n < total:
+            obs += f" (present in {n}/{total} {unit})"
         ktype = spec_type if isinstance(spec_type, str) else _ktype(en - st, df[c])
         if c in info.index and isinstance(info.at[c, "enum"], str):
             ktype += f" enum {info.at[c, 'enum']}"

@@ -44,6 +44,7 @@ import ast
 import enum
 import functools
 import hashlib
+import keyword
 import operator
 import re
 from collections.abc import Callable
@@ -58,7 +59,10 @@ import yaml
 from .errors import SpecError
 from .parse import Bases
 
+EXTENT = "~"  #: prefix of the span-only entries of skipped fields in a table's offsets (``~body.data``)
+
 __all__ = [
+    "EXTENT",
     "FieldDef",
     "TypeDef",
     "SpecModel",
@@ -72,7 +76,7 @@ __all__ = [
     "COLUMN_INFO",
 ]
 
-COLUMN_INFO = ["table", "column", "kind", "type", "enum", "doc", "field", "spec", "is_id", "path"]
+COLUMN_INFO = ["table", "column", "kind", "type", "enum", "doc", "field", "spec", "is_id", "path", "magic"]
 
 _PRIM = re.compile(r"^(?:[us][1248]|f[48]|b\d+)(?:le|be)?$|^(?:str|strz)$")
 
@@ -93,6 +97,7 @@ class FieldDef:
     enum: str | None
     doc: str
     opts: dict = field(hash=False, compare=False, default_factory=dict)
+    magic: bool = field(default=False, compare=False)  # ``contents`` or a ``valid`` constant (or set of them)
 
     @property
     def is_user(self) -> bool:
@@ -180,10 +185,16 @@ def _field(fid: str, a: dict, kind: str, sid: str, path: tuple, raw: dict) -> Fi
         k = _resolve(t, sid, path, raw)
         users = (k,) if k is not None else ()
     n = a.get("repeat-expr")
+    valid = a.get("valid")
+    if isinstance(valid, dict):
+        valid = valid.get("eq", valid.get("any-of"))
+    consts = valid if isinstance(valid, list) else [valid]
+    magic = "contents" in a or (valid is not None and all(isinstance(x, int) and not isinstance(x, bool)
+                                                          for x in consts))
     return FieldDef(
         id=str(fid), kind=kind, type=t, users=users, repeat="repeat" in a,
         repeat_n=n if isinstance(n, int) else None, enum=a.get("enum"),
-        doc=str(a.get("doc") or "").strip(), opts=_opts(a),
+        doc=str(a.get("doc") or "").strip(), opts=_opts(a), magic=magic,
     )
 
 
@@ -275,6 +286,7 @@ class TablePlan:
     where: Callable[[Any], bool] | None = None
     owner: str = ""
     path: str = ""  # field path of a record, array positions as [] (``moves[]``)
+    extents: list[Column] = field(default_factory=list)  # -animre-skip fields: byte ranges only (EXTENT + name)
 
 
 @dataclass
@@ -285,24 +297,39 @@ class Plan:
     tables: dict[str, TablePlan]
     skipped: list[str] = field(default_factory=list)  # paths of -animre-skip fields (not in any table)
 
+    def extent_info(self) -> pd.DataFrame:
+        """The span-only entries of every table: table, name (``~`` + field path), category.
+
+        ``typed``/``opaque``: a field left out by ``-animre-skip`` (opaque when
+        it is raw bytes); ``opaque``: a switch field whose bytes no case typed;
+        ``records``: an array whose ``-animre-where`` keeps records out of
+        their table (the whole array's bytes, under its kept records' cells).
+        """
+        rows = [(t.name, c.name, "records" if c.role == "records" else
+                 "opaque" if c.role == "raw" or c.field.type == "bytes" else "typed")
+                for t in self.tables.values() for c in t.extents]
+        return pd.DataFrame(rows, columns=["table", "name", "category"])
+
     def info(self) -> pd.DataFrame:
-        """One row per column: table, column, kind, type, enum, doc, field, spec, is_id, path.
+        """One row per column: table, column, kind, type, enum, doc, field, spec, is_id, path, magic.
 
         ``path`` is where the cell's field sits in :meth:`Corpus.fields` paths,
-        array positions written ``[]`` (``moves[].footer.unknown_4``).
+        array positions written ``[]`` (``moves[].footer.unknown_4``); ``magic``
+        is True for ``contents`` and ``valid`` constants (shown in hex).
         """
         rows = []
         for t in self.tables.values():
             for k in t.keys:
                 rows.append((t.name, k, "key", "index", None, "Position of the record in its array.", None,
-                             self.spec, False, None))
+                             self.spec, False, None, False))
             for c in t.columns:
                 ty = c.field.type + ("[]" if c.role == "list" else "")
                 if c.role == "enum_name":
                     ty = "str"
                 rows.append((t.name, c.name, c.kind, ty, c.field.enum, c.field.doc,
                              f"{c.owner}.{c.field.id}", self.spec,
-                             bool(c.field.opts.get("id")) and c.role == "value", self.path_of(t, c)))
+                             bool(c.field.opts.get("id")) and c.role == "value", self.path_of(t, c),
+                             c.field.magic and c.role == "value"))
         return pd.DataFrame(rows, columns=COLUMN_INFO)
 
     @staticmethod
@@ -411,6 +438,9 @@ class _Planner:
         for f in tdef.fields:
             if f.opts.get("skip"):
                 self.skipped.append(".".join(x for x in (table.path, _steps_path(steps), f.id) if x))
+                # no column, but its bytes stay known (coverage): a span-only extent of the record
+                table.extents.append(Column(EXTENT + prefix + f.id, steps + ((f.id, None),), f, tdef.name,
+                                            "extent", spec=tdef.spec))
                 continue
             self.field_columns(f, tdef, table, prefix, steps, depth, stack)
 
@@ -429,6 +459,9 @@ class _Planner:
             child = TablePlan(self.table_name(short), table.name, steps + ((f.id, None),), key,
                               table.keys + (key,), [], None if f.is_user else f, where, owner,
                               f"{base_path}.{f.id}[]" if base_path else f"{f.id}[]")
+            if where is not None:  # the records it keeps out still occupy bytes: the array's whole extent
+                table.extents.append(Column(EXTENT + name + "[]", steps + ((f.id, None),), f, owner, "records",
+                                            spec=spec))
             self.add_table(child)
             if f.is_user:
                 for u in f.users:
@@ -455,6 +488,8 @@ class _Planner:
         if f.is_user and not f.repeat:
             if depth > 12:
                 return
+            if f.type == "switch":  # no case for the value: the field stays raw bytes, known by its extent
+                table.extents.append(Column(EXTENT + name, steps + ((f.id, None),), f, owner, "raw", spec=spec))
             inner = prefix if f.opts.get("inline") else name + "."
             for u in f.users:
                 if u not in stack:
@@ -521,24 +556,36 @@ def plan_for(text: str, ksy_dir: str | Path | None = None) -> Plan:
 class Chunk:
     """Rows of one table from one or more parsed objects, column by column.
 
-    ``data``: column -> list of values; ``starts`` / ``ends``: column -> int32
-    arrays of absolute offsets (``-1`` = not read from the file). Chunks of
-    many files are concatenated column by column, never cell by cell.
+    ``data``: column -> list of values. Offsets are two int32 matrices,
+    ``st`` and ``en``, one row per column of ``span_cols`` (absolute offsets,
+    ``-1`` = not read from the file): a table with hundreds of columns costs
+    one array per file, and chunks of many files are concatenated with one
+    call per table, never cell by cell.
     """
 
     columns: list[str]
     data: dict[str, list]
-    starts: dict[str, np.ndarray]
-    ends: dict[str, np.ndarray]
+    span_cols: list[str]
+    st: np.ndarray
+    en: np.ndarray
     n: int
+
+    @property
+    def starts(self) -> dict[str, np.ndarray]:
+        """column -> start offsets (views into ``st``)."""
+        return dict(zip(self.span_cols, self.st))
+
+    @property
+    def ends(self) -> dict[str, np.ndarray]:
+        """column -> end offsets (views into ``en``)."""
+        return dict(zip(self.span_cols, self.en))
 
     def extend(self, other: Chunk) -> None:
         """Append ``other``'s rows (same columns)."""
         for c in self.columns:
             self.data[c].extend(other.data[c])
-        for c in self.starts:
-            self.starts[c] = np.concatenate([self.starts[c], other.starts[c]])
-            self.ends[c] = np.concatenate([self.ends[c], other.ends[c]])
+        self.st = np.concatenate([self.st, other.st], axis=1)
+        self.en = np.concatenate([self.en, other.en], axis=1)
         self.n += other.n
 
     def frames(self) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
@@ -546,8 +593,9 @@ class Chunk:
         cols = self.columns
         df = pd.DataFrame(self.data, columns=cols) if self.n else pd.DataFrame({c: [] for c in cols}, columns=cols)
         empty = np.full(self.n, -1, dtype=np.int32)
-        s = pd.DataFrame({c: self.starts.get(c, empty) for c in cols}, columns=cols)
-        e = pd.DataFrame({c: self.ends.get(c, empty) for c in cols}, columns=cols)
+        starts, ends = self.starts, self.ends
+        s = pd.DataFrame({c: starts.get(c, empty) for c in cols}, columns=cols)
+        e = pd.DataFrame({c: ends.get(c, empty) for c in cols}, columns=cols)
         return df, s, e
 
 
@@ -593,10 +641,11 @@ def flatten(root, bases: Bases, plan: Plan, keys: dict | None = None, *, frames:
     keys = keys or {}
     base_cache: dict[int, int] = {}
 
-    def base(o) -> int:
-        b = base_cache.get(id(o))
+    def base(o) -> int:  # an object's base is its stream's: one lookup per stream
+        k = id(getattr(o, "_io", o))
+        b = base_cache.get(k)
         if b is None:
-            b = base_cache[id(o)] = bases.base(o)
+            b = base_cache[k] = bases.base(o)
         return b
 
     records: dict[str, tuple[list, list]] = {}  # table -> (records, key tuples)
@@ -621,10 +670,15 @@ def flatten(root, bases: Bases, plan: Plan, keys: dict | None = None, *, frames:
                 arr = _get(holder, arr_attr)
                 if arr is _MISS or arr is None:
                     continue
+                if t.primitive is not None:  # one run per array: (holder, attribute, kept positions)
+                    idxs = range(len(arr)) if t.where is None else [i for i, el in enumerate(arr) if t.where(el)]
+                    recs.append((holder, arr_attr, idxs))
+                    ks.extend([k + (i,) for i in idxs])
+                    continue
                 for i, el in enumerate(arr):
                     if t.where is not None and not t.where(el):
                         continue
-                    recs.append(el if t.primitive is None else (holder, arr_attr, i))
+                    recs.append(el)
                     ks.append(k + (i,))
         records[t.name] = (recs, ks)
         chunk = _columns(t, recs, ks, keys, base)
@@ -633,88 +687,130 @@ def flatten(root, bases: Bases, plan: Plan, keys: dict | None = None, *, frames:
 
 
 def _columns(t: TablePlan, recs: list, ks: list, keys: dict, base) -> Chunk:
-    n = len(recs)
+    n = len(ks)
     data: dict[str, Any] = {k: [v] * n for k, v in keys.items()}
-    starts: dict[str, np.ndarray] = {}
-    ends: dict[str, np.ndarray] = {}
     for j, k in enumerate(t.keys):
         data[k] = [kk[j] for kk in ks]
-    rbase = None
-    for c in t.columns:
-        vals = [None] * n
-        st = np.full(n, -1, dtype=np.int32)
-        en = np.full(n, -1, dtype=np.int32)
-        if t.primitive is not None:  # rows are the elements of a primitive array
-            for i, (holder, attr, idx) in enumerate(recs):
-                v = getattr(holder, attr)[idx]
-                vals[i] = v.name if (c.role == "enum_name" and isinstance(v, enum.Enum)) else (
-                    None if c.role == "enum_name" else _plain(v))
-                d = _debug_entry(holder, attr)
-                arr = d.get("arr") if d else None
-                if arr and idx < len(arr):
-                    b = base(holder)
-                    st[i] = b + arr[idx].get("start", -1 - b)
-                    en[i] = b + arr[idx].get("end", -1 - b)
-        elif len(c.steps) == 1 and c.steps[0][1] is None and c.field.kind == "seq" and c.role == "value" \
-                and c.span_from is None:
-            # the common case, a field read directly by the record: no path to walk, nothing to compute
-            attr = c.steps[0][0]
-            if rbase is None:
-                rbase = [base(r) for r in recs]  # once per table: every direct column shares it
-            for i, r in enumerate(recs):
-                v = getattr(r, attr, None)
-                if v is None:
-                    continue
-                vals[i] = v.value if isinstance(v, enum.Enum) else v
-                d = r._debug.get(attr)
-                if d is not None and "end" in d:
-                    b = rbase[i]
-                    st[i] = b + d["start"]
-                    en[i] = b + d["end"]
+    spans = t.columns + t.extents
+    vals = [[None] * n for _ in spans]
+    st = [[-1] * n for _ in spans]
+    en = [[-1] * n for _ in spans]
+    if t.primitive is not None:  # rows are the elements of a primitive array
+        _primitive_rows(t, recs, base, vals, st, en)
+    elif n:
+        _row_filler(t)(recs, base, vals, st, en)
+    for c, v in zip(t.columns, vals):
+        data[c.name] = v
+    shape = (len(spans), n)
+    return Chunk(list(data), data, [c.name for c in spans],
+                 np.array(st, dtype=np.int32).reshape(shape), np.array(en, dtype=np.int32).reshape(shape), n)
+
+
+def _primitive_rows(t: TablePlan, runs: list, base, vals: list, st: list, en: list) -> None:
+    """Rows that are the elements of primitive arrays: ``runs`` of (holder, attribute, kept positions)."""
+    for j, c in enumerate(t.columns):
+        out, s, e = vals[j], st[j], en[j]
+        names = c.role == "enum_name"
+        plain = not names and c.field.enum is None
+        pos = 0
+        for holder, attr, idxs in runs:
+            m = len(idxs)
+            if not m:
+                continue
+            seq = getattr(holder, attr)
+            full = isinstance(idxs, range) and m == len(seq)
+            got = seq if full else [seq[i] for i in idxs]
+            if plain:
+                out[pos:pos + m] = got
+            elif names:
+                out[pos:pos + m] = [v.name if isinstance(v, enum.Enum) else None for v in got]
+            else:
+                out[pos:pos + m] = [_plain(v) for v in got]
+            d = _debug_entry(holder, attr)
+            arr = d.get("arr") if d else None
+            if arr:
+                b, na = base(holder), len(arr)
+                s[pos:pos + m] = [b + arr[i].get("start", -1 - b) if i < na else -1 for i in idxs]
+                e[pos:pos + m] = [b + arr[i].get("end", -1 - b) if i < na else -1 for i in idxs]
+            pos += m
+
+
+def _attr(expr: str, name: str) -> str:
+    """``expr.name`` as Python source (``getattr`` with a literal for names that are not identifiers)."""
+    if name.isidentifier() and not keyword.iskeyword(name):
+        return f"{expr}.{name}"
+    return f"getattr({expr}, {name!r})"
+
+
+def _row_filler(t: TablePlan) -> Callable:
+    """A function filling every column of ``t`` for a list of records, generated once per table plan.
+
+    Why generated code: the flattener visits every cell of every file, and a
+    loop that re-decides per cell how to reach a field (path, index, enum,
+    which debug entry holds its span) costs several times the parse itself.
+    The plan already knows all of that, so it is written out once as plain
+    Python, like the Kaitai compiler writes the parsers. Only attribute names
+    (checked identifiers, else ``getattr`` with a quoted literal), quoted
+    strings and integers from the plan reach the source; nothing is taken
+    from the file being read.
+    """
+    fn = getattr(t, "_filler", None)
+    if fn is not None:
+        return fn
+    lines = ["def fill(recs, base, V, S, E):", "    _Enum = Enum"]
+    cols = t.columns + t.extents
+    groups: dict[tuple, int] = {}
+    for c in cols:
+        groups.setdefault(tuple(c.steps[:-1]), len(groups))
+    for j in range(len(cols)):
+        lines.append(f"    v{j} = V[{j}]; s{j} = S[{j}]; e{j} = E[{j}]")
+    lines.append("    for i, r in enumerate(recs):")
+    for path, g in groups.items():
+        ind = "        "
+        if path:
+            expr = "r"
+            for a, ix in path:
+                expr = _attr(expr, a) + ("" if ix is None else f"[{int(ix)}]")
+            lines += [f"{ind}try:", f"{ind}    h{g} = {expr}", f"{ind}except Exception:",
+                      f"{ind}    h{g} = None"]
         else:
-            *path, (attr, idx) = c.steps
-            role, span_from = c.role, c.span_from
-            dkey = span_from or (("_m_" + attr) if c.field.kind != "seq" else attr)
-            for i, r in enumerate(recs):
-                try:  # a missing optional record, a short array or a value that cannot be computed: no value
-                    holder = r
-                    for a, ix in path:
-                        holder = getattr(holder, a)
-                        if ix is not None:
-                            holder = holder[ix]
-                    v = getattr(holder, attr)
-                    if idx is not None:
-                        v = v[idx]
-                except Exception:  # noqa: BLE001
-                    continue
-                if v is None:
-                    continue
-                if role == "enum_name":
-                    vals[i] = v.name if isinstance(v, enum.Enum) else None
-                    if vals[i] is None:
-                        continue
-                elif role == "list":
-                    vals[i] = [x.value if isinstance(x, enum.Enum) else x for x in v]
-                else:
-                    vals[i] = v.value if isinstance(v, enum.Enum) else v
-                dbg = getattr(holder, "_debug", None)
-                if not dbg:
-                    continue
-                d = dbg.get(dkey)
-                if d is None and span_from is not None:
-                    d = dbg.get("_m_" + span_from)
-                if d is None:
-                    continue
-                if idx is not None and span_from is None:
-                    arr = d.get("arr")
-                    d = arr[idx] if arr and idx < len(arr) else None
-                    if d is None:
-                        continue
-                if "end" in d and "start" in d:
-                    b = base(holder)
-                    st[i] = b + d["start"]
-                    en[i] = b + d["end"]
-        data[c.name] = vals
-        starts[c.name] = st
-        ends[c.name] = en
-    return Chunk(list(data), data, starts, ends, n)
+            lines.append(f"{ind}h{g} = r")
+        lines += [f"{ind}if h{g} is not None:", f"{ind}    d{g} = getattr(h{g}, '_debug', None); b{g} = None"]
+        ind = "            "
+        for j, c in enumerate(cols):
+            if tuple(c.steps[:-1]) != path:
+                continue
+            attr, idx = c.steps[-1]
+            get = _attr(f"h{g}", attr) + ("" if idx is None else f"[{int(idx)}]")
+            dkey = c.span_from or (("_m_" + attr) if c.field.kind != "seq" else attr)
+            lines += [f"{ind}try:", f"{ind}    x = {get}", f"{ind}except Exception:", f"{ind}    x = None",
+                      f"{ind}if x is not None:"]
+            body = ind + "    "
+            if c.role in ("extent", "records"):  # only where its bytes are
+                lines += [f"{body}if d{g}:"]
+            elif c.role == "raw":  # a switch's bytes where no case typed them
+                lines += [f"{body}if d{g} and isinstance(x, (bytes, bytearray)):"]
+            elif c.role == "enum_name":
+                lines += [f"{body}x = x.name if isinstance(x, _Enum) else None"]
+                lines += [f"{body}v{j}[i] = x", f"{body}if x is not None and d{g}:"]
+            elif c.role == "list":
+                lines += [f"{body}v{j}[i] = [y.value if isinstance(y, _Enum) else y for y in x]",
+                          f"{body}if d{g}:"]
+            elif c.field.enum is None and c.field.kind == "seq" and not c.field.is_user and c.field.type != "switch":
+                lines += [f"{body}v{j}[i] = x", f"{body}if d{g}:"]  # a plain number, string or bytes
+            else:
+                lines += [f"{body}v{j}[i] = x.value if isinstance(x, _Enum) else x", f"{body}if d{g}:"]
+            body += "    "
+            lines.append(f"{body}q = d{g}.get({dkey!r})")
+            if c.span_from is not None:
+                lines.append(f"{body}q = q if q is not None else d{g}.get({'_m_' + c.span_from!r})")
+            if idx is not None and c.span_from is None:
+                lines += [f"{body}q = q.get('arr') if q is not None else None",
+                          f"{body}q = q[{int(idx)}] if q and {int(idx)} < len(q) else None"]
+            lines += [f"{body}if q is not None and 'end' in q and 'start' in q:",
+                      f"{body}    if b{g} is None:", f"{body}        b{g} = base(h{g})",
+                      f"{body}    s{j}[i] = b{g} + q['start']; e{j}[i] = b{g} + q['end']"]
+    scope: dict[str, Any] = {"Enum": enum.Enum}
+    exec(compile("\n".join(lines), f"<animre flattener: {t.name}>", "exec"), scope)  # noqa: S102 - see docstring
+    t._filler = scope["fill"]
+    return t._filler

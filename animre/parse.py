@@ -14,7 +14,7 @@ import types
 from collections.abc import Iterator
 from dataclasses import dataclass
 from io import BytesIO
-from typing import Any
+from typing import Any, BinaryIO
 
 from kaitaistruct import KaitaiStream, KaitaiStruct
 
@@ -51,14 +51,15 @@ def _reason(exc: BaseException) -> str:
     return f"{name}: {msg}"
 
 
-def parse_bytes(data: bytes, module: types.ModuleType, file: str = "<bytes>", cls: type | None = None,
+def parse_bytes(data: bytes | BinaryIO, module: types.ModuleType, file: str = "<bytes>", cls: type | None = None,
                 fetch_instances: bool = True) -> KaitaiStruct:
     """Parse ``data`` with a compiled parser module; every failure becomes a ParseError.
 
     Parameters
     ----------
-    data : bytes
-        The whole file.
+    data : bytes or seekable binary file
+        The whole file (a file object is read only where the spec reads, e.g.
+        an archive's directory without its members).
     module : module
         A parser module from :func:`animre.compile.load_parser` or :func:`animre.compile_spec`.
     file : str
@@ -74,7 +75,7 @@ def parse_bytes(data: bytes, module: types.ModuleType, file: str = "<bytes>", cl
     animre.errors.ParseError: x.bin: eye_x @ 0x1 (1): EndOfStreamError: ...
     """
     cls = cls or main_class(module)
-    root = cls(KaitaiStream(BytesIO(data)))
+    root = cls(KaitaiStream(data if hasattr(data, "read") else BytesIO(data)))
     try:
         root._read()
         if fetch_instances:

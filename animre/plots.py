@@ -29,6 +29,9 @@ from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 
+from .display import fmt
+from .research import verdict
+
 __all__ = [
     "idle_weights",
     "bar_values",
@@ -43,6 +46,9 @@ __all__ = [
     "histogram_by_file",
     "bit_rates",
     "reinterpretation",
+    "compare_grid",
+    "sprite_sheet",
+    "sequence_strip",
 ]
 
 HOLDS_COLOUR = "#3a9d5d"
@@ -94,7 +100,8 @@ def idle_weights(frm: pd.DataFrame, *, label: str = "file", n_idles: int = 5,
 
     Examples
     --------
-    >>> fig = idle_weights(corpus.tables["frm"])
+    >>> frm = corpus.tables["frm"]
+    >>> fig = idle_weights(frm[frm["file"].str.startswith("frm/")])
     >>> [round(float(p.get_height()), 3) for p in fig.axes[0].containers[0]][:3]
     [0.432, 0.134, 0.248]
     """
@@ -567,45 +574,190 @@ def sprite_collisions(image: np.ndarray, points: pd.DataFrame, *, origin: tuple[
 
 
 def claims_board(summary: pd.DataFrame, *, text: str = "claim", holds: str = "holds",
-                 tested: str = "tested", group: str | None = "format", wrap: int = 70,
-                 title: str = "", ax: Axes | None = None) -> Figure:
-    """Claims board: one horizontal bar per claim, green = items that hold, red = items that do not.
+                 tested: str = "tested", group: str | None = "format", source: str | None = "source",
+                 wrap: int = 60, title: str = "", ax: Axes | None = None) -> Figure:
+    """Claims board: one bar per claim, the share of tested items where it holds (green) and fails (red).
 
     ``summary`` is :func:`animre.research.claims` output: one row per claim
     with the number of items where it ``holds`` out of the items ``tested``.
-    A claim with no tested item is labelled "not tested".
+    Bars are shares, so a claim tested on 37 files and one tested on 1,258
+    records read alike; beside each bar the verdict (``36/37 hold, 1 fails``)
+    is written in red whenever any item fails, so a single failure stands out;
+    the claim's full text is wrapped (never cut) with its source below it. A
+    claim with no tested item is labelled "not tested".
 
     Examples
     --------
-    >>> s = pd.DataFrame({"claim": ["a", "b"], "holds": [3, 1], "tested": [3, 3]})
+    >>> s = pd.DataFrame({"claim": ["a", "b"], "holds": [36, 1], "tested": [37, 3]})
     >>> fig = claims_board(s, group=None)
-    >>> [float(p.get_width()) for p in fig.axes[0].patches]
-    [3.0, 1.0, 0.0, 2.0]
+    >>> [round(float(p.get_width()), 3) for p in fig.axes[0].patches]
+    [0.973, 0.333, 0.027, 0.667]
+    >>> [t.get_text() for t in fig.axes[0].texts]
+    ['  36/37 hold, 1 fails', '  1/3 hold, 2 fail']
     """
     import textwrap
 
     _require(summary, [text, holds, tested], "claims_board")
     df = summary.reset_index(drop=True)
-    fig, ax = _axes(ax, (9.0, max(2.5, 0.42 * len(df) + 1.2)))
-    yy = np.arange(len(df))
-    h = pd.to_numeric(df[holds], errors="coerce").fillna(0).to_numpy(dtype=float)
-    n = pd.to_numeric(df[tested], errors="coerce").fillna(0).to_numpy(dtype=float)
-    f = n - h
-    ax.barh(yy, h, color=HOLDS_COLOUR, label="holds")
-    ax.barh(yy, f, left=h, color=FAILS_COLOUR, label="fails")
     names = []
     for _, r in df.iterrows():
         s = str(r[text])
         if group and group in df.columns and not pd.isna(r[group]):
             s = f"[{r[group]}] {s}"
-        names.append(textwrap.shorten(s, wrap, placeholder="..."))
+        label = textwrap.fill(s, wrap)
+        if source and source in df.columns and isinstance(r[source], str) and r[source]:
+            label += "\n" + textwrap.fill(f"source: {r[source]}", wrap)
+        names.append(label)
+    lines = np.array([n.count("\n") + 1 for n in names], dtype=float)
+    step = np.maximum(1.0, 0.45 * lines)
+    yy = np.concatenate([[0.0], np.cumsum(step)[:-1]]) if len(df) else np.zeros(0)
+    fig, ax = _axes(ax, (10.0, max(2.5, 0.3 * float(step.sum()) + 1.2)))
+    h = pd.to_numeric(df[holds], errors="coerce").fillna(0).to_numpy(dtype=float)
+    n = pd.to_numeric(df[tested], errors="coerce").fillna(0).to_numpy(dtype=float)
+    share = np.divide(h, n, out=np.zeros_like(h), where=n > 0)
+    fail = np.where(n > 0, 1.0 - share, 0.0)
+    ax.barh(yy, share, height=0.7, color=HOLDS_COLOUR, label="holds")
+    ax.barh(yy, fail, left=share, height=0.7, color=FAILS_COLOUR, label="fails")
     ax.set_yticks(yy, names, fontsize=7)
+    for tick, bad in zip(ax.get_yticklabels(), (n > 0) & (h < n)):
+        if bad:
+            tick.set_color(FAILS_COLOUR)
     ax.invert_yaxis()
     for i in range(len(df)):
         if n[i] == 0:
-            ax.text(0, i, " not tested (no data)", va="center", fontsize=7, color="#666666")
-    ax.set_xlabel("tested items")
+            ax.text(0, yy[i], " not tested (no data)", va="center", fontsize=7, color="#666666")
+        else:
+            bad = h[i] < n[i]
+            ax.text(1.0, yy[i], "  " + verdict(int(h[i]), int(n[i])), va="center", fontsize=8,
+                    color=FAILS_COLOUR if bad else HOLDS_COLOUR, fontweight="bold" if bad else "normal")
+    ax.set_xlim(0, 1.45)
+    ax.set_xticks([0, 0.25, 0.5, 0.75, 1.0], ["0", "25%", "50%", "75%", "100%"])
+    ax.set_xlabel("share of tested items")
     ax.legend(handles=[Patch(color=HOLDS_COLOUR, label="holds"), Patch(color=FAILS_COLOUR, label="fails")],
               fontsize=7, loc="lower right")
     ax.set_title(title or "claims from the notes, checked on the corpus")
+    return fig
+
+
+def compare_grid(comparison: Any, *, title: str = "", max_records: int = 80, annotate: int = 30,
+                 ax: Axes | None = None) -> Figure:
+    """The file x record grid of :func:`animre.compare`: differing cells in red, absent cells grey.
+
+    Cells holding the record's most common value are light; a cell that
+    differs from it is drawn in the fails colour with its value written in
+    it (values are written in every cell when the grid has at most
+    ``annotate`` records). At most ``max_records`` records are drawn: the
+    ones with differing cells first.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from animre.research import Comparison
+    >>> v = pd.DataFrame({1: [0, 0, 3], 2: [5, 5, 5]}, index=["a", "b", "c"])
+    >>> d = pd.DataFrame({1: [False, False, True], 2: [False] * 3}, index=v.index)
+    >>> cmp = Comparison(v, d, pd.Series([0, 5], index=[1, 2]), v * 0)
+    >>> fig = compare_grid(cmp)
+    >>> fig.axes[0].images[0].get_array().tolist()
+    [[1, 1], [1, 1], [2, 1]]
+    """
+    values, differs = comparison.values, comparison.differs
+    cols = list(values.columns)
+    if len(cols) > max_records:
+        hot = [c for c in cols if bool(differs[c].any())]
+        cols = (hot + [c for c in cols if c not in hot])[:max_records]
+        cols = [c for c in values.columns if c in set(cols)]
+    v, d = values[cols], differs[cols].to_numpy(dtype=bool)
+    present = v.notna().to_numpy()
+    grid = np.where(d, 2, np.where(present, 1, 0))
+    fig, ax = _axes(ax, (max(4.0, 0.32 * len(cols) + 2.5), max(2.0, 0.28 * len(v) + 1.2)))
+    ax.imshow(grid, cmap=ListedColormap(["#eeeeee", "#cfe8d5", FAILS_COLOUR]), vmin=0, vmax=2,
+              aspect="auto", interpolation="nearest")
+    ax.set_yticks(range(len(v)), [_short(f) for f in v.index], fontsize=7)
+    ax.set_xticks(range(len(cols)), [fmt(c) for c in cols], fontsize=7, rotation=90)
+    ax.set_xlabel(str(values.columns.name or "record"))
+    for i in range(len(v)):
+        for j in range(len(cols)):
+            if present[i, j] and (d[i, j] or len(cols) <= annotate):
+                ax.text(j, i, fmt(v.iat[i, j], max_len=6), ha="center", va="center", fontsize=6,
+                        color="white" if d[i, j] else "#333333", fontweight="bold" if d[i, j] else "normal")
+    n = int(d.sum())
+    ax.set_title(title or f"{comparison.common.name or 'value'}: {n} cell(s) differ from their record's "
+                 f"most common value", fontsize=9)
+    return fig
+
+
+def _checker(shape: tuple[int, int], size: int = 4) -> np.ndarray:
+    """A light grey checkerboard (RGB floats) to show transparency behind RGBA sprites."""
+    yy, xx = np.indices(shape)
+    v = np.where(((yy // size) + (xx // size)) % 2 == 0, 0.92, 0.78)
+    return np.repeat(v[..., None], 3, axis=2)
+
+
+def _draw_rgba(a: Axes, rgba: np.ndarray) -> None:
+    h, w = rgba.shape[:2]
+    a.imshow(_checker((max(h, 1), max(w, 1))), interpolation="nearest")
+    if h and w:
+        a.imshow(rgba, interpolation="nearest")
+    a.set_xticks([])
+    a.set_yticks([])
+
+
+def sprite_sheet(images: Sequence[np.ndarray], *, labels: Sequence[str] | None = None, columns: int = 12,
+                 title: str = "", thumb: float = 0.9) -> Figure:
+    """A grid of RGBA sprites over a checkerboard (transparent pixels show the board, shadows darken it).
+
+    Parameters
+    ----------
+    images : sequence of (h, w, 4) uint8 arrays
+        E.g. :func:`animre.decode.icn.sprite_rgba` of every ICN sprite.
+    labels : sequence of str, optional
+        One per image (default: its position).
+
+    Examples
+    --------
+    >>> fig = sprite_sheet([np.zeros((3, 2, 4), np.uint8)] * 5, columns=4)
+    >>> len(fig.axes)
+    8
+    """
+    n = len(images)
+    cols = max(1, min(columns, n))
+    rows = max(1, -(-n // cols))
+    fig = Figure(figsize=(max(3.0, thumb * cols), max(1.5, thumb * rows)), layout="constrained")
+    axes = fig.subplots(rows, cols, squeeze=False)
+    for k, a in enumerate(axes.ravel()):
+        if k >= n:
+            a.set_axis_off()
+            continue
+        _draw_rgba(a, np.asarray(images[k]))
+        a.set_title(str(labels[k]) if labels is not None else str(k), fontsize=6)
+    fig.suptitle(title or f"{n} sprites")
+    return fig
+
+
+def sequence_strip(frames: np.ndarray, info: pd.DataFrame, *, title: str = "", thumb: float = 1.4) -> Figure:
+    """The frames of an FRM sequence side by side on their common canvas, the anchor marked.
+
+    ``frames`` and ``info`` come from :func:`animre.decode.icn.sequence_frames`;
+    each panel is titled with the frame id, the FRM X offset and the interval.
+
+    Examples
+    --------
+    >>> info = pd.DataFrame({"frame_id": [4, 5], "x_offset": [0, 3], "anchor_x": [1, 1],
+    ...                      "anchor_y": [2, 2], "interval_ms": [120.0, 120.0]})
+    >>> len(sequence_strip(np.zeros((2, 3, 3, 4), np.uint8), info).axes)
+    2
+    """
+    _require(info, ["frame_id", "x_offset", "anchor_x", "anchor_y", "interval_ms"], "sequence_strip")
+    n = max(1, len(frames))
+    fig = Figure(figsize=(max(3.0, thumb * n), thumb * 1.4), layout="constrained")
+    axes = fig.subplots(1, n, squeeze=False)[0]
+    for k, a in enumerate(axes):
+        if k >= len(frames):
+            a.set_axis_off()
+            continue
+        r = info.iloc[k]
+        _draw_rgba(a, frames[k])
+        a.plot([r["anchor_x"]], [r["anchor_y"]], marker="+", color="red", markersize=8)
+        a.set_title(f"id {int(r['frame_id'])}  dx {int(r['x_offset']):+d}\n{r['interval_ms']:.0f} ms", fontsize=6)
+    fig.suptitle(title or "sequence")
     return fig

@@ -125,12 +125,15 @@ def parse_blocks(data: bytes, name: str, fmt: str | Format | None = None,
 def read_chunks(data: bytes, name: str, fmt: Format, parsers: Parsers | None = None) -> dict[str, Chunk]:
     """Every table of one file as column chunks (what a corpus scan concatenates).
 
-    Containers with several blocks get a leading ``block`` key column.
+    Containers with several blocks get a leading ``block`` key column, and the
+    format's ``block_info`` columns (PAS4: ``character``, ``located_by``).
     """
     plan = plan_of(fmt, parsers)
     out: dict[str, Chunk] = {}
     for _, k, obj, bases in parse_blocks(data, name, fmt, parsers):
         keys = {"block": k} if fmt.next_block is not None else None
+        if fmt.block_info is not None:
+            keys = {**(keys or {}), **fmt.block_info(data, bases.offset)}
         for t, chunk in flatten(obj, bases, plan, keys, frames=False).items():
             if t in out:
                 out[t].extend(chunk)

@@ -27,6 +27,8 @@ from typing import Any
 import pandas as pd
 
 from . import plots
+from .display import fmt as show
+from .display import formatters, hex_digits
 from .errors import UsageError
 
 __all__ = [
@@ -34,11 +36,15 @@ __all__ = [
     "column_profiler",
     "reinterpret_explorer",
     "claims_board",
+    "compare_view",
     "CorpusExplorer",
     "ColumnProfiler",
     "ReinterpretExplorer",
     "ClaimsBoard",
+    "CompareView",
     "hex_view",
+    "sequence_player",
+    "SequencePlayer",
 ]
 
 HEX_CSS = """<style>
@@ -47,6 +53,9 @@ HEX_CSS = """<style>
 .animre-hex .hl {background: #ffd54f; color: #000; font-weight: bold;}
 .animre-hex .a {color: #555;}
 .animre-kv td, .animre-kv th {padding: 1px 8px; text-align: left; font-family: monospace; font-size: 12px;}
+.animre-grid td, .animre-grid th {padding: 1px 5px; font-family: monospace; font-size: 11px; text-align: right;}
+.animre-grid td.diff {background: #d1495b; color: #fff; font-weight: bold;}
+.animre-grid td.absent {background: #eee;}
 </style>"""
 ROOT_RECORD = "(file)"
 
@@ -67,7 +76,11 @@ def _df_html(df: pd.DataFrame, max_rows: int = 30) -> str:
     if df is None or not len(df):
         return "<i>none</i>"
     more = f"<br><i>... {len(df) - max_rows} more rows</i>" if len(df) > max_rows else ""
-    return df.head(max_rows).to_html(index=False, classes="animre-kv", border=0, na_rep="") + more
+    head = df.head(max_rows).copy()
+    for c in head.columns:  # lists, numpy scalars, floats: as the one formatter writes them
+        if head[c].dtype == object or pd.api.types.is_float_dtype(head[c].dtype):
+            head[c] = [show(v, max_len=120) for v in head[c]]
+    return head.to_html(index=False, classes="animre-kv", border=0, na_rep="") + more
 
 
 def hex_view(data: bytes, start: int | None = None, end: int | None = None, *, context: int = 4,
@@ -253,17 +266,22 @@ class CorpusExplorer:
         self.selected = {"file": file, "path": path, "name": row["name"], "type": row["type"],
                          "kind": row.get("kind"), "value": row["value"], "start": start, "end": end}
         self.hex.value = hex_view(data, start, end)
-        fmt = self.corpus.format_of(file)
+        fmt_name = self.corpus.format_of(file)
         where = "computed from other fields" if start is None else \
             f"bytes [{start}, {end}) = 0x{start:X}..0x{end:X}, {end - start} byte(s)"
-        self.info.value = (f"<div class='animre-kv'><b>{html.escape(path)}</b> ({fmt})<br>{where}<br>"
-                           f"parsed value: <code>{html.escape(_short_repr(row['value']))}</code></div>")
+        value = row["value"]
+        if row.get("kind") == "array":  # an array shows its elements, read from the rows below it
+            value = f.loc[f["parent"] == path, "value"].tolist()
+        hd = hex_digits(str(row["name"]), str(row["type"]).rstrip("[]"))
+        shown = show(value, hex_digits=hd, ksy_type=str(row["type"]).rstrip("[]"), max_len=400)
+        self.info.value = (f"<div class='animre-kv'><b>{html.escape(path)}</b> ({fmt_name})<br>{where}<br>"
+                           f"parsed value: <code>{html.escape(shown)}</code></div>")
         if start is None or end is None or end <= start:
             self.representations = pd.DataFrame()
             self.values.value = ""
             return
         self.representations = _representations(data[start:end])
-        self.values.value = "<b>same bytes, other readings</b>" + _df_html(self.representations, 40)
+        self.values.value = "<b>same bytes, other readings</b>" + _df_html(self.representations[["type", "shown"]], 40)
 
     # -- public ----------------------------------------------------------------------------
 
@@ -301,14 +319,12 @@ class CorpusExplorer:
         return self
 
 
-def _short_repr(v: Any, n: int = 80) -> str:
-    s = v.hex(" ") if isinstance(v, (bytes, bytearray)) else repr(v)
-    return s if len(s) <= n else s[: n - 3] + "..."
-
-
 def _representations(raw: bytes) -> pd.DataFrame:
-    """``raw`` read as every type of its size (type, value), from :mod:`animre.research`."""
-    return _research().representations(raw)
+    """``raw`` read as every type of its size (type, value), from :mod:`animre.research`,
+    and ``shown``: the value written by :func:`animre.display.fmt` in the precision of its type."""
+    rep = _research().representations(raw)
+    return rep.assign(shown=[v if t == "hex" else show(v, ksy_type=t.replace("gnt4half", "f4"))
+                             for t, v in zip(rep["type"], rep["value"])])
 
 
 def corpus_explorer(corpus) -> CorpusExplorer:
@@ -427,8 +443,14 @@ class ColumnProfiler:
         self.profile_row = row
         stats = ["dtype", "count", "n_missing", "n_distinct", "p_distinct", "is_constant", "is_unique",
                  "min", "max", "mean", "zeros", "p_zeros", "monotonic", "entropy", "width", "most_common"]
-        kv = "".join(f"<tr><th>{k}</th><td>{html.escape(_short_repr(row.get(k)))}</td></tr>"
-                     for k in stats if k in row.index)
+        style = formatters(self.corpus.columns(table) if hasattr(self.corpus, "columns") else None,
+                           pd.DataFrame([row]))
+        value = style.get(column, show)
+        shown = {k: value(row.get(k)) if k in ("min", "max") else
+                 "[" + ", ".join(f"{value(v)} ({n})" for v, n in row.get(k)) + "]"
+                 if k == "most_common" and isinstance(row.get(k), (list, tuple)) else show(row.get(k))
+                 for k in stats if k in row.index}
+        kv = "".join(f"<tr><th>{k}</th><td>{html.escape(shown[k])}</td></tr>" for k in shown)
         self.summary.value = f"<b>{html.escape(table)}.{html.escape(column)}</b><table class='animre-kv'>{kv}</table>"
         notes = row.get("notes")
         notes = dict(notes) if isinstance(notes, (list, tuple)) else {}
@@ -437,7 +459,9 @@ class ColumnProfiler:
             f"<code>{html.escape(a)}</code> {html.escape(str(notes.get(a, '')))}" for a in alerts) or "<i>none</i>")
         exc = row.get("exceptions")
         self.exceptions = pd.DataFrame(list(exc) if isinstance(exc, (list, tuple)) else [])
-        self.exc.value = "<b>exceptions</b>" + _df_html(self.exceptions)
+        exc_shown = self.exceptions.assign(value=[value(v) for v in self.exceptions["value"]]) \
+            if "value" in self.exceptions.columns else self.exceptions
+        self.exc.value = "<b>exceptions</b>" + _df_html(exc_shown)
         df = self.corpus.tables[table]
         figs = {}
         col = df[column]
@@ -604,9 +628,10 @@ class ClaimsBoard:
         The container (CSS class ``animre-claims``).
     summary : DataFrame
         One row per claim, from :func:`animre.research.claims` (claim, format,
-        source, holds, tested, holds_all, counterexamples, error).
+        source, holds, tested, fails, share, verdict, holds_all, counterexamples, error).
     details : DataFrame
-        The counterexamples of the selected claim (file, offset, value, detail).
+        The counterexamples of the selected claim (file, offset, expected,
+        value found, detail).
     figure : Figure
     """
 
@@ -617,7 +642,7 @@ class ClaimsBoard:
         self.summary = _research().claims(corpus, formats=formats)
         self.figure = plots.claims_board(self.summary)
         self.details = pd.DataFrame()
-        opts = [(f"{i}: [{r.get('format', '')}] {str(r['claim'])[:90]}", i)
+        opts = [(f"{i}: [{r.get('format', '')}] {r.get('verdict', '')}: {r['claim']}", i)
                 for i, (_, r) in enumerate(self.summary.iterrows())]
         self.claim = w.Dropdown(options=opts, description="claim", layout=w.Layout(width="760px"))
         self.board = w.Image(value=_fig_png(self.figure), format="png")
@@ -650,14 +675,22 @@ class ClaimsBoard:
         row = self.summary.iloc[self.claim.value]
         ce = row.get("counterexamples")
         self.details = pd.DataFrame(list(ce) if isinstance(ce, (list, tuple)) else [],
-                                    columns=["file", "offset", "value", "detail"])
+                                    columns=["file", "offset", "expected", "value", "detail"])
+        shown = self.details.assign(offset=[f"{o} (0x{o:X})" if isinstance(o, int) else "" for o in
+                                            self.details["offset"]],
+                                    expected=[show(v) for v in self.details["expected"]],
+                                    value=[show(v, max_len=80) for v in self.details["value"]])
+        bad = row["tested"] and row["holds"] < row["tested"]
+        colour = "#d1495b" if bad else "#3a9d5d"
         err = row.get("error")
         err_html = "" if err is None or (isinstance(err, float) and pd.isna(err)) or err == "" else \
             f"<br><span style='color:#d1495b'>check failed: {html.escape(str(err))}</span>"
         self.detail.value = (
-            f"<b>{html.escape(str(row['claim']))}</b> <i>({html.escape(str(row.get('source', '')))})</i><br>"
-            f"holds for {row['holds']} of {row['tested']} tested items{err_html}<br>counterexamples:"
-            + _df_html(self.details))
+            f"<div style='white-space: normal; max-width: 760px'><b>{html.escape(str(row['claim']))}</b><br>"
+            f"<i>source: {html.escape(str(row.get('source', '')))}</i><br>"
+            f"<span style='color:{colour}; font-weight:bold'>{html.escape(str(row.get('verdict', '')))}</span>"
+            f"{err_html}</div>counterexamples (offset: where the value found was read):"
+            + _df_html(shown.rename(columns={"value": "found"})))
 
 
 def claims_board(corpus, formats: Sequence[str] | None = None) -> ClaimsBoard:
@@ -670,3 +703,227 @@ def claims_board(corpus, formats: Sequence[str] | None = None) -> ClaimsBoard:
     9
     """
     return ClaimsBoard(corpus, formats)
+
+
+# ============================================================================ compare
+
+
+class CompareView:
+    """One field across every file keyed by record: table, column and key pickers, the grid, a plot.
+
+    Attributes
+    ----------
+    widget : ipywidgets.VBox
+        The container (CSS class ``animre-compare``).
+    result : Comparison
+        From :func:`animre.research.compare` (values, differs, common, offsets).
+    grid_html : str
+        The grid as an HTML table; differing cells carry the class ``diff``
+        and ``data-offset`` (their byte offset).
+    figure : Figure
+        :func:`animre.plots.compare_grid` of the result.
+    """
+
+    def __init__(self, corpus, table: str | None = None, column: str | None = None,
+                 by: str | Sequence[str] | None = None):
+        import ipywidgets as w
+
+        self.corpus = corpus
+        names = [t for t in corpus.tables if t != "files" and len(corpus.tables[t])
+                 and "file" in corpus.tables[t].columns]
+        if not names:
+            raise UsageError("the corpus has no table to compare")
+        self._busy = False
+        self.table = w.Dropdown(options=names, description="table", layout=w.Layout(width="320px"))
+        self.column = w.Dropdown(options=[], description="column", layout=w.Layout(width="320px"))
+        self.by = w.Text(value="", description="by", placeholder="record key(s), comma-separated",
+                         layout=w.Layout(width="320px"))
+        self.message = w.HTML()
+        self.grid = w.HTML()
+        self.plot = w.Image(format="png")
+        self.table.observe(lambda ch: self._busy or self.select(table=ch["new"]), "value")
+        self.column.observe(lambda ch: self._busy or self.select(column=ch["new"]), "value")
+        self.by.observe(lambda ch: self._busy or self.select(by=ch["new"]), "value")
+        self.widget = w.VBox([
+            w.HTML("<b>Compare</b>: one field in every file, by record; red cells differ from the "
+                   "record's most common value."),
+            w.HBox([self.table, self.column, self.by]), self.message, self.plot, self.grid])
+        self.widget.add_class("animre-compare")
+        self.result = None
+        self.figure = None
+        self.select(table=table or names[0], column=column, by=by)
+
+    @property
+    def grid_html(self) -> str:
+        return self.grid.value
+
+    def select(self, table: str | None = None, column: str | None = None,
+               by: str | Sequence[str] | None = None) -> CompareView:
+        """Compare ``table.column`` across files, keyed by ``by`` (default: the table's record id).
+
+        Examples
+        --------
+        >>> view = compare_view(corpus, "af_moves", "unknown_9")
+        >>> int(view.result.differs.to_numpy().sum()) == view.grid_html.count('class="diff"')
+        True
+        """
+        self._busy = True
+        try:
+            if table is not None and table != self.table.value or not self.column.options:
+                table = table or self.table.value
+                if table not in self.table.options:
+                    raise UsageError(f"no table {table!r} to compare; tables: {', '.join(self.table.options)}")
+                keys = set(self.corpus.keys(table)) if hasattr(self.corpus, "keys") else {"file"}
+                cols = [c for c in self.corpus.tables[table].columns if c not in keys]
+                self.table.value = table
+                self.column.options = cols
+                self.column.value = column if column in cols else cols[0]
+            elif column is not None:
+                if column not in self.column.options:
+                    raise UsageError(f"no column {column!r} in {self.table.value}")
+                self.column.value = column
+            if by is not None:
+                self.by.value = by if isinstance(by, str) else ", ".join(by)
+        finally:
+            self._busy = False
+        self._show()
+        return self
+
+    def _show(self) -> None:
+        keys = [k.strip() for k in self.by.value.split(",") if k.strip()] or None
+        try:
+            res = _research().compare(self.corpus, self.table.value, self.column.value, by=keys)
+        except UsageError as e:
+            self.message.value = f"<span style='color:#d1495b'>{html.escape(str(e))}</span>"
+            return
+        self.result = res
+        style = formatters(self.corpus.columns(self.table.value) if hasattr(self.corpus, "columns") else None)
+        value = style.get(self.column.value, show)
+        n = int(res.differs.to_numpy().sum())
+        self.message.value = (f"{len(res.values)} files x {res.values.shape[1]} records; "
+                              f"<b style='color:{'#d1495b' if n else '#3a9d5d'}'>{n} cell(s) differ</b>")
+        self.figure = plots.compare_grid(res)
+        self.plot.value = _fig_png(self.figure)
+        head = "".join(f"<th>{html.escape(show(c))}</th>" for c in res.values.columns)
+        rows = []
+        for i, f in enumerate(res.values.index):
+            cells = []
+            for j in range(res.values.shape[1]):
+                v = res.values.iat[i, j]
+                if pd.isna(v) if not isinstance(v, (list, tuple, bytes)) else False:
+                    cells.append('<td class="absent"></td>')
+                    continue
+                o = res.offsets.iat[i, j]
+                attr = "" if pd.isna(o) else f' data-offset="{int(o)}" title="offset {int(o)} (0x{int(o):X})"'
+                cls = ' class="diff"' if res.differs.iat[i, j] else ""
+                cells.append(f"<td{cls}{attr}>{html.escape(value(v))}</td>")
+            rows.append(f"<tr><th>{html.escape(str(f))}</th>{''.join(cells)}</tr>")
+        self.grid.value = (HEX_CSS + f"<table class='animre-grid'><tr><th>{html.escape(str(res.values.columns.name or ''))}"
+                           f"</th>{head}</tr>{''.join(rows)}</table>")
+
+
+def compare_view(corpus, table: str | None = None, column: str | None = None,
+                 by: str | Sequence[str] | None = None) -> CompareView:
+    """One field across every file keyed by record, differing cells highlighted (see :class:`CompareView`).
+
+    Examples
+    --------
+    >>> view = compare_view(corpus, "frm", "unknown_magic")
+    >>> view.result.differs.index[view.result.differs.iloc[:, 0]].tolist()
+    ['frm/ODDMGFRM.BIN']
+    """
+    return CompareView(corpus, table, column, by)
+
+
+def _png(rgba) -> bytes:
+    """An RGBA frame as PNG bytes at its native resolution."""
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.fromarray(rgba, "RGBA").save(buf, format="PNG")
+    return buf.getvalue()
+
+
+class SequencePlayer:
+    """Play the frames of a sequence: a Play button and a frame slider driving a native-size image.
+
+    Attributes
+    ----------
+    widget : ipywidgets.VBox
+        The container (CSS class ``animre-player``).
+    play : ipywidgets.Play
+        Steps the frame number; its ``interval`` is the sequence's ms per frame.
+    frame : ipywidgets.IntSlider
+        The frame shown (linked to ``play``).
+    image : ipywidgets.Image
+        The frame as a PNG at native resolution (one screen pixel per sprite pixel).
+    interval_ms : int
+    """
+
+    def __init__(self, frames, info: pd.DataFrame | None = None, *, interval_ms: float | None = None,
+                 title: str = ""):
+        import ipywidgets as w
+
+        if len(frames) == 0:
+            raise UsageError("the sequence has no frames")
+        if interval_ms is None:
+            interval_ms = float(info["interval_ms"].iloc[0]) if info is not None and len(info) else 120.0
+        self.frames = frames
+        self.info = info
+        self.interval_ms = max(1, int(round(interval_ms)))
+        n = len(frames)
+        self.play = w.Play(value=0, min=0, max=n - 1, step=1, interval=self.interval_ms, description="play")
+        self.frame = w.IntSlider(value=0, min=0, max=n - 1, description="frame")
+        w.jslink((self.play, "value"), (self.frame, "value"))
+        self.image = w.Image(value=_png(frames[0]), format="png",
+                             layout=w.Layout(width=f"{frames.shape[2]}px", height=f"{frames.shape[1]}px"))
+        self.caption = w.HTML()
+        self.frame.observe(lambda ch: self._show(), "value")
+        head = html.escape(title) + f" ({n} frames, {self.interval_ms} ms per frame)"
+        self.widget = w.VBox([w.HTML(f"<b>{head}</b>"), w.HBox([self.play, self.frame]), self.image,
+                              self.caption])
+        self.widget.add_class("animre-player")
+        self._show()
+
+    def show(self, frame: int) -> SequencePlayer:
+        """Show frame number ``frame``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> p = sequence_player(np.zeros((3, 2, 2, 4), np.uint8), interval_ms=80)
+        >>> p.show(2).frame.value, p.play.interval
+        (2, 80)
+        """
+        if not 0 <= frame < len(self.frames):
+            raise UsageError(f"no frame {frame}; there are {len(self.frames)}")
+        if self.frame.value != frame:
+            self.frame.value = frame  # the observer shows it
+        else:
+            self._show()
+        return self
+
+    def _show(self) -> None:
+        k = self.frame.value
+        self.image.value = _png(self.frames[k])
+        if self.info is not None and k < len(self.info):
+            r = self.info.iloc[k]
+            self.caption.value = html.escape(", ".join(f"{c} {r[c]}" for c in self.info.columns))
+
+
+def sequence_player(frames, info: pd.DataFrame | None = None, *, interval_ms: float | None = None,
+                    title: str = "") -> SequencePlayer:
+    """A player for RGBA frames, e.g. an FRM sequence from :func:`animre.decode.icn.sequence_frames`.
+
+    The interval is ``interval_ms`` or else the first ``interval_ms`` of
+    ``info`` (the engine's timing of that FRM sequence: walk or shoot speed
+    spread over its frames, else the battle frame or idle delay).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> p = sequence_player(np.zeros((4, 3, 5, 4), np.uint8), interval_ms=100)
+    >>> p.frame.max, p.image.layout.width
+    (3, '5px')
+    """
+    return SequencePlayer(frames, info, interval_ms=interval_ms, title=title)

@@ -9,10 +9,19 @@ Sections
 2. FLC decode: frames per second on the Civ3 samples, and time per pixel
    relative to Pillow decoding the real ``flic/standard/a.fli`` (README, "Real files");
 3. parse + tables per MB for each format, relative to reading the same bytes;
+   hostile files and archives (counts of 2^32, AGG entries past the end, zip
+   bombs, Retro PAK and GameCube disc directories and zlib/LZO streams): time
+   to reject, relative to parsing or listing the valid sample;
 4. a generated corpus of 10,000 FRM and 1,000 FLC files: cold scan, warm scan,
-   profile of every table, peak memory — against reading the bytes and (FRM)
-   a plain ``struct`` reader;
-5. with ``--baseline-rev REV``: cold open of the samples by this checkout
+   profile of every table, peak memory — against the compiled parsers alone
+   (parse only, no tables, one process), reading the bytes and (FRM) a plain
+   ``struct`` reader; time and peak memory per phase of the open;
+5. latency: every research call and widget action on 200 real-size Civ3 unit
+   FLCs built from the real settler files (``benchmarks/civ3.py``);
+6. modder scale: 2,000 such FLCs beside the 10,000 FRM files: parse only,
+   cold scan (every core, one worker), warm scan, the scan after a one-field
+   spec edit, peak memory per phase;
+7. with ``--baseline-rev REV``: cold open of the samples by this checkout
    against the same by an earlier git revision, in fresh interpreters,
    alternately.
 
@@ -34,6 +43,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import civ3  # noqa: E402 - the Civ3 corpora beside this script
+
 REALDATA = Path(os.environ.get("ANIMRE_REALDATA") or ROOT.parent / "shared" / "realdata")  # see README
 
 
@@ -148,18 +160,31 @@ def section_flc(samples: Path, repeat: int) -> dict:
 
 def section_formats(samples: Path, repeat: int) -> dict:
     import animre
+    from animre.formats import all_formats
+    from animre.read import parse_blocks, read_chunks
 
     c = animre.open_corpus(samples, cache=False, progress=False)
     out = {}
-    for fmt, g in c.files[c.files.ok].groupby("format"):
+    on_disk = c.files[c.files.ok & c.files.container.isna()]  # archive members are timed with their archive
+    for fmt, g in on_disk.groupby("format"):
         files = [samples / f for f in g.file]
         mb = g["size"].sum() / 1e6
         t_read = best(lambda files=files: read_all(files), repeat)
         t_parse = best(lambda files=files: animre.open_corpus(files, cache=False, progress=False), repeat)
+        blobs = [f.read_bytes() for f in files]
+        fm = all_formats()[fmt]
+        only, tables = [], []
+        for _ in range(max(repeat, 5)):  # alternately, so both see the same machine
+            only.append(best(lambda blobs=blobs, fm=fm: [list(parse_blocks(b, "x", fm)) for b in blobs], 1))
+            tables.append(best(lambda blobs=blobs, fm=fm: [read_chunks(b, "x", fm) for b in blobs], 1))
+        t_only, t_tables = min(only), min(tables)
         out[fmt] = {"files": len(files), "MB": mb, "s_per_MB": t_parse / mb, "read_s_per_MB": t_read / mb,
-                    "ratio": t_parse / t_read}
-        print(f"[format {fmt}] {len(files)} files, {mb:.2f} MB: parse + tables {t_parse / mb:.2f} s/MB "
-              f"= {t_parse / t_read:.0f}x reading the same bytes ({t_read / mb * 1000:.2f} ms/MB)")
+                    "ratio": t_parse / t_read, "parse_only_s": t_only, "parse_and_tables_s": t_tables,
+                    "tables_over_parse": t_tables / t_only}
+        print(f"[format {fmt}] {len(files)} files, {mb:.2f} MB: open {t_parse / mb:.2f} s/MB "
+              f"= {t_parse / t_read:.0f}x reading the same bytes ({t_read / mb * 1000:.2f} ms/MB); "
+              f"parse + tables {t_tables * 1000:.1f} ms = {t_tables / t_only:.2f}x parse alone "
+              f"({t_only * 1000:.1f} ms)")
     return out
 
 
@@ -170,9 +195,9 @@ def section_hostile(samples: Path, repeat: int) -> dict:
 
     c = animre.open_corpus(samples, cache=False, progress=False)
     out = {}
-    for fmt, g in c.files[c.files.ok].groupby("format"):
+    for fmt, g in c.files[c.files.status == "parsed"].groupby("format"):
         name = g.sort_values("size").iloc[len(g) // 2].file
-        data = (samples / name).read_bytes()
+        data = c.read_bytes(name)
         _, obj, bases = parse_data(data, name, fmt)
         f = animre.fields_table(obj, name, bases, values=False)
         f = f[(f.kind == "value") & f.type.str.match(r"^[us][24]") & f.start.notna()
@@ -207,13 +232,88 @@ def section_hostile(samples: Path, repeat: int) -> dict:
               f"= {t_bad / t_ok:.2f}x parsing the valid {len(data)}-byte file; the error names "
               f"{err.path} @ {err.offset}" + (f" ({accepted} earlier header field(s) at their maximum "
                                               "parsed harmlessly)" if accepted else ""))
+    out.update(_hostile_archives(samples, repeat))
     return out
+
+
+def _hostile_archives(samples: Path, repeat: int) -> dict:
+    """Hostile archives listed like a scan lists them: time to reject vs listing the valid sample."""
+    import io
+    import zipfile
+
+    from animre.sources import list_sources
+
+    agg = (samples / "agg" / "HEROES2.AGG").read_bytes()
+    outside = bytearray(agg)
+    outside[6:14] = struct.pack("<II", len(agg), 10**9)  # entry 0: offset and size past the end
+    b = io.BytesIO()
+    with zipfile.ZipFile(b, "w") as z:
+        z.writestr("bomb.bin", b"\0" * 100_000, compress_type=zipfile.ZIP_DEFLATED)
+    expanding = bytearray(b.getvalue())
+    cd = expanding.index(b"PK\x01\x02")
+    struct.pack_into("<I", expanding, cd + 24, 1000)  # declares 1000 bytes, the stream gives 100,000
+    struct.pack_into("<I", expanding, 22, 1000)
+    declared_4gb = bytearray(expanding)
+    struct.pack_into("<I", declared_4gb, cd + 24, 0xFFFFFFFE)
+    cases = {"agg: 65535 entries in 40 bytes": ("H.AGG", struct.pack("<H", 65535) + bytes(38), agg),
+             "agg: member outside the file": ("H.AGG", bytes(outside), agg),
+             "zip: member declaring 4 GB": ("B.ZIP", bytes(declared_4gb), (samples / "zip" / "CIV3UNITS.ZIP").read_bytes()),
+             "zip: stream beyond its size": ("B.ZIP", bytes(expanding), (samples / "zip" / "CIV3UNITS.ZIP").read_bytes())}
+    cases.update(_hostile_retro(samples))
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, (name, bad, good) in cases.items():
+            d_bad, d_ok = Path(tmp) / "bad", Path(tmp) / "ok"
+            for d, data in ((d_bad, bad), (d_ok, good)):
+                shutil.rmtree(d, ignore_errors=True)
+                d.mkdir()
+                (d / name).write_bytes(data)
+            err = next(s.error for s in list_sources(d_bad)[1] if s.error)
+            t_bad = best(lambda d=d_bad: list_sources(d), repeat)
+            t_ok = best(lambda d=d_ok: list_sources(d), repeat)
+            out[label] = {"reject_ms": t_bad * 1000, "list_ms": t_ok * 1000, "error": str(err)}
+            print(f"[hostile {label}] rejected in {t_bad * 1000:.2f} ms = {t_bad / t_ok:.2f}x listing the valid "
+                  f"{len(good)}-byte archive; the error names {err.file}: {err.path} @ {err.offset}")
+    return out
+
+
+def _hostile_retro(samples: Path) -> dict:
+    """Hostile Retro PAKs and GameCube disc images made from the valid samples: label -> (name, bad, good)."""
+    pak = (samples / "pak" / "Metroid1.pak").read_bytes()
+    (n_named,) = struct.unpack_from(">I", pak, 8)
+    pos = 12
+    for _ in range(n_named):
+        pos += 12 + struct.unpack_from(">I", pak, pos + 8)[0]
+    table = pos + 4
+    entries = [struct.unpack_from(">I4sIII", pak, table + 20 * i) for i in range(struct.unpack_from(">I", pak, pos)[0])]
+
+    def edit(at: int, fmt: str, *v, data: bytes = pak) -> bytes:
+        b = bytearray(data)
+        struct.pack_into(fmt, b, at, *v)
+        return bytes(b)
+
+    zlib_at = next(off for flag, _, _, _, off in entries if flag and pak[off + 4] == 0x78)
+    lzo_at = next(off for flag, _, _, size, off in entries if flag and pak[off + 4] != 0x78 and size > 4096)
+    disc = (samples / "gcdisc" / "ANIMRE.gcm").read_bytes()
+    fst = struct.unpack_from(">I", disc, 0x424)[0]
+    return {
+        "pak: 2^32 resources": ("M.pak", edit(pos, ">I", 0xFFFFFFFF), pak),
+        "pak: resource outside the file": ("M.pak", edit(table + 16, ">I", 10**9), pak),
+        "pak: resource declaring 4 GB": ("M.pak", edit(zlib_at, ">I", 0xFFFFFFFF), pak),
+        "pak: zlib stream beyond its size": ("M.pak", edit(zlib_at, ">I", 100), pak),
+        "pak: LZO stream beyond its size": ("M.pak", edit(lzo_at, ">I", 0x4000 + 7), pak),
+        "pak: name that is not text": ("M.pak", pak.replace(b"Samus_AnimSet", b"Samus\xff\x01nimSet"), pak),
+        "pak: inside itself": ("M.pak", edit(table + 12, ">II", len(pak), 0), pak),
+        "gcdisc: 2^32 file system entries": ("D.gcm", edit(fst + 8, ">I", 0xFFFFFFFF, data=disc), disc),
+        "gcdisc: file outside the image": ("D.gcm", edit(fst + 12 * 2 + 4, ">I", 10**9, data=disc), disc),
+    }
 
 
 # ---------------------------------------------------------------- the big corpus
 
 
-def make_big(dst: Path, samples: Path, n_frm: int, n_flc: int) -> None:
+def make_frm(dst: Path, samples: Path, n_frm: int) -> None:
+    """``n_frm`` distinct FRM files from the generated samples' values (walk speed and eye x varied)."""
     import numpy as np
 
     from animre.samples.frm import encode_frm
@@ -221,12 +321,16 @@ def make_big(dst: Path, samples: Path, n_frm: int, n_flc: int) -> None:
     manifest = json.loads((samples / "manifest.json").read_text())
     frm_values = list(manifest["formats"]["frm"]["files"].values())
     rng = np.random.default_rng(7)
-    (dst / "frm").mkdir(parents=True)
+    dst.mkdir(parents=True)
     for i in range(n_frm):
         v = dict(frm_values[i % len(frm_values)])
         v["walk_speed"] = int(rng.integers(100, 2000))  # distinct content, realistic values
         v["eye_x"] = int(rng.integers(-100, 100))
-        (dst / "frm" / f"M{i:05d}FRM.BIN").write_bytes(encode_frm(v))
+        (dst / f"M{i:05d}FRM.BIN").write_bytes(encode_frm(v))
+
+
+def make_big(dst: Path, samples: Path, n_frm: int, n_flc: int) -> None:
+    make_frm(dst / "frm", samples, n_frm)
     civ = sorted((samples / "flc").rglob("*.flc"))
     (dst / "flc").mkdir()
     for i in range(n_flc):
@@ -245,9 +349,23 @@ def struct_frm_reader(files) -> int:
     return n
 
 
+PARSE_ONLY = """
+from pathlib import Path
+from animre.formats import detect_format
+from animre.read import parse_blocks
+files = [f for f in sorted(Path(D).rglob('*')) if f.is_file()]
+fmts = [detect_format(f.read_bytes()[:4096], f.stat().st_size, f.name)[0] for f in files]
+t = time.perf_counter()  # the compiled parsers alone, one process: formats known, no tables
+for f, fm in zip(files, fmts):
+    if fm is not None:
+        for _ in parse_blocks(f.read_bytes(), f.name, fm):
+            pass
+"""
+
 PHASES = {
     "read": "from pathlib import Path\nfiles=[f for f in Path(D).rglob('*') if f.is_file()]\n"
             "blobs=[f.read_bytes() for f in files]",
+    "parse": PARSE_ONLY,
     "cold": "import animre\nc=animre.open_corpus(D, cache=C, progress=False)",
     "cold1": "import animre\nc=animre.open_corpus(D, cache=C + '-1', progress=False, workers=1)",
     "warm": "import animre\nc=animre.open_corpus(D, cache=C, progress=False)",
@@ -258,29 +376,60 @@ PHASES = {
 
 
 LAST_PHASE: dict = {}
-AFTER = {  # measured after the timing: the in-memory size of what the phase returned
-    "cold": "TABLES_MB=(sum(int(df.memory_usage(deep=True).sum()) for df in c.tables.values())"
-            "+sum(int(x.memory_usage(deep=True).sum()) for t in c.spans for x in c.spans[t]))/2**20",
-}
+_TABLES_MB = ("TABLES_MB=(sum(int(df.memory_usage(deep=True).sum()) for df in c.tables.values())"
+              "+sum(int(x.memory_usage(deep=True).sum()) for t in c.spans for x in c.spans[t]))/2**20")
+AFTER = {"cold": _TABLES_MB, "cold1": _TABLES_MB}  # measured after the timing: the size of what the phase returned
 
 
-def run_phase(name: str, data: Path, cache: Path) -> tuple[float, float]:
-    """Run one phase in a fresh process: (seconds, peak RSS in MB)."""
+_SAMPLER = """
+import threading
+SAMPLES = []
+def _sample():  # RSS every 10 ms, to split the peak by the open's phases (corpus.timings)
+    while not _STOP:
+        SAMPLES.append((time.perf_counter(), _rss('VmRSS')))
+        time.sleep(0.01)
+_STOP = False
+threading.Thread(target=_sample, daemon=True).start()
+"""
+
+_PER_PHASE = """
+_STOP = True
+PHASE_PEAKS = {}
+if 'c' in dir() and hasattr(c, 'timings'):
+    for _, row in c.timings.iterrows():
+        got = [m for tt, m in SAMPLES if row.start <= tt <= row.end]
+        PHASE_PEAKS[row.phase] = [row.seconds, (max(got) - rss0) if got else None]
+"""
+
+
+def run_phase(name: str, data: Path, cache: Path, code: str | None = None) -> tuple[float, float]:
+    """Run one phase in a fresh process: (seconds, peak RSS in MB).
+
+    ``LAST_PHASE`` gets the RSS after imports, the returned tables' size and,
+    for phases that open a corpus, seconds and peak memory per phase of the
+    open (``phases``: phase -> [seconds, MB above the imports]).
+    """
     # peak RSS from /proc/self/status VmHWM: unlike ru_maxrss it is not inherited from the
     # (large) parent process across fork + exec, so the baseline is the child's own
-    code = (f"import time,re\nD={str(data)!r}\nC={str(cache)!r}\nTABLES_MB=0\n"
+    code = (f"import time,re,json\nD={str(data)!r}\nC={str(cache)!r}\nTABLES_MB=0\n"
+            "def _rss(k):\n    return int(re.search(k + r':\\s+(\\d+)', open('/proc/self/status').read()).group(1))/1024\n"
             "import animre, pandas\n"  # the libraries' own memory is not the scan's
-            "rss0=int(re.search(r'VmRSS:\\s+(\\d+)', open('/proc/self/status').read()).group(1))/1024\n"
-            f"t=time.perf_counter()\n{PHASES[name]}\nelapsed=time.perf_counter()-t\n"
-            "hwm=int(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1))/1024\n"
-            f"{AFTER.get(name, '')}\nprint(elapsed, "
-            "hwm, rss0, TABLES_MB)")
+            f"rss0=_rss('VmRSS')\n{_SAMPLER}\n"
+            f"t=time.perf_counter()\n{code or PHASES[name]}\nelapsed=time.perf_counter()-t\n"
+            f"hwm=_rss('VmHWM')\n{_PER_PHASE}\n"
+            f"{AFTER.get(name, '')}\nprint(json.dumps([elapsed, hwm, rss0, TABLES_MB, PHASE_PEAKS]))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     if r.returncode:
         raise SystemExit(f"phase {name} failed:\n{r.stderr[-3000:]}")
-    t, rss, rss0, tables_mb = (float(x) for x in r.stdout.split()[-4:])
-    LAST_PHASE.update(rss_before_MB=rss0, tables_MB=tables_mb)
+    t, rss, rss0, tables_mb, phases = json.loads(r.stdout.strip().splitlines()[-1])
+    LAST_PHASE.update(rss_before_MB=rss0, tables_MB=tables_mb, phases=phases)
     return t, rss
+
+
+def print_phases(phases: dict, tables_mb: float) -> None:
+    for ph, (sec, mb) in phases.items():
+        mem = f"peak {mb:.0f} MB = {mb / tables_mb:.1f}x the tables" if mb is not None and tables_mb else ""
+        print(f"    {ph:22s} {sec:7.2f} s  {mem}")
 
 
 def section_big(samples: Path, n_frm: int, n_flc: int) -> dict:
@@ -292,9 +441,12 @@ def section_big(samples: Path, n_frm: int, n_flc: int) -> dict:
         t_struct = best(lambda: struct_frm_reader(frm_files), 3)
         t_read_frm = best(lambda: read_all(frm_files), 3)
         t_read, rss_read = run_phase("read", data, cache)
+        t_parse, _ = run_phase("parse", data, cache)
         t_cold1, _ = run_phase("cold1", data, cache)
+        phases1 = LAST_PHASE["phases"]
         t_cold, rss_cold = run_phase("cold", data, cache)
         cold_extra, tables_mb = rss_cold - LAST_PHASE["rss_before_MB"], LAST_PHASE["tables_MB"]
+        phases = LAST_PHASE["phases"]
         t_warm, rss_warm = run_phase("warm", data, cache)
         t_prof, rss_prof = run_phase("profile", data, cache)
         frm_only = work / "frm_only_cache"
@@ -309,10 +461,18 @@ def section_big(samples: Path, n_frm: int, n_flc: int) -> dict:
             "peak_rss_profile_MB": rss_prof, "cold_rss_over_read": rss_cold / rss_read,
             "tables_MB": tables_mb, "cold_peak_over_imports_MB": cold_extra,
             "cold_peak_over_tables": cold_extra / tables_mb,
+            "parse_only_s": t_parse, "cold_over_parse_only": t_cold / t_parse,
+            "cold_1_worker_over_parse_only": t_cold1 / t_parse, "phases": phases, "phases_1_worker": phases1,
         }
         print(f"[big] {n_frm} FRM + {n_flc} FLC files ({sum(f.stat().st_size for f in data.rglob('*') if f.is_file()) / 1e6:.1f} MB)")
         print(f"  baseline: reading the bytes {t_read:.2f} s (peak {rss_read:.0f} MB RSS); "
               f"struct reader on the FRM files {t_struct:.2f} s")
+        print(f"  parse only (compiled parsers, no tables, one process) {t_parse:.1f} s; cold scan "
+              f"{t_cold:.1f} s = {t_cold / t_parse:.2f}x that (one worker: {t_cold1 / t_parse:.2f}x)")
+        print("  cold scan by phase (every core):")
+        print_phases(phases, tables_mb)
+        print("  cold scan by phase (one worker):")
+        print_phases(phases1, tables_mb)
         print(f"  cold scan {t_cold:.1f} s = {t_cold / t_read:.0f}x reading; warm scan {t_warm:.2f} s = "
               f"{t_warm / t_read:.1f}x reading; cold/warm = {t_cold / t_warm:.0f}x")
         print(f"  cold scan memory: peak {cold_extra:.0f} MB above the imported libraries, tables + spans "
@@ -376,6 +536,8 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="timing repeats; the best is kept (default 3)")
     ap.add_argument("--frm", type=int, default=10_000, help="FRM files in the big corpus")
     ap.add_argument("--flc", type=int, default=1_000, help="FLC files in the big corpus")
+    ap.add_argument("--modder-flc", type=int, default=2_000,
+                    help="real-size Civ3 unit FLCs in the modder-scale corpus (with the --frm FRM files)")
     ap.add_argument("--json", type=Path, help="also write the figures as JSON here")
     ap.add_argument("--baseline-rev", metavar="REV",
                     help="also time a cold open of the samples by this git revision (e.g. the last release)")
@@ -389,8 +551,11 @@ def main(argv=None) -> int:
                "formats": section_formats(tmp, args.repeat), "hostile": section_hostile(tmp, args.repeat)}
         if args.baseline_rev:
             res["revision"] = section_revision(tmp, args.baseline_rev, args.repeat)
+        res["latency"] = civ3.section_latency(REALDATA)
         if not args.quick:
             res["big"] = section_big(tmp, args.frm, args.flc)
+            res["modder"] = civ3.section_modder(REALDATA, args.modder_flc, args.frm,
+                                                lambda d, n: make_frm(d, tmp, n), run_phase, LAST_PHASE, print_phases)
         res["peak_rss_MB_this_process"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

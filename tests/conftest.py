@@ -23,11 +23,63 @@ def samples_dir(tmp_path_factory) -> Path:
     return d
 
 
+def _expected_status(entry: dict) -> str:
+    from animre.formats import all_formats
+
+    if "format" not in entry and "archive" not in entry:
+        return "parsed"
+    if entry.get("format") in all_formats():
+        return "parsed"
+    return "container" if entry.get("archive") else "skipped"
+
+
+@pytest.fixture(scope="session")
+def expected_status():
+    """A manifest entry's status in ``corpus.files``: what the file is, and whether the kit reads that.
+
+    ``format`` says what the file is, ``archive`` the container id of an archive; entries
+    without either are files of their section's own format (parsed).
+    """
+    return _expected_status
+
+
 @pytest.fixture(scope="session")
 def manifest(samples_dir) -> dict:
     import json
 
     return json.loads((samples_dir / "manifest.json").read_text())
+
+
+def format_truths(manifest: dict, fmt: str) -> dict[str, dict]:
+    """Every file of format ``fmt`` in the sample corpus with its planted values: the format's own
+    section plus archive members and loose copies listed in other sections (``format`` + a ``fmt`` entry)."""
+    out = dict(manifest["formats"].get(fmt, {}).get("files", {}))
+    for name, section in manifest["formats"].items():
+        if name == fmt:
+            continue
+        for f, v in section.get("files", {}).items():
+            if v.get("format") == fmt and isinstance(v.get(fmt), dict):
+                out[f] = v[fmt]
+    return out
+
+
+def distinct(truths: dict[str, dict]) -> int:
+    """How many different files the truths describe (copies of one file count once)."""
+    import json
+
+    return len({json.dumps(v, sort_keys=True) for v in truths.values()})
+
+
+@pytest.fixture(scope="session")
+def truths(manifest):
+    """``truths(fmt)``: file -> planted values for every file of that format (see format_truths)."""
+    return lambda fmt: format_truths(manifest, fmt)
+
+
+@pytest.fixture(scope="session")
+def count_distinct():
+    """``count_distinct(truths)``: how many different files (copies count once)."""
+    return distinct
 
 
 MISSING_REAL = f"real files not present: {os.environ.get('ANIMRE_REALDATA') or '../shared/realdata'}"

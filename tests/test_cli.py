@@ -39,11 +39,13 @@ def test_no_command_and_bad_usage_exit_2(tmp_path):
     assert run("profile", str(tmp_path)).returncode == 2  # --table missing
 
 
-def test_scan_clean_corpus_exits_0(samples_dir, manifest, capsys):
+def test_scan_clean_corpus_exits_0(samples_dir, manifest, expected_status, capsys):
     assert main(["scan", str(samples_dir), "--no-cache", "-q"]) == 0
     out = capsys.readouterr().out
-    n = sum(len(sec["files"]) for sec in manifest["formats"].values())
-    assert f"{n} files, {n} parsed, 0 failed" in out
+    entries = [t for sec in manifest["formats"].values() for t in sec["files"].values()]
+    n = len(entries)
+    status = [expected_status(t) for t in entries]  # containers and skipped members are listed too
+    assert f"{n} files, {status.count('parsed')} parsed, 0 failed, {status.count('skipped')} skipped" in out
     for fmt in ("af", "bk", "frm", "mot", "pas4", "flc"):
         assert f"\n{fmt:>6}" in out or f" {fmt} " in out
 

@@ -135,16 +135,18 @@ def test_findings_with_lists_export_everywhere(tmp_path, sample_corpus):
     assert [r[0] for r in table[1:]] == list(prof["column"])
 
 
-def test_wiki_table_of_frm(sample_corpus, manifest):
-    files = manifest["formats"]["frm"]["files"]
+def test_wiki_table_of_frm(sample_corpus, manifest, truths, count_distinct):
+    files = truths("frm")  # loose files and archive members
     planted = manifest["formats"]["frm"]["planted"]
     w = wiki_table(sample_corpus, "frm")
     assert list(w.columns[:4]) == ["offset", "type", "name", "observed"]
     w = w.set_index("name")
-    n = len(files)
+    n = count_distinct(files)  # identical files count once
     odd = planted["odd_magic_file"]
     assert (w.loc["unknown_magic", "offset"], w.loc["unknown_magic", "type"]) == ("0", "u1")
-    assert w.loc["unknown_magic", "observed"] == f"1 in {n - 1}/{n} files; {odd}: {files[odd]['unknown_magic']}"
+    # a field named magic reads in hex, padded to its u1 width
+    assert w.loc["unknown_magic", "observed"] == \
+        f"0x01 in {n - 1}/{n} files; {odd}: 0x{files[odd]['unknown_magic']:02X}"
     assert (w.loc["eye_x", "offset"], w.loc["eye_x", "type"]) == ("1", "s2")
     assert (w.loc["idle_weights[0]", "offset"], w.loc["idle_weights[0]", "type"]) == ("118", "f4")
     assert (w.loc["walk_speed", "offset"], w.loc["walk_speed", "type"]) == ("162", "u4")

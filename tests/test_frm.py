@@ -99,7 +99,7 @@ def test_every_cell_maps_to_its_bytes(samples_dir, sample_corpus):
     fmts = {"unknown_magic": "<B", "eye_x": "<h", "walk_speed": "<I", "idle_weights[2]": "<f",
             "troop_box_left": "<i", "projectile_offsets[2].y": "<h", "projectile_angles[11]": "<f"}
     for i in range(0, len(frm), 5):
-        data = (samples_dir / frm.at[i, "file"]).read_bytes()
+        data = sample_corpus.read_bytes(frm.at[i, "file"])  # archive members: from their container
         for col, f in fmts.items():
             s, e = sample_corpus.span("frm", i, col)
             assert e - s == struct.calcsize(f)
@@ -141,7 +141,8 @@ def test_bad_files_give_one_error_row_each(samples_dir, tmp_path):
     c = animre.open_corpus(folder, cache=False)
     assert sorted(c.tables["frm"].file) == sorted(g.name for g in good)
     errs = c.errors.set_index("file")
-    assert sorted(errs.index) == ["EMPTYFRM.BIN", "TRUNCFRM.BIN", "noise.bin"]
+    assert sorted(errs.index) == ["EMPTYFRM.BIN", "TRUNCFRM.BIN"]  # noise is not recognised: skipped
+    assert c.files.set_index("file").at["noise.bin", "status"] == "skipped"
     assert errs["offset"].dtype.kind == "i"
     # the truncated file fails where the data runs out: inside sequences (byte 277+) at 496 or before
     t = errs.loc["TRUNCFRM.BIN"]
@@ -172,4 +173,5 @@ def test_tables_have_file_first(frm_tables):
     for name in ("frm", "frm_frame_counts", "frm_sequences", "frm_frames", "frm_x_offsets"):
         assert frm_tables[name].columns[0] == "file"
     assert isinstance(frm_tables["files"], pd.DataFrame)
-    assert list(frm_tables["files"].columns) == ["file", "format", "size", "sha256", "ok"]
+    assert list(frm_tables["files"].columns) == ["file", "format", "size", "sha256", "ok", "status", "container",
+                                                 "offset", "kind", "members"]

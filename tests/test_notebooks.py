@@ -77,6 +77,22 @@ def test_notebook_exports_findings(demo_run, name):
 
 
 @pytest.mark.slow
+def test_pas4_notebook_shows_the_databases_per_character_of_the_pak(demo_run, manifest):
+    out, _ = demo_run
+    chars = pd.read_csv(out / "04_retro_pas4" / "pas4_characters.csv")
+    arch = manifest["formats"]["pak"]["planted"]["archive"]
+    got = chars[chars["pak"] == arch]
+    want = [(f.rsplit("/", 1)[1], k, c["name"]) for f, e in manifest["formats"]["pak"]["files"].items()
+            for k, c in enumerate(e.get("characters", []))]
+    assert sorted(zip(got["resource"], got["block"], got["character"])) == sorted(want)
+    assert (got["located_by"] == "ANCS structure").all()
+    bare = {e["pas4"]: len(manifest["formats"]["pas4"]["files"][e["pas4"]]["states"])
+            for f, t in manifest["formats"]["pak"]["files"].items() for e in t.get("characters", [])}
+    by_name = dict(zip(got["character"], got["num_anim_states"]))
+    assert {f"pas4/{n}.pas4": v for n, v in by_name.items()} == bare
+
+
+@pytest.mark.slow
 def test_exports_carry_the_planted_findings(demo_run, manifest):
     out, _ = demo_run
     homm2 = manifest["formats"]["frm"]["planted"]

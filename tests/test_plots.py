@@ -186,9 +186,21 @@ def test_claims_board_bars():
     fig = plots.claims_board(s)
     ax = fig.axes[0]
     widths = [float(p.get_width()) for p in ax.patches]
-    assert widths == [36.0, 0.0, 1.0, 0.0]
+    assert widths == pytest.approx([36 / 37, 0.0, 1 / 37, 0.0])  # shares of the tested items
     assert [t.get_text() for t in ax.get_yticklabels()] == ["[frm] magic is 1", "[af] window is 10"]
     assert any("not tested" in t.get_text() for t in ax.texts)
+    # the one failure in 37 stands out: written beside the bar, in the fails colour, label red too
+    verdict = [t for t in ax.texts if "hold" in t.get_text()]
+    assert [t.get_text().strip() for t in verdict] == ["36/37 hold, 1 fails"]
+    assert verdict[0].get_color() == plots.FAILS_COLOUR
+    assert ax.get_yticklabels()[0].get_color() == plots.FAILS_COLOUR
+
+
+def test_claims_board_keeps_the_full_claim_text():
+    long = "one ring frame after each direction: frame chunks = num_anims x (anim_length + 1), " * 2
+    s = pd.DataFrame({"claim": [long], "holds": [7], "tested": [7], "source": ["a community note"]})
+    label = plots.claims_board(s, group=None).axes[0].get_yticklabels()[0].get_text()
+    assert " ".join(label.split()) == " ".join(long.split()) + " source: a community note"
 
 
 def test_palette_swatch():

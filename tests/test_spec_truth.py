@@ -102,10 +102,14 @@ def _affected(f, table: str, columns: set[str]) -> tuple[set, set]:
     return derived, claims
 
 
+# formats whose root table has no field a rename could test, and why
+NO_ROOT_CASE = {"agg": "its root holds only the entry count, which the spec's expressions use"}
+
+
 def test_every_format_has_a_root_and_a_row_table_case():
     for fmt in FORMATS:
         tables = {c[1] for c in CASES if c[0] == fmt}
-        assert len(tables) == 2, (fmt, tables)
+        assert len(tables) == (1 if fmt in NO_ROOT_CASE else 2), (fmt, tables)
     assert {c[0] for c in INT_CASES} == set(FORMATS)
 
 
@@ -114,7 +118,8 @@ def old_corpora(samples_dir):
     out = {}
     full = animre.open_corpus(samples_dir, cache=False)
     for fmt in FORMATS:
-        files = [samples_dir / f for f in full.files.query("format == @fmt and ok")["file"]]
+        ft = full.files  # the files on disk (an archive's members come with it)
+        files = [samples_dir / f for f in ft.loc[(ft["format"] == fmt) & ft["ok"] & ft["container"].isna(), "file"]]
         assert files, fmt
         out[fmt] = (files, animre.open_corpus(files, cache=False))
     return out

@@ -222,11 +222,13 @@ def test_claims_board_lists_counterexamples(sample_corpus, homm2):
     board.select(i)
     assert board.details["file"].tolist() == [homm2["planted"]["odd_magic_file"]]
     assert board.details["offset"].tolist() == [0]
+    assert board.details["expected"].tolist() == ["0x01"]
+    assert "36/37 hold, 1 fails" in board.detail.value
     widths = [float(p.get_width()) for p in board.figure.axes[0].patches]
     n = len(board.summary)
-    assert widths[:n] == board.summary["holds"].astype(float).tolist()
-    assert [a + b for a, b in zip(widths[:n], widths[n:], strict=True)] == \
-        board.summary["tested"].astype(float).tolist()
+    share = (board.summary["holds"] / board.summary["tested"]).tolist()
+    assert widths[:n] == pytest.approx(share)
+    assert [a + b for a, b in zip(widths[:n], widths[n:], strict=True)] == pytest.approx([1.0] * n)
     board.claim.value = 0  # the dropdown
     assert board.summary["claim"].iloc[0] in board.detail.value
     assert "animre-claims" in board.widget._dom_classes

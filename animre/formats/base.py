@@ -36,7 +36,8 @@ class Derived:
     ``ctx.starts(table, column)`` / ``ctx.ends`` (absolute offsets, Int64),
     ``ctx.file_sizes(df)`` (each row's file size) and
     ``ctx.lookup(df, table, column)`` (a parent's value for every row, matched
-    on the shared key columns), and returns values aligned with ``df``. ``reads`` lists every ``(table, column)`` it
+    on the shared key columns) and ``ctx.shared(key, fn)`` (one computation
+    shared by several columns), and returns values aligned with ``df``. ``reads`` lists every ``(table, column)`` it
     uses; when one is not in the loaded spec the column is not computed and
     the corpus reports why (``corpus.unavailable``).
     """
@@ -103,6 +104,10 @@ class Format:
         For containers holding several blocks: offset of the next block at or
         after ``start`` (the end of the previous one), or -1. Tables then get
         a ``block`` key column.
+    block_info : callable(data: bytes, offset: int) -> dict, optional
+        Extra columns for the block at ``offset`` (PAS4: the ``character``
+        an ANCS block belongs to and how the block was ``located_by``); every
+        block of the format returns the same keys.
     """
 
     name: str
@@ -113,6 +118,7 @@ class Format:
     claims: tuple[Claim, ...] = ()
     locate: Callable[[bytes], int] | None = None
     next_block: Callable[[bytes, int], int] | None = None
+    block_info: Callable[[bytes, int], dict] | None = None
 
     def __post_init__(self) -> None:
         # a claim belongs to the format that lists it: say so once, here
@@ -125,7 +131,7 @@ class Format:
         return self.name
 
 
-CLAIM_COLUMNS = ["file", "holds", "offset", "value", "detail"]
+CLAIM_COLUMNS = ["file", "holds", "offset", "value", "detail", "expected"]
 
 
 @dataclass(frozen=True)
@@ -133,8 +139,12 @@ class Claim:
     """A statement from a format note, as an executable check over a corpus.
 
     ``check(corpus)`` returns one row per tested item (a file or a record)
-    with columns ``file, holds, offset, value, detail``; ``offset`` is the
-    absolute byte offset of the tested value (or NA), ``value`` what was found.
+    with columns ``file, holds, offset, value, detail`` and optionally
+    ``expected``; ``offset`` is the absolute byte offset of the tested value
+    (NA only when the value is not read from one place in the file),
+    ``value`` what was found, ``expected`` what the claim expects there
+    (default: :attr:`expected`). ``source`` names the public source the
+    claim comes from, in words (a community note, an engine's reader).
     """
 
     text: str
@@ -142,6 +152,7 @@ class Claim:
     check: Callable[[Any], Any]
     format: str = ""
     reads: tuple[Read, ...] = ()
+    expected: str = ""
 
 
 def not_in_spec(missing: list[str]) -> str:
@@ -157,10 +168,11 @@ def not_testable(corpus: Any, reads: Iterable[Read]) -> list[str]:
 
 
 def column_claim(text: str, source: str, table: str, column: str,
-                 predicate: Callable[[Any], bool], detail: str = "") -> Claim:
+                 predicate: Callable[[Any], bool], detail: str = "", expected: str = "") -> Claim:
     """A claim that every value of ``table.column`` satisfies ``predicate``.
 
-    Offsets come from the corpus spans, so a counterexample points at its bytes.
+    Offsets come from the corpus spans, so a counterexample points at its bytes;
+    ``expected`` says what the claim expects (``"== 0x01"``).
 
     Examples
     --------
@@ -180,16 +192,18 @@ def column_claim(text: str, source: str, table: str, column: str,
             "offset": corpus.offsets(table, column, df.index),
             "value": df[column],
             "detail": detail,
+            "expected": expected,
         })
         return out
 
-    return Claim(text, source, check, reads=((table, column),))
+    return Claim(text, source, check, reads=((table, column),), expected=expected)
 
 
 def row_claim(text: str, source: str, table: str, predicate: Callable[[pd.Series], bool], *,
               where: Callable[[pd.Series], bool] | None = None, offset_column: str | None = None,
               offset: int | None = None, value: Callable[[pd.Series], Any] | str | None = None,
-              detail: str = "", format: str = "", reads: Iterable[str | Read] = ()) -> Claim:
+              detail: Callable[[pd.Series], str] | str = "", format: str = "", reads: Iterable[str | Read] = (),
+              expected: Callable[[pd.Series], Any] | str = "") -> Claim:
     """A claim that ``predicate(row)`` holds for every row of ``table`` (where ``where(row)``).
 
     ``reads``: every column the predicate, ``where`` and ``value`` use (the
@@ -198,7 +212,8 @@ def row_claim(text: str, source: str, table: str, predicate: Callable[[pd.Series
 
     ``offset`` of each tested row: the span start of ``offset_column`` (from
     ``corpus.spans``) or the fixed absolute ``offset``; ``value``: a column
-    name or a function of the row (default: the offset column's value).
+    name or a function of the row (default: the offset column's value);
+    ``detail`` and ``expected``: text, or a function of the row.
 
     Examples
     --------
@@ -227,16 +242,18 @@ def row_claim(text: str, source: str, table: str, predicate: Callable[[pd.Series
             "holds": [bool(predicate(r)) for _, r in sel.iterrows()],
             "offset": offs.tolist(),
             "value": vals,
-            "detail": detail,
+            "detail": [detail(r) for _, r in sel.iterrows()] if callable(detail) else detail,
+            "expected": [expected(r) for _, r in sel.iterrows()] if callable(expected) else expected,
         }, columns=CLAIM_COLUMNS)
 
     used = list(reads) + [c for c in (offset_column, value if isinstance(value, str) else None) if c]
-    return Claim(text, source, check, format, _reads(table, dict.fromkeys(used)))
+    return Claim(text, source, check, format, _reads(table, dict.fromkeys(used)),
+                 expected="" if callable(expected) else expected)
 
 
 def file_claim(text: str, source: str, format: str, predicate: Callable[[pd.Series], bool], *,
                offset: int | Callable[[pd.Series], int] | None = None, value: str = "size",
-               detail: str = "") -> Claim:
+               detail: str = "", expected: str = "") -> Claim:
     """A claim over the ``files`` table (file, format, size, sha256, ok) of one format.
 
     Files that failed to parse are tested too (a size claim is about them as well).
@@ -258,6 +275,7 @@ def file_claim(text: str, source: str, format: str, predicate: Callable[[pd.Seri
             "offset": pd.array(offs, dtype="Int64"),
             "value": sel[value].tolist(),
             "detail": detail,
+            "expected": expected,
         }, columns=CLAIM_COLUMNS)
 
-    return Claim(text, source, check, format)
+    return Claim(text, source, check, format, expected=expected)

@@ -80,25 +80,45 @@ def _frame_ordinal(fr: pd.DataFrame) -> np.ndarray:
 
 
 def _roles(fr: pd.DataFrame, ctx) -> pd.DataFrame:
-    """Frame roles of every frame chunk, file by file, by the decoder's own rule (roles_from_counts)."""
+    """Frame roles of every frame chunk by the decoder's own rule (roles_from_counts), computed once per open."""
+    return ctx.shared("flc roles", lambda: _compute_roles(fr, ctx))
+
+
+def _runs(df: pd.DataFrame, keys: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end row of each run of equal ``keys`` in a frame sorted by them."""
+    if not len(df):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    change = np.zeros(len(df), dtype=bool)
+    change[0] = True
+    for k in keys:
+        v = df[k].to_numpy()
+        change[1:] |= v[1:] != v[:-1]
+    starts = np.flatnonzero(change)
+    return starts, np.append(starts[1:], len(df))
+
+
+def _compute_roles(fr: pd.DataFrame, ctx) -> pd.DataFrame:
     keys = file_keys(fr)
-    files = ctx.table(FILES).drop_duplicates(keys).set_index(keys)
-    rows: dict = {}
-    for key, g in fr.sort_values(keys + ["chunk_index"]).groupby(keys, sort=False):
-        h = files.loc[key if len(keys) > 1 else key[0]]
-        civ3 = None
-        if bool(h["is_flicanim"]):
-            civ3 = tuple(int(h[f"header.flicanim.{c}"]) for c in ("num_anims", "anim_length", "directions"))
-        roles = roles_from_counts(int(h["header.num_frames"]), [int(c) for c in g["chunk_index"]], civ3)
-        rows.update(zip(g.index, roles))
-    roles = [rows[i] for i in fr.index]
+    cols = ["header.num_frames", "is_flicanim"] + [f"header.flicanim.{c}"
+                                                   for c in ("num_anims", "anim_length", "directions")]
+    files = ctx.table(FILES).drop_duplicates(keys)
+    fs = fr.sort_values(keys + ["chunk_index"])
+    head = fs[keys].merge(files[keys + cols], on=keys, how="left")
+    chunk_index = fs["chunk_index"].to_numpy().tolist()
+    num_frames = head["header.num_frames"].to_numpy()
+    is_anim = head["is_flicanim"].to_numpy()
+    civ = head[cols[2:]].to_numpy()
+    roles: list = []
+    for s, e in zip(*_runs(fs, keys)):
+        civ3 = tuple(int(x) for x in civ[s]) if bool(is_anim[s]) else None
+        roles += roles_from_counts(int(num_frames[s]), chunk_index[s:e], civ3)
     return pd.DataFrame({
         "frame": np.array([r.frame for r in roles], dtype="int64"),
         "image_frame": pd.array([r.image for r in roles], dtype="Int64"),
         "is_ring": np.array([r.is_ring for r in roles], dtype=bool),
         "direction": pd.array([r.direction for r in roles], dtype="Int64"),
         "direction_name": np.array([r.direction_name for r in roles], dtype=object),
-    }, index=fr.index)
+    }, index=fs.index).reindex(fr.index)
 
 
 @derived(FRAMES, "frame", ["chunk_index"], "Ordinal of the frame chunk among the file's frame chunks (0-based).")
@@ -139,10 +159,11 @@ def _chunk_types(df, ctx):
         return np.full(len(df), "", dtype=object)
     ch = ch.sort_values(keys + ["chunk"])
     names = ch["chunk_type_name"].where(ch["chunk_type_name"].notna(),
-                                        "type_" + ch["chunk_type"].astype("int64").astype(str))
-    joined = names.groupby([ch[k] for k in keys]).agg("+".join)
-    idx = pd.MultiIndex.from_frame(df[keys])
-    return joined.reindex(idx).fillna("").to_numpy()
+                                        "type_" + ch["chunk_type"].astype("int64").astype(str)).to_numpy().tolist()
+    starts, ends = _runs(ch, keys)
+    joined = pd.Series(["+".join(names[s:e]) for s, e in zip(starts, ends)],
+                       index=pd.MultiIndex.from_frame(ch[keys].iloc[starts]))
+    return joined.reindex(pd.MultiIndex.from_frame(df[keys])).fillna("").to_numpy()
 
 
 @derived(CHUNKS, "frame", ["chunk_index", (FRAMES, "chunk_index")],
@@ -243,50 +264,57 @@ def _is_unit(r) -> bool:
 
 
 def _claim(text: str, source: str, column: str, predicate, *, reads=(), where=_is_unit,
-           where_reads=_UNIT_READS, detail: str = "", located: bool = True, uses=()):
+           where_reads=_UNIT_READS, detail: str = "", at: str | None = "", uses=(), expected=""):
     """A claim over the ``flc_files`` rows of Civ3 unit FLCs (by default).
 
-    ``predicate`` gets the whole row; ``value`` is ``column`` and ``offset`` its
-    byte offset (NA when ``located`` is false: a count computed over chunks).
+    ``predicate`` gets the whole row; ``value`` is ``column`` and ``offset`` the
+    byte offset of ``at`` (default: ``column``; a count computed over chunks
+    points at the header field it is compared with; None: no single place).
     ``reads``: the other columns the predicate uses; ``uses``: the derived
-    columns it reads, whose spec columns it reads too.
+    columns it reads, whose spec columns it reads too; ``expected``: what the
+    claim expects, text or a function of the row.
     """
     via = [r for d in uses for r in d.reads]
     return row_claim(text, source, FILES, predicate, where=where,
-                     offset_column=column if located else None, value=column, detail=detail,
-                     format="flc", reads=list(reads) + list(where_reads) + via)
+                     offset_column=column if at == "" else at, value=column, detail=detail,
+                     format="flc", reads=list(reads) + list(where_reads) + via, expected=expected)
 
 
 CLAIMS = (
-    _claim("Civ3 FLC header speed is 4", NOTE, "header.speed", lambda r: r["header.speed"] == 4,
+    _claim("Civ3 FLC header speed is 4", NOTE, "header.speed", lambda r: r["header.speed"] == 4, expected="4",
            detail="the notes say 4; the real settler files hold 44-125 ms (= anim_time / anim_length)"),
     _claim("Civ3 FLC creator is 0xF1F1F2F2 (FLICSPRITE_CREATOR)", NOTE, "header.creator",
-           lambda r: r["header.creator"] == CIV3_CREATOR),
+           lambda r: r["header.creator"] == CIV3_CREATOR, expected=f"{CIV3_CREATOR:#X}".replace("0X", "0x")),
     _claim("xs_orig = ys_orig = 240 (unit sprites are 240 x 240)", NOTE, "header.flicanim.xs_orig",
            lambda r: r["header.flicanim.xs_orig"] == 240 and r["header.flicanim.ys_orig"] == 240,
-           reads=["header.flicanim.ys_orig"]),
+           reads=["header.flicanim.ys_orig"], expected="240 and ys_orig 240"),
     _claim("header frames = num_anims x anim_length", NOTE, "header.num_frames",
            lambda r: r["header.num_frames"] == r["header.flicanim.num_anims"] * r["header.flicanim.anim_length"],
-           reads=["header.flicanim.anim_length"]),
+           reads=["header.flicanim.anim_length"],
+           expected=lambda r: r["header.flicanim.num_anims"] * r["header.flicanim.anim_length"]),
     _claim("FlicAnimHeader size is 28 (0x1C) in files made by the FlicAnim tool", NOTE,
-           "header.flicanim.len_header", lambda r: r["header.flicanim.len_header"] == 28,
+           "header.flicanim.len_header", lambda r: r["header.flicanim.len_header"] == 28, expected="28",
            where=lambda r: r["header.creator"] == CIV3_CREATOR, where_reads=["header.creator"]),
     _claim("directions = 0xFF (all eight directions present)", NOTE, "header.flicanim.directions",
-           lambda r: r["header.flicanim.directions"] == 0xFF),
+           lambda r: r["header.flicanim.directions"] == 0xFF, expected="0xFF"),
     _claim("one ring frame after each direction: frame chunks = num_anims x (anim_length + 1)", NOTE,
            "num_frame_chunks",
            lambda r: r["num_frame_chunks"] == r["header.flicanim.num_anims"] * (r["header.flicanim.anim_length"] + 1),
-           reads=["header.flicanim.anim_length"], detail="value = frame chunks found", located=False,
-           uses=[_num_frame_chunks]),
+           reads=["header.flicanim.anim_length", "header.num_frames"],
+           detail="value = frame chunks found; offset = the header's frame count", at="header.num_frames",
+           uses=[_num_frame_chunks],
+           expected=lambda r: r["header.flicanim.num_anims"] * (r["header.flicanim.anim_length"] + 1)),
     _claim("the actual number of frames is Size + 1 (one ring frame)", NOTE, "num_frame_chunks",
            lambda r: r["num_frame_chunks"] == r["header.num_frames"] + 1, reads=["header.num_frames"],
-           detail="the notes' reading; value = frame chunks found", located=False, uses=[_num_frame_chunks]),
+           detail="the notes' reading; value = frame chunks found; offset = the header's frame count",
+           at="header.num_frames", uses=[_num_frame_chunks], expected=lambda r: r["header.num_frames"] + 1),
     _claim("anim_time = anim_length x 1000 / fps, fps = 1000 / speed", NOTE, "header.flicanim.anim_time",
            lambda r: r["header.flicanim.anim_time"] == r["header.flicanim.anim_length"] * r["header.speed"],
-           reads=["header.flicanim.anim_length", "header.speed"]),
+           reads=["header.flicanim.anim_length", "header.speed"],
+           expected=lambda r: r["header.flicanim.anim_length"] * r["header.speed"]),
     _claim("a palette only in the first frame", NOTE, "palette_only_in_first_frame",
            lambda r: bool(r["palette_only_in_first_frame"]), detail="tested over all frame chunks",
-           located=False, uses=[_palette_only_in_first_frame]),
+           at=None, uses=[_palette_only_in_first_frame], expected="True"),
 )
 
 FORMAT = Format(

@@ -7,15 +7,22 @@ import struct
 import numpy as np
 import pandas as pd
 
+from ..containers.pak import MAGIC as PAK_MAGIC
+from ..errors import ParseError
+from ._ancs import Character, characters
 from .base import CLAIM_COLUMNS, Claim, Format, column_claim, derived, file_keys
 
-__all__ = ["FORMAT", "MAGIC", "locate", "next_block", "detect"]
+__all__ = ["FORMAT", "MAGIC", "locate", "next_block", "block_info", "detect"]
 
 MAGIC = b"PAS4"
 WIKI = "Retro Modding Wiki, Parameterized Animation State Database page"
 ENGINE = "metaforce engine source (CPASDatabase, CPASAnimState, CPASParmInfo, CPASAnimInfo readers)"
 STATE_ENUM = "metaforce engine source (pas::EAnimationState)"
 CONTAINER_SUFFIXES = (".ancs", ".char")
+BARE = "bare block"
+STRUCTURE = "ANCS structure"
+MAGIC_SEARCH = "magic search"
+ANCS_HEAD = b"\x00\x01\x00\x01"  # ANCS version 1, character set version 1
 
 
 def _plausible(buf: bytes, off: int, total: int) -> bool:
@@ -26,14 +33,35 @@ def _plausible(buf: bytes, off: int, total: int) -> bool:
     return n * 12 <= total - off - 12 and -1 <= default <= 0xFFFF and (n > 0 or default == -1)
 
 
-def locate(data: bytes) -> int:
-    """Offset of the PAS4 block: 0 for a bare block, else the first plausible ``PAS4`` magic.
+_LAST: list = [None, None]  # (data, walk result) of the last file walked: blocks are looked up once per file
 
-    Container files (ANCS, CHAR) have no length or offset field for the block,
-    so it is found by its magic; a ``PAS4`` string whose header cannot be a
-    database (e.g. inside a name) is skipped. Without a plausible one the
-    first occurrence is returned (so the parse error explains why), and -1
-    when there is none.
+
+def _walk(data: bytes) -> tuple[list[Character] | None, str]:
+    """(characters read by the ANCS structure, or None; how the blocks are located)."""
+    if _LAST[0] is data:
+        return _LAST[1]
+    if data[:4] == MAGIC:
+        res: tuple[list[Character] | None, str] = (None, BARE)
+    else:
+        try:
+            res = (characters(data), STRUCTURE)
+        except ParseError as e:
+            res = (None, f"{MAGIC_SEARCH}: the ANCS structure did not read ({e.path} @ {e.offset:#x}: {e.reason})")
+    _LAST[0], _LAST[1] = data, res
+    return res
+
+
+def locate(data: bytes) -> int:
+    """Offset of the first PAS4 block: 0 for a bare block, else the first character's database.
+
+    An ANCS file is read by structure (:func:`animre.formats._ancs.characters`):
+    character set, characters, each character's PAS4 database. When the
+    structure does not read (a CHAR file of a later game, a damaged or
+    unknown layout), the block is searched by its magic instead, and the
+    tables say so in ``located_by``: the first plausible ``PAS4`` magic (a
+    ``PAS4`` string whose header cannot be a database, e.g. inside a name,
+    is skipped); without a plausible one the first occurrence (so the parse
+    error explains why), and -1 when there is none.
 
     Examples
     --------
@@ -42,16 +70,21 @@ def locate(data: bytes) -> int:
     >>> locate(b"junk" + b"PAS4" + bytes([0, 0, 0, 0, 255, 255, 255, 255]))
     4
     """
+    chars, _ = _walk(data)
     if data[:4] == MAGIC:
         return 0
-    pos = next_block(data, 0)
+    if chars is not None:
+        return chars[0].pas4_offset if chars else -1
+    pos = _search(data, 0)
     return pos if pos >= 0 else data.find(MAGIC)
 
 
 def next_block(data: bytes, start: int) -> int:
-    """Offset of the next plausible PAS4 block at or after ``start``, or -1.
+    """Offset of the next PAS4 block at or after ``start``, or -1.
 
-    ANCS/CHAR character sets hold one database per character, one after another.
+    ANCS character sets hold one database per character: the next
+    character's (by structure), or the next plausible magic when the
+    structure did not read.
 
     Examples
     --------
@@ -59,6 +92,26 @@ def next_block(data: bytes, start: int) -> int:
     >>> next_block(block + b"pad" + block, 12)
     15
     """
+    chars, _ = _walk(data)
+    if chars is not None:
+        return next((c.pas4_offset for c in chars if c.pas4_offset >= start), -1)
+    return _search(data, start)
+
+
+def block_info(data: bytes, offset: int) -> dict:
+    """Columns naming the block at ``offset``: its ``character`` and how it was ``located_by``.
+
+    Examples
+    --------
+    >>> block_info(b"PAS4" + bytes([0, 0, 0, 0, 255, 255, 255, 255]), 0)
+    {'character': None, 'located_by': 'bare block'}
+    """
+    chars, note = _walk(data)
+    name = next((c.name for c in chars or () if c.pas4_offset == offset), None)
+    return {"character": name, "located_by": note}
+
+
+def _search(data: bytes, start: int) -> int:
     pos = data.find(MAGIC, start)
     while pos >= 0:
         if _plausible(data, pos, len(data)):
@@ -68,8 +121,11 @@ def next_block(data: bytes, start: int) -> int:
 
 
 def detect(head: bytes, size: int, name: str) -> float:
-    """A bare block starts with ``PAS4``; a container holds a plausible ``PAS4`` header in its head."""
+    """A bare block starts with ``PAS4``; an ANCS/CHAR holds a plausible ``PAS4`` header in its head
+    (or starts like an ANCS character set: versions 1 and 1, a character count that fits)."""
     lname = name.lower()
+    if head[:8] == PAK_MAGIC:
+        return 0.0  # a Retro PAK holding ANCS resources is a container, read member by member
     if head[:4] == MAGIC:
         score = 0.9 if _plausible(head, 0, size) else 0.7
         return score + (0.05 if lname.endswith(".pas4") else 0.0)
@@ -78,6 +134,8 @@ def detect(head: bytes, size: int, name: str) -> float:
         if _plausible(head, pos, size):
             return 0.7 + (0.1 if lname.endswith(CONTAINER_SUFFIXES) else 0.0)
         pos = head.find(MAGIC, pos + 1)
+    if head[:4] == ANCS_HEAD and 0 < int.from_bytes(head[4:8], "big") <= size // 51:
+        return 0.6 + (0.1 if lname.endswith(".ancs") else 0.0)  # an ANCS whose first block lies past the head
     if lname.endswith(CONTAINER_SUFFIXES + (".pas4",)):
         return 0.35  # claim it so a missing/broken block is reported against PAS4
     return 0.0
@@ -162,7 +220,7 @@ def _rows(corpus, table: str, column: str, mask, holds, detail: str) -> pd.DataF
         "offset": corpus.offsets(table, column, sub.index),
         "value": sub[column],
         "detail": detail,
-    }).reset_index(drop=True)
+    }, columns=CLAIM_COLUMNS).reset_index(drop=True)
 
 
 def _check_default_empty(corpus) -> pd.DataFrame:
@@ -185,21 +243,24 @@ _VALUE_PARM_TYPE = (("pas4_anim_values", "state"), ("pas4_anim_values", "parm"),
 
 CLAIMS = (
     Claim("The default anim state is -1 when there are no anim states.", WIKI, _check_default_empty, "pas4",
-          reads=(("pas4", "num_anim_states"), ("pas4", "default_anim_state"))),
+          expected="-1", reads=(("pas4", "num_anim_states"), ("pas4", "default_anim_state"))),
     Claim("The default anim state is one of the file's anim state types.", ENGINE, _check_default_valid, "pas4",
-          reads=(("pas4", "num_anim_states"), ("pas4", "default_anim_state"), ("pas4_states", "state_type"))),
+          expected="a state type of the file", reads=(("pas4", "num_anim_states"), ("pas4", "default_anim_state"), ("pas4_states", "state_type"))),
     column_claim("At most 8 parms per anim state (engine limit).", ENGINE, "pas4_states", "num_parm_infos",
-                 lambda v: 0 <= v <= 8),
+                 lambda v: 0 <= v <= 8, expected="0..8"),
     column_claim("Parm types are 0-4 (Int32, UInt32, Real, Bool, Enum).", WIKI, "pas4_parms", "parm_type",
-                 lambda v: 0 <= v <= 4),
+                 lambda v: 0 <= v <= 4, expected="0..4"),
     column_claim("Weight functions are 0-3 (exact match, percent error, angular percent, no weight).",
-                 WIKI, "pas4_parms", "weight_function", lambda v: 0 <= v <= 3),
-    Claim("Bool anim values are 0 or 1.", ENGINE, _check_bool_values, "pas4",
+                 WIKI, "pas4_parms", "weight_function", lambda v: 0 <= v <= 3,
+                 expected="0..3"),
+    Claim("Bool anim values are 0 or 1.", ENGINE, _check_bool_values, "pas4", expected="0 or 1",
           reads=(("pas4_anim_values", "value"),) + _VALUE_PARM_TYPE),
     column_claim("Anim state types are 0-20 (the note's table).", WIKI, "pas4_states", "state_type",
-                 lambda v: 0 <= v <= 20, "ids 21-24 are the additive states (metaforce pas::EAnimationState)"),
+                 lambda v: 0 <= v <= 20, "ids 21-24 are the additive states (metaforce pas::EAnimationState)",
+                 expected="0..20"),
     column_claim("Anim state types are 0-24 (with the additive states of later games).", STATE_ENUM,
-                 "pas4_states", "state_type", lambda v: 0 <= v <= 24),
+                 "pas4_states", "state_type", lambda v: 0 <= v <= 24,
+                 expected="0..24"),
 )
 
 
@@ -212,4 +273,5 @@ FORMAT = Format(
     claims=CLAIMS,
     locate=locate,
     next_block=next_block,
+    block_info=block_info,
 )

@@ -1,18 +1,20 @@
 """Research functions: pure computations over corpus tables that return DataFrames.
 
 - :func:`profile` - per-column statistics and alerts (constant, flags, index, fixed point ...)
-- :func:`coverage` - share of each file's bytes described by fields, and the gaps
+- :func:`coverage` - share of each file's bytes a typed field explains, opaque blobs, and the gaps
 - :func:`reinterpret` - read the same bytes as other types in every file, ranked
 - :func:`relations` - equalities, multiples, offsets, masks, dependencies between columns
 - :func:`claims` - run the format notes' claims and list counterexamples
+- :func:`compare` - one field of every file side by side, keyed by record, differing cells marked
 - :func:`diff` / :func:`diff_corpora` - field-level differences between files / parses
 - :func:`suggest` - spec edits (valid, enum, flag bits, counts, names, doc lines) with their evidence
 
 Nothing here plots or renders; see :mod:`animre.export` for writing results.
 """
 
-from ._claims import claims, file_claim, row_claim
-from ._coverage import byte_matrix, coverage
+from ._claims import claims, file_claim, row_claim, verdict
+from ._compare import Comparison, compare
+from ._coverage import byte_categories, byte_matrix, coverage, coverage_by_format
 from ._diff import diff, diff_corpora
 from ._profile import profile, profile_alerts
 from ._reinterpret import TYPES, Reinterpretation, decode, reinterpret, representations
@@ -21,10 +23,14 @@ from ._suggest import SUGGESTION_COLUMNS, SUGGESTION_KINDS, suggest
 
 __all__ = [
     "TYPES",
+    "byte_categories",
     "byte_matrix",
     "Reinterpretation",
     "claims",
+    "compare",
+    "Comparison",
     "coverage",
+    "coverage_by_format",
     "decode",
     "diff",
     "diff_corpora",
@@ -38,4 +44,5 @@ __all__ = [
     "suggest",
     "SUGGESTION_COLUMNS",
     "SUGGESTION_KINDS",
+    "verdict",
 ]

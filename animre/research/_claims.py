@@ -19,10 +19,10 @@ from ..formats.base import CLAIM_COLUMNS, Claim, file_claim, not_testable, row_c
 from ..formats.base import not_in_spec as _not_in_spec
 from ._util import plain
 
-__all__ = ["claims", "row_claim", "file_claim", "CLAIMS_COLUMNS"]
+__all__ = ["claims", "row_claim", "file_claim", "verdict", "CLAIMS_COLUMNS"]
 
-CLAIMS_COLUMNS = ["claim", "format", "source", "holds", "tested", "holds_all", "counterexamples",
-                  "error", "status"]
+CLAIMS_COLUMNS = ["claim", "format", "source", "holds", "tested", "fails", "share", "verdict", "holds_all",
+                  "counterexamples", "error", "status"]
 MAX_COUNTEREXAMPLES = 1000
 
 
@@ -42,10 +42,14 @@ def claims(corpus: Any, formats: Iterable[str] | None = None, *,
     Returns
     -------
     DataFrame
-        One row per claim: ``claim`` (text), ``format``, ``source`` (the note
-        it comes from), ``holds`` (items where it holds), ``tested`` (items
-        tested), ``holds_all``, ``counterexamples`` (list of dicts: file,
-        offset, value, detail), ``error`` (when the check itself failed) and
+        One row per claim: ``claim`` (the full text), ``format``, ``source``
+        (the public source it comes from, named in words), ``holds`` (items
+        where it holds), ``tested`` (items tested), ``fails`` (tested - holds),
+        ``share`` (holds / tested), ``verdict`` (``50/51 hold, 1 fails``),
+        ``holds_all``, ``counterexamples`` (list of dicts: file, offset (the
+        absolute byte offset of the value; None only for a value not read
+        from one place), expected, value (what was found), detail),
+        ``error`` (when the check itself failed) and
         ``status``: ``holds``, ``fails``, ``no data``, ``error`` or ``not
         testable: field T.C is not in the spec`` (the loaded spec lacks a
         field the claim reads, e.g. after a rename).
@@ -55,7 +59,9 @@ def claims(corpus: Any, formats: Iterable[str] | None = None, *,
     >>> r = claims(c, formats=["frm"]).set_index("claim")
     >>> row = r.loc["FRM byte 0 is 0x01 (magic value)."]
     >>> int(row["holds"]), int(row["tested"]), row["status"], row["counterexamples"][0]["offset"]
-    (36, 37, 'fails', 0)
+    (50, 51, 'fails', 0)
+    >>> row["verdict"], row["counterexamples"][0]["expected"], row["counterexamples"][0]["value"]
+    ('50/51 hold, 1 fails', '0x01', 0)
     """
     present = set(corpus.files["format"].dropna())
     wanted = set(formats) if formats is not None else present
@@ -65,8 +71,8 @@ def claims(corpus: Any, formats: Iterable[str] | None = None, *,
             continue
         for cl in fmt.claims:
             row = {"claim": cl.text, "format": cl.format or fmt.name, "source": cl.source,
-                   "holds": 0, "tested": 0, "holds_all": False, "counterexamples": [], "error": None,
-                   "status": "no data"}
+                   "holds": 0, "tested": 0, "fails": 0, "share": float("nan"), "verdict": "not tested",
+                   "holds_all": False, "counterexamples": [], "error": None, "status": "no data"}
             missing = not_testable(corpus, cl.reads) if hasattr(corpus, "has_column") else []
             if missing:
                 row["status"] = _not_in_spec(missing)
@@ -80,7 +86,12 @@ def claims(corpus: Any, formats: Iterable[str] | None = None, *,
                 row["tested"] = len(res)
                 row["holds_all"] = bool(len(res)) and bool(ok.all())
                 bad = res[~ok.to_numpy()] if len(res) else res
-                row["counterexamples"] = [_counter(r) for r in bad.head(max_counterexamples).to_dict("records")]
+                row["fails"] = row["tested"] - row["holds"]
+                if len(res):
+                    row["share"] = row["holds"] / row["tested"]
+                    row["verdict"] = verdict(row["holds"], row["tested"])
+                row["counterexamples"] = [_counter(r, cl.expected)
+                                          for r in bad.head(max_counterexamples).to_dict("records")]
                 if len(res):
                     row["status"] = "holds" if row["holds_all"] else "fails"
             except Exception as e:  # noqa: BLE001 - one broken check must not hide the others
@@ -90,11 +101,32 @@ def claims(corpus: Any, formats: Iterable[str] | None = None, *,
     return pd.DataFrame(rows, columns=CLAIMS_COLUMNS)
 
 
-def _counter(r: dict) -> dict:
+def verdict(holds: int, tested: int) -> str:
+    """``"50/51 hold, 1 fails"``: the share holding with the failing count in words.
+
+    Examples
+    --------
+    >>> verdict(36, 37), verdict(5, 5), verdict(0, 0)
+    ('50/51 hold, 1 fails', '5/5 hold', 'not tested')
+    """
+    if not tested:
+        return "not tested"
+    fails = tested - holds
+    return f"{holds}/{tested} hold" + (f", {fails} fail{'s' if fails == 1 else ''}" if fails else "")
+
+
+def _missing(v: Any) -> bool:
+    return v is None or (not isinstance(v, (list, tuple, dict, str, bytes)) and bool(pd.isna(v)))
+
+
+def _counter(r: dict, expected: str = "") -> dict:
     off = r.get("offset")
+    exp = r.get("expected")
+    exp = expected if _missing(exp) or exp == "" else plain(exp)
     return {
         "file": r.get("file"),
-        "offset": None if off is None or pd.isna(off) else int(off),
+        "offset": None if _missing(off) else int(off),
+        "expected": exp,
         "value": plain(r.get("value")),
-        "detail": r.get("detail", "") if not pd.isna(r.get("detail", "")) else "",
+        "detail": "" if _missing(r.get("detail", "")) else r.get("detail", ""),
     }

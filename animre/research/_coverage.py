@@ -1,9 +1,13 @@
-"""Byte coverage: which bytes of each file some parsed field describes, and the gaps.
+"""Byte coverage: which bytes of each file a typed field explains, which are opaque, and the gaps.
 
 As in hachoir, bytes that no field describes are explicit gaps, so a user
-sees what is not understood yet. Coverage counts the byte ranges of leaf
-values (and of records or arrays that have no parsed children, e.g. raw
-``size``-only blocks) from :meth:`Corpus.fields`.
+sees what is not understood yet. Bytes that a field reads without a type
+(raw ``size:`` bytes, a switch with no case for the value: FLC pixel chunks,
+compressed streams, sprite pixel data; records or arrays with no parsed
+child) are *opaque*: read, bounded, but not explained. Bytes under a typed
+leaf (integers, floats, strings, enums, ``contents``) are *typed*. Coverage
+counts each category per file (:func:`coverage`) and per format
+(:func:`coverage_by_format`), from the byte ranges of :meth:`Corpus.fields`.
 """
 
 from __future__ import annotations
@@ -14,9 +18,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["coverage", "covered_mask", "COVERAGE_COLUMNS", "GAP_COLUMNS"]
+from ..display import fmt
+from ..flatten import EXTENT
 
-COVERAGE_COLUMNS = ["file", "format", "size", "covered", "share", "n_gaps", "uncovered", "ok"]
+__all__ = ["coverage", "coverage_by_format", "covered_mask", "byte_categories", "COVERAGE_COLUMNS",
+           "GAP_COLUMNS", "GAP", "OPAQUE", "TYPED"]
+
+GAP, OPAQUE, TYPED = 0, 1, 2  #: byte categories of :func:`byte_categories`
+RECORDS = 3  # bytes of records a ``-animre-where`` keeps out of their table (typed unless a cell says opaque)
+COVERAGE_COLUMNS = ["file", "format", "size", "typed", "opaque", "covered", "share_typed", "share_opaque",
+                    "share", "n_gaps", "uncovered", "ok"]
+_RAW_TYPES = ("bytes",)  # raw ``size:`` bytes; a ``switch`` leaf is raw when no case typed its value
 GAP_COLUMNS = ["file", "format", "start", "end", "length", "preview"]
 
 
@@ -30,9 +42,26 @@ def covered_mask(fields: pd.DataFrame, size: int) -> np.ndarray:
     >>> covered_mask(f, 5).tolist()
     [True, False, True, True, False]
     """
-    mask = np.zeros(size, dtype=bool)
+    return byte_categories(fields, size) != GAP
+
+
+def byte_categories(fields: pd.DataFrame, size: int) -> np.ndarray:
+    """Per byte of one file: :data:`TYPED` (2), :data:`OPAQUE` (1) or :data:`GAP` (0).
+
+    ``fields`` is :meth:`Corpus.fields` of the file (``type`` tells raw bytes
+    from typed values; without it every leaf counts as typed).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> f = pd.DataFrame({"path": ["a", "pixels"], "kind": ["value", "value"], "type": ["u2", "bytes"],
+    ...                   "start": [0, 2], "end": [2, 5]})
+    >>> byte_categories(f, 6).tolist()
+    [2, 2, 1, 1, 1, 0]
+    """
+    cat = np.zeros(size, dtype=np.int8)
     if fields is None or not len(fields):
-        return mask
+        return cat
     f = fields[fields["start"].notna() & fields["end"].notna()]
     kind = f["kind"]
     leaves = f[kind == "value"]
@@ -44,11 +73,30 @@ def covered_mask(fields: pd.DataFrame, size: int) -> np.ndarray:
         else:
             prefixes = {p[:i] for p in fields["path"] for i, ch in enumerate(p) if ch in ".["}
         bare = containers[~containers["path"].isin(prefixes)]
-        leaves = pd.concat([leaves, bare]) if len(bare) else leaves
-    for s, e in zip(leaves["start"].to_numpy(dtype=np.int64), leaves["end"].to_numpy(dtype=np.int64)):
-        if e > s:
-            mask[max(0, s):min(size, e)] = True
-    return mask
+    else:
+        bare = containers
+    raw = _raw(leaves)
+    opaque = pd.concat([leaves[raw], bare]) if len(containers) else leaves[raw]
+    for part, value in ((opaque, OPAQUE), (leaves[~raw], TYPED)):  # typed wins where both lie
+        for s, e in zip(part["start"].to_numpy(dtype=np.int64), part["end"].to_numpy(dtype=np.int64)):
+            if e > s:
+                cat[max(0, s):min(size, e)] = value
+    return cat
+
+
+def _raw(leaves: pd.DataFrame) -> pd.Series:
+    """Leaves that hold raw bytes: ksy type ``bytes``, or a switch whose value stayed bytes (no case)."""
+    if "type" not in leaves.columns:
+        return pd.Series(False, index=leaves.index)
+    t = leaves["type"].astype(str)
+    raw = t.isin(_RAW_TYPES)
+    sw = t.eq("switch")
+    if sw.any():
+        if "value" in leaves.columns:
+            raw |= sw & leaves["value"].map(lambda v: isinstance(v, (bytes, bytearray, memoryview)))
+        else:
+            raw |= sw
+    return raw
 
 
 def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
@@ -62,8 +110,61 @@ def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
     return list(zip(starts.tolist(), ends.tolist()))
 
 
+def _cell_intervals(corpus: Any, codes: dict[str, int]) -> tuple[np.ndarray, ...]:
+    """(file code, start, end, opaque) of every cell read from the files ``codes`` names, from the tables'
+    offset arrays: value columns and the span-only extents of skipped or untyped fields."""
+    category = {(t, n): k for t, n, k in corpus.extents.itertuples(index=False)}
+    parts: list[tuple[np.ndarray, ...]] = []
+    for t in list(corpus.spans):
+        df = corpus.tables.get(t)
+        if df is None or "file" not in df.columns or not len(df):
+            continue
+        fi = df["file"].map(codes).fillna(-1).to_numpy(dtype=np.int64)
+        if not (fi >= 0).any():
+            continue
+        starts, ends = corpus.spans[t]
+        types = corpus.columns(t).set_index("column")["type"].astype(str).to_dict()
+        for col in starts.columns:
+            if col == "file":
+                continue
+            s = starts[col].to_numpy(dtype=np.int64, na_value=-1)
+            e = ends[col].to_numpy(dtype=np.int64, na_value=-1)
+            ok = (fi >= 0) & (s >= 0) & (e > s)
+            if not ok.any():
+                continue
+            typ = types.get(col, "").removesuffix("[]")
+            if col.startswith(EXTENT):
+                op = np.full(len(s), {"opaque": OPAQUE, "records": RECORDS}.get(category.get((t, col)), TYPED))
+            elif typ in _RAW_TYPES:
+                op = np.full(len(s), OPAQUE)
+            elif typ == "switch" and col in df.columns:  # raw where no case typed the value
+                raw = df[col].map(lambda v: isinstance(v, (bytes, bytearray, memoryview))).to_numpy(dtype=bool)
+                op = np.where(raw, OPAQUE, TYPED)
+            else:
+                op = np.full(len(s), TYPED)
+            parts.append((fi[ok], s[ok], e[ok], op[ok].astype(np.int8)))
+    if not parts:
+        z = np.zeros(0, dtype=np.int64)
+        return z, z, z, z.astype(np.int8)
+    return tuple(np.concatenate(x) for x in zip(*parts))
+
+
+def _paint(size: int, s: np.ndarray, e: np.ndarray) -> np.ndarray:
+    """True on the bytes any [s, e) interval covers (a difference array: no per-interval loop)."""
+    d = np.zeros(size + 1, dtype=np.int32)
+    np.add.at(d, np.clip(s, 0, size), 1)
+    np.add.at(d, np.clip(e, 0, size), -1)
+    return np.cumsum(d[:-1]) > 0
+
+
 def coverage(corpus: Any, files: Iterable[str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Share of each file's bytes that parsed fields describe, and the uncovered gaps.
+
+    Works from the byte ranges the corpus already holds for every cell (its
+    tables' offsets, plus the extents of fields the specs leave out of the
+    tables), so no file is parsed again; only the bytes of gaps are read, for
+    their preview. :func:`byte_categories` gives the same answer for one
+    file from :meth:`Corpus.fields`.
 
     Parameters
     ----------
@@ -75,37 +176,60 @@ def coverage(corpus: Any, files: Iterable[str] | None = None) -> tuple[pd.DataFr
     Returns
     -------
     (per_file, gaps) : tuple of DataFrame
-        ``per_file``: file, format, size, covered (bytes), share (0..1),
-        n_gaps, uncovered (bytes), ok (parsed); files that failed to parse
-        have NaN share. ``gaps``: file, format, start, end (exclusive),
-        length, preview (hex of the first 16 bytes of the gap).
+        ``per_file``: file, format, size, typed (bytes a typed field
+        explains), opaque (bytes read as a blob: pixel data, compressed
+        streams, raw ``size:`` bytes), covered (typed + opaque),
+        share_typed, share_opaque, share (covered, 0..1), n_gaps, uncovered
+        (bytes), ok (parsed); files that were not parsed (failed, skipped,
+        containers no format reads) have NaN shares. ``gaps``: file, format,
+        start, end (exclusive), length, preview (hex of the first 16 bytes of
+        the gap).
 
     Examples
     --------
     >>> per_file, gaps = coverage(c)
-    >>> float(per_file.set_index("file").at["frm/GOBLNFRM.BIN", "share"])
-    1.0
+    >>> row = per_file.set_index("file").loc["frm/GOBLNFRM.BIN"]
+    >>> float(row["share"]), int(row["opaque"])     # every byte of a FRM file is a typed field
+    (1.0, 0)
     """
-    ft = corpus.files
+    ft = corpus.files.drop_duplicates("file")
     if files is not None:
         wanted = set(files)
         ft = ft[ft["file"].isin(wanted)]
+    parsed = ft["status"].eq("parsed") if "status" in ft.columns else ft["ok"].astype(bool)
+    codes = {f: i for i, f in enumerate(ft.loc[parsed.to_numpy(), "file"])}
+    F, S, E, OP = _cell_intervals(corpus, codes)
+    order = np.argsort(F, kind="stable")
+    F, S, E, OP = F[order], S[order], E[order], OP[order]
+    bounds = np.searchsorted(F, np.arange(len(codes) + 1))
     per, gaps = [], []
-    for r in ft.itertuples(index=False):
-        fmt = None if pd.isna(r.format) else r.format
-        if not r.ok:
-            per.append({"file": r.file, "format": fmt, "size": int(r.size), "covered": 0,
-                        "share": float("nan"), "n_gaps": 0, "uncovered": int(r.size), "ok": False})
+    for r, is_parsed in zip(ft.itertuples(index=False), parsed.to_numpy()):
+        fmt_name = None if pd.isna(r.format) else r.format
+        size = int(r.size)
+        if not is_parsed:
+            per.append({"file": r.file, "format": fmt_name, "size": size, "typed": 0, "opaque": 0,
+                        "covered": 0, "share_typed": float("nan"), "share_opaque": float("nan"),
+                        "share": float("nan"), "n_gaps": 0, "uncovered": size, "ok": False})
             continue
-        data = corpus.read_bytes(r.file)
-        size = len(data)
-        mask = covered_mask(corpus.fields(r.file, values=False), size)
+        k = codes[r.file]
+        a, b = bounds[k], bounds[k + 1]
+        cat, s, e = OP[a:b], S[a:b], E[a:b]
+        # typed wins over opaque; the bytes of records kept out of a table count as typed unless a kept
+        # cell says opaque
+        opaque = _paint(size, s[cat == OPAQUE], e[cat == OPAQUE])
+        typed_mask = _paint(size, s[cat == TYPED], e[cat == TYPED]) | (
+            _paint(size, s[cat == RECORDS], e[cat == RECORDS]) & ~opaque)
+        mask = typed_mask | opaque
         runs = _runs(mask)
-        for s, e in runs:
-            gaps.append({"file": r.file, "format": fmt, "start": s, "end": e, "length": e - s,
-                         "preview": data[s:min(e, s + 16)].hex(" ")})
-        cov = int(mask.sum())
-        per.append({"file": r.file, "format": fmt, "size": size, "covered": cov,
+        if runs:
+            data = corpus.read_bytes(r.file)
+            for s, e in runs:
+                gaps.append({"file": r.file, "format": fmt_name, "start": s, "end": e, "length": e - s,
+                             "preview": fmt(data[s:min(e, s + 16)])})
+        cov, typed = int(mask.sum()), int(typed_mask.sum())
+        per.append({"file": r.file, "format": fmt_name, "size": size, "typed": typed, "opaque": cov - typed,
+                    "covered": cov, "share_typed": typed / size if size else 1.0,
+                    "share_opaque": (cov - typed) / size if size else 0.0,
                     "share": cov / size if size else 1.0, "n_gaps": len(runs),
                     "uncovered": size - cov, "ok": True})
     per_df = pd.DataFrame(per, columns=COVERAGE_COLUMNS)
@@ -113,6 +237,29 @@ def coverage(corpus: Any, files: Iterable[str] | None = None) -> tuple[pd.DataFr
     for c in ("start", "end", "length"):
         gaps_df[c] = gaps_df[c].astype("int64")
     return per_df, gaps_df
+
+
+def coverage_by_format(per_file: pd.DataFrame) -> pd.DataFrame:
+    """Corpus totals of a :func:`coverage` ``per_file`` table, one row per format.
+
+    Columns: format, files, size, typed, opaque, uncovered (bytes) and
+    share_typed, share_opaque, share_gaps (of all bytes of the format's
+    parsed files).
+
+    Examples
+    --------
+    >>> per_file, _ = coverage(c, files=["frm/GOBLNFRM.BIN", "frm/ODDMGFRM.BIN"])
+    >>> coverage_by_format(per_file)[["format", "files", "share_typed"]].values.tolist()
+    [['frm', 2, 1.0]]
+    """
+    ok = per_file[per_file["ok"].astype(bool)]
+    g = ok.groupby("format", sort=True)
+    out = pd.DataFrame({"files": g.size(), "size": g["size"].sum(), "typed": g["typed"].sum(),
+                        "opaque": g["opaque"].sum(), "uncovered": g["uncovered"].sum()}).reset_index()
+    total = out["size"].where(out["size"] > 0)
+    for c, src in (("share_typed", "typed"), ("share_opaque", "opaque"), ("share_gaps", "uncovered")):
+        out[c] = (out[src] / total).fillna(0.0)
+    return out
 
 
 def byte_matrix(corpus: Any, format: str | None = None, files: Iterable[str] | None = None,
@@ -132,8 +279,8 @@ def byte_matrix(corpus: Any, format: str | None = None, files: Iterable[str] | N
     Examples
     --------
     >>> m = byte_matrix(corpus, "frm")
-    >>> m.shape
-    (37, 821)
+    >>> m.shape == ((corpus.files["format"] == "frm").sum(), 821)
+    True
     """
     ft = corpus.files
     if format is not None:

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..display import fmt, hex_digits
 from ._util import (
     SENTINELS,
     f32_from_u32,
@@ -27,6 +28,7 @@ from ._util import (
     plain,
     resolve_table,
     to_unsigned,
+    unique_file_rows,
     width_from_spans,
 )
 
@@ -53,7 +55,7 @@ MAX_EXCEPTIONS = 20
 
 def profile(table: pd.DataFrame | str, *, corpus: Any = None,
             key_tables: Mapping[str, Any] | None = None,
-            columns: Iterable[str] | None = None) -> pd.DataFrame:
+            columns: Iterable[str] | None = None, unique_files: bool = True) -> pd.DataFrame:
     """Profile every column of a table: one row per column, with alerts.
 
     Parameters
@@ -71,6 +73,9 @@ def profile(table: pd.DataFrame | str, *, corpus: Any = None,
         the record identifiers of every table of ``corpus`` (``corpus.ids(table)``: positions and ``-animre-id`` fields).
     columns : iterable of str, optional
         Only these columns.
+    unique_files : bool
+        With ``corpus``: leave out the rows of files whose content repeats an
+        earlier file (same sha256), so identical files count once.
 
     Returns
     -------
@@ -95,6 +100,8 @@ def profile(table: pd.DataFrame | str, *, corpus: Any = None,
     [{'file': 'f', 'row': 5, 'value': 0}]
     """
     df, name = resolve_table(table, corpus)
+    if unique_files:
+        df = unique_file_rows(df, corpus)
     cols = [c for c in (columns if columns is not None else df.columns) if c != "file"]
     missing = [c for c in cols if c not in df.columns]
     if missing:
@@ -180,12 +187,18 @@ def _monotonic(s: pd.Series, files: pd.Series | None) -> str:
     return "none"
 
 
-def _fmt(v: Any) -> str:
-    if isinstance(v, float):
-        return f"{v:g}"
-    if isinstance(v, bytes):
-        return v.hex() if len(v) <= 16 else v[:16].hex() + "..."
-    return str(v)
+def _spec_info(corpus: Any, name: str | None, col: str) -> dict:
+    """The spec's type, doc and magic mark of a column (empty when unknown)."""
+    if corpus is None or name is None or not hasattr(corpus, "columns"):
+        return {}
+    info = corpus.columns(name)
+    hit = info[info["column"] == col]
+    if not len(hit):
+        return {}
+    r = hit.iloc[0]
+    t = r["type"] if isinstance(r["type"], str) and r["type"] not in ("derived", "value") else None
+    return {"ksy_type": t, "doc": r["doc"] if isinstance(r["doc"], str) else None,
+            "magic": bool(r["magic"]) if "magic" in r.index and r["magic"] == r["magic"] else False}
 
 
 def _profile_column(df: pd.DataFrame, col: str, corpus: Any, name: str | None, keysets) -> dict:
@@ -227,9 +240,30 @@ def _profile_column(df: pd.DataFrame, col: str, corpus: Any, name: str | None, k
         return row
     top_value, top_count = vc.index[0], int(vc.iloc[0])
     unit = "rows"
+    ints = integral_values(s)
+    width = u = rates = None
+    flags = None
+    if ints is not None and len(ints):
+        width = width_from_spans(corpus, name, col) or infer_width(ints)
+        if ints.min() < -(1 << (width - 1)) or (ints.max() >= (1 << width) and width < 64):
+            width = infer_width(ints)
+        u = to_unsigned(ints, width)
+        rates = [float(((u >> np.uint64(b)) & np.uint64(1)).mean()) for b in range(width)]
+        if n_distinct >= 2:
+            flags = _flags_note(ints, u, rates, n_distinct, count)
+    spec = _spec_info(corpus, name, col)
+    hd = hex_digits(col, spec.get("ksy_type"), doc=spec.get("doc"), magic=spec.get("magic", False),
+                    alerts=("LOOKS_LIKE_FLAGS",) if flags else (),
+                    constant=top_value if n_distinct == 1 else None, width=width)
+
+    kt = spec.get("ksy_type") or ("index" if ints is not None else None)  # integers with gaps stay integers
+
+    def show(v: Any) -> str:
+        return fmt(v, hex_digits=hd, ksy_type=kt, max_len=40)
+
     if n_distinct == 1 and count >= 2:
         alerts.append("CONSTANT")
-        notes.append(("CONSTANT", f"{_fmt(plain(top_value))} in {count}/{count} {unit}"))
+        notes.append(("CONSTANT", f"{show(top_value)} in {count}/{count} {unit}"))
     elif n_distinct >= 2 and count >= 4 and count - top_count <= max(1, int(0.05 * count)):
         alerts.append("NEARLY_CONSTANT")
         idx = present.index[[v != top_value for v in present]]
@@ -246,24 +280,17 @@ def _profile_column(df: pd.DataFrame, col: str, corpus: Any, name: str | None, k
             exc.append(e)
         row["exceptions"] = exc
         where = ", ".join(
-            f"{e.get('file', 'row ' + str(e['row']))}={_fmt(e['value'])}"
+            f"{e.get('file', 'row ' + str(e['row']))}={show(e['value'])}"
             + (f" @ {e['offset']:#x}" if "offset" in e else "") for e in exc[:5])
         more = f" (+{len(idx) - 5} more)" if len(idx) > 5 else ""
         notes.append(("NEARLY_CONSTANT",
-                      f"{_fmt(plain(top_value))} in {top_count}/{count} {unit}; except {where}{more}"))
-    ints = integral_values(s)
+                      f"{show(top_value)} in {top_count}/{count} {unit}; except {where}{more}"))
     if ints is None or not len(ints):
         return row
-    width = width_from_spans(corpus, name, col) or infer_width(ints)
-    if ints.min() < -(1 << (width - 1)) or (ints.max() >= (1 << width) and width < 64):
-        width = infer_width(ints)
-    u = to_unsigned(ints, width)
-    rates = [float(((u >> np.uint64(b)) & np.uint64(1)).mean()) for b in range(width)]
     row["width"] = width
     row["bit_rates"] = rates
     row["bits"] = ["always 0" if r == 0 else "always 1" if r == 1 else "varies" for r in rates]
     if n_distinct >= 2:
-        flags = _flags_note(ints, u, rates, n_distinct, count)
         if flags:
             alerts.append("LOOKS_LIKE_FLAGS")
             notes.append(("LOOKS_LIKE_FLAGS", flags))
@@ -390,7 +417,7 @@ def _fixed_note(ints: np.ndarray, width: int) -> str | None:
         x = nz / div
         round_ = np.mean(((nz % (div // 4)) == 0) & (np.abs(x) <= 1e5))
         if round_ >= 0.9 and len(set(x.tolist())) >= 2:
-            ex = ", ".join(f"{v:g}" for v in sorted(set(x.tolist()))[:5])
+            ex = ", ".join(fmt(v) for v in sorted(set(x.tolist()))[:5])
             return f"/{div} ({label}) gives round numbers: {ex}"
     return None
 
@@ -409,6 +436,6 @@ def _float_note(u: np.ndarray, width: int) -> str | None:
         x = f32_from_u32(bits).astype(np.float64)
         ok = np.isfinite(x) & (np.abs(x) >= 1e-6) & (np.abs(x) <= 1e7)
     if ok.mean() >= 0.9:
-        ex = ", ".join(f"{v:g}" for v in sorted(set(x[ok].tolist()))[:5])
+        ex = ", ".join(fmt(v, ksy_type="f4") for v in sorted(set(x[ok].tolist()))[:5])
         return f"{how}: {ok.mean():.0%} plausible floats, e.g. {ex}"
     return None

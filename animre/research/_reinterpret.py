@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
+from ..display import fmt, plain
 from ..errors import UsageError
 from ._util import integral_values, is_missing
 
@@ -103,12 +104,12 @@ def representations(raw: bytes) -> pd.DataFrame:
     ['hex', 'u16le', 'u16be']
     """
     raw = bytes(raw)
-    shown = raw[:32].hex(" ") + (f" ... ({len(raw)} bytes)" if len(raw) > 32 else "")
+    shown = fmt(raw)
     rows: list[dict] = [{"type": "hex", "value": shown}]
     for t, (size, _, _) in TYPES.items():
         if size == len(raw):
             v = decode([raw], t)[0]
-            rows.append({"type": t, "value": v.item() if hasattr(v, "item") else v})
+            rows.append({"type": t, "value": plain(v)})
     return pd.DataFrame(rows, columns=["type", "value"])
 
 
@@ -455,6 +456,6 @@ def _score(name: str, kind: str, v: np.ndarray, groups: np.ndarray, order: int) 
         "roughness": rough,
         "min": (fin.min().item() if len(fin) else None),
         "max": (fin.max().item() if len(fin) else None),
-        "examples": [x.item() if hasattr(x, "item") else x for x in v[:5]],
+        "examples": [plain(x) for x in v[:5]],
         "_order": order,
     }

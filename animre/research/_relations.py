@@ -16,6 +16,15 @@ A finding is kept only when it holds in at least ``min_support`` of the rows
 and far more often than on shuffled data (permutation test), or, for the
 partial rules, when its binomial tail probability is tiny; columns of random
 values therefore produce no high-support findings.
+
+Rows are not independent samples: the files of one folder (one unit, one
+fighter, one character) share values, and a copied file repeats all of its
+rows. Files with identical content therefore count once, and rows are
+grouped (by default by the file's folder): every finding reports how many
+independent groups it was tested on and holds in, a finding backed by a
+single group is dropped, and a partial rule's p-value counts groups, not rows.
+General rules (arithmetic, products, masks, dependencies) rank above partial
+``when`` rules.
 """
 
 from __future__ import annotations
@@ -28,7 +37,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._util import integral_values, numeric_column, plain, resolve_table
+from ..display import fmt
+from ..errors import UsageError
+from ._util import integral_values, numeric_column, plain, resolve_table, unique_file_rows
 
 __all__ = ["relations", "RELATION_KINDS", "RELATION_COLUMNS"]
 
@@ -37,7 +48,8 @@ RELATION_KINDS = ("equal", "offset", "multiple", "divide", "linear", "mask", "on
 MAX_PRODUCT_COLUMNS = 40  # products of pairs: the number of candidate pairs grows quadratically
 _SPECIFICITY = {k: i for i, k in enumerate(RELATION_KINDS)}
 RELATION_COLUMNS = ["target", "source", "relation", "parameter", "support", "n_agree", "n_rows",
-                    "baseline", "p_value", "counterexamples"]
+                    "n_groups", "groups_agree", "baseline", "p_value", "counterexamples"]
+PARTIAL = ("only_when", "when")
 KEY_NAMES = ("move", "sprite", "track", "key", "state", "parm", "anim", "frame", "chunk", "slot",
              "position", "animation", "index", "id")
 DERIVED = ("row_in_file", "rows_in_file", "file_size")
@@ -60,7 +72,8 @@ class _Col:
 def relations(table: pd.DataFrame | str, columns: Iterable[str] | None = None, *, derived: bool = True,
               min_support: float = 0.9, corpus: Any = None, bits: bool | str = "flags",
               n_permutations: int = 20, seed: int = 0, max_counterexamples: int = 20,
-              products: bool = True) -> pd.DataFrame:
+              products: bool = True, groups: str | pd.Series | None = "folder",
+              unique_files: bool = True) -> pd.DataFrame:
     """Find relations between columns of a table.
 
     Parameters
@@ -90,6 +103,16 @@ def relations(table: pd.DataFrame | str, columns: Iterable[str] | None = None, *
         ``"a * b"``. Only integer columns, at most
         :data:`MAX_PRODUCT_COLUMNS` of them, and only products that hold on
         rows where the target is not 0 (a 0 * x = 0 coincidence proves nothing).
+    groups : str, Series or None
+        What makes samples independent: ``"folder"`` (default: the file's
+        folder, or the file itself when every file sits in one folder),
+        ``"file"``, a column name (``"unit"``, ``"fighter"``), a Series
+        aligned with the table, or None (every row on its own). A finding
+        whose agreeing rows all come from one group is not reported, and
+        partial rules are tested on groups.
+    unique_files : bool
+        With ``corpus``: rows of a file whose content (sha256) repeats an
+        earlier file are left out, so identical files count once.
 
     Returns
     -------
@@ -97,10 +120,12 @@ def relations(table: pd.DataFrame | str, columns: Iterable[str] | None = None, *
         ``target, source, relation`` (one of :data:`RELATION_KINDS`),
         ``parameter`` (offset c, factor k, divisor d, ``"k=-1, c=170"``,
         mask, rule text), ``support`` (share of rows that
-        agree), ``n_agree``, ``n_rows``, ``baseline`` (mean support on
+        agree), ``n_agree``, ``n_rows``, ``n_groups`` (independent groups
+        tested), ``groups_agree`` (groups where most rows agree), ``baseline`` (mean support on
         shuffled data, or the rate expected by chance), ``p_value``, and
         ``counterexamples`` (file, row, key columns and both values of rows
-        that disagree). Best findings first.
+        that disagree). General rules first (by support, then simplicity),
+        then partial rules.
 
     Examples
     --------
@@ -115,6 +140,9 @@ def relations(table: pd.DataFrame | str, columns: Iterable[str] | None = None, *
     [9]
     """
     df, name = resolve_table(table, corpus)
+    if unique_files:
+        df = unique_file_rows(df, corpus)
+    gid = _group_ids(df, groups)
     positions: set = set()
     if columns is None and corpus is not None and name is not None and hasattr(corpus, "keys"):
         positions = set(corpus.keys(name))  # record positions: trivially equal to row_in_file and kin
@@ -187,6 +215,7 @@ def relations(table: pd.DataFrame | str, columns: Iterable[str] | None = None, *
                                 categorical=categorical)
     if products:
         found += _products(cols, min_support, n_permutations, rng)
+    found = _by_groups(found, gid)
     found = _dedupe(found)
     out = []
     for f in found:
@@ -199,11 +228,68 @@ def relations(table: pd.DataFrame | str, columns: Iterable[str] | None = None, *
     res = pd.DataFrame(out, columns=RELATION_COLUMNS)
     res["parameter"] = pd.Series([f["parameter"] for f in out], index=res.index, dtype=object)
     if len(res):
+        res["_partial"] = res["relation"].isin(PARTIAL)
         res["_spec"] = res["relation"].map(_SPECIFICITY)
         res["_bin"] = (res["support"] * 100).round().astype(int)
-        res = res.sort_values(["_bin", "_spec", "support", "n_rows"], ascending=[False, True, False, False],
-                              kind="stable").drop(columns=["_spec", "_bin"]).reset_index(drop=True)
+        res = res.sort_values(["_partial", "_bin", "_spec", "groups_agree", "support", "n_rows"],
+                              ascending=[True, False, True, False, False, False],
+                              kind="stable").drop(columns=["_partial", "_spec", "_bin"]).reset_index(drop=True)
     return res
+
+
+def _group_ids(df: pd.DataFrame, groups: Any) -> np.ndarray:
+    """Integer group of every row (independent samples); each row its own group when unknown."""
+    n = len(df)
+    if groups is None or (isinstance(groups, str) and groups in ("folder", "file") and "file" not in df.columns):
+        return np.arange(n)
+    if isinstance(groups, pd.Series):
+        labels = groups.reindex(df.index)
+    elif groups == "folder":
+        folders = df["file"].astype(str).map(lambda f: f.rsplit("/", 1)[0] if "/" in f else "")
+        labels = folders if folders.nunique() >= 2 else df["file"]
+    elif groups in df.columns:
+        labels = df[groups]
+    else:
+        raise UsageError(f"groups={groups!r}: not 'folder', 'file' or a column of the table")
+    codes, _ = pd.factorize(labels.astype(str).where(labels.notna(), None), use_na_sentinel=True)
+    codes = np.asarray(codes, dtype=np.int64)
+    missing = codes < 0
+    codes[missing] = codes.max(initial=-1) + 1 + np.arange(int(missing.sum()))  # ungrouped rows stand alone
+    return codes
+
+
+def _by_groups(found: list[dict], gid: np.ndarray) -> list[dict]:
+    """Count every finding in independent groups; drop what a single group backs.
+
+    ``n_groups``: groups among the tested rows; ``groups_agree``: groups where
+    most tested rows agree. When groups are coarser than rows, a finding
+    must hold in at least two groups, and its p-value is at least the
+    binomial tail of ``groups_agree`` of ``n_groups`` at its chance
+    baseline; a partial rule is kept only when that tail is below 0.01.
+    """
+    coarse = len(gid) and len(np.unique(gid)) < len(gid)
+    out = []
+    for f in found:
+        rows, agree = f["_rows"], f["_agree"]
+        g_rows = gid[rows]
+        uniq, inv = np.unique(g_rows, return_inverse=True)
+        n_agree_g = np.bincount(inv, weights=agree[rows].astype(float), minlength=len(uniq))
+        n_rows_g = np.bincount(inv, minlength=len(uniq))
+        agree_g = int((n_agree_g * 2 > n_rows_g).sum())
+        f["n_groups"], f["groups_agree"] = len(uniq), agree_g
+        if coarse:
+            if agree_g < 2:
+                continue
+            q = f["baseline"] if isinstance(f["baseline"], float) and f["baseline"] == f["baseline"] else 0.5
+            lp = _log_binom_tail(agree_g, len(uniq), q)
+            if f["relation"] in PARTIAL:
+                if lp > -2:
+                    continue
+                f["p_value"] = 10 ** lp
+            elif isinstance(f["p_value"], float) and f["p_value"] == f["p_value"]:
+                f["p_value"] = max(f["p_value"], 10 ** lp)  # no smaller than the groups allow
+        out.append(f)
+    return out
 
 
 def _products(cols: list[_Col], min_support: float, n_perm: int, rng: np.random.Generator) -> list[dict]:
@@ -573,9 +659,10 @@ def _test_pair(t: _Col, s: _Col, both: np.ndarray, nb: int, min_support: float, 
 
 
 def _fmtv(v: Any) -> str:
+    """A value in a rule's text: integral floats (ints with gaps) as ints, strings quoted, else :func:`fmt`."""
     if isinstance(v, float) and v == int(v) and abs(v) < 2**53:
         return str(int(v))
-    return repr(v) if isinstance(v, str) else f"{v:g}" if isinstance(v, float) else str(v)
+    return repr(v) if isinstance(v, str) else fmt(v)
 
 
 def _dedupe(found: list[dict]) -> list[dict]:

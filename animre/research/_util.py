@@ -8,9 +8,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..display import plain
 from ..errors import UsageError
 
-__all__: list[str] = []
+__all__: list[str] = []  # private; ``plain`` is re-exported from animre.display for the research modules
 
 SENTINELS = (0, -1, 0xFF, 0xFFFF, 0xFFFFFFFF)
 
@@ -34,6 +35,23 @@ def resolve_table(table: Any, corpus: Any = None) -> tuple[pd.DataFrame, str | N
     return table, name
 
 
+def unique_file_rows(df: pd.DataFrame, corpus: Any) -> pd.DataFrame:
+    """``df`` without the rows of files whose content repeats an earlier file's (same sha256 in ``corpus.files``).
+
+    Identical files are one sample, however many copies a corpus holds.
+    """
+    if corpus is None or "file" not in df.columns or not len(df):
+        return df
+    files = getattr(corpus, "files", None)
+    if files is None or "sha256" not in files.columns:
+        return df
+    f = files.dropna(subset=["sha256"]).drop_duplicates("file")
+    dup = set(f.loc[f["sha256"].duplicated(), "file"])
+    if not dup:
+        return df
+    return df[~df["file"].isin(dup)]
+
+
 def hashable(v: Any) -> Any:
     """A hashable stand-in for a cell (lists -> tuples, arrays -> tuples, dicts -> sorted tuples)."""
     if isinstance(v, (list, tuple)):
@@ -55,13 +73,6 @@ def is_missing(v: Any) -> bool:
     if isinstance(v, float) and math.isnan(v):
         return True
     return False
-
-
-def plain(v: Any) -> Any:
-    """A Python scalar for a numpy scalar (for lists of examples and JSON)."""
-    if isinstance(v, np.generic):
-        return v.item()
-    return v
 
 
 def integral_values(s: pd.Series) -> np.ndarray | None:

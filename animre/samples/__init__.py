@@ -21,8 +21,39 @@ __all__ = ["generate_all", "generator_names", "load_manifest", "seed_for", "to_j
 
 
 def generator_names() -> list[str]:
-    """Names of the sample generator modules (one per format family)."""
-    return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+    """Names of the sample generator modules, each after the ones it ``USES``.
+
+    A generator that packs other samples into a container (a PAK, a disc
+    image) lists their generators in ``USES`` and reads their files.
+
+    Examples
+    --------
+    >>> names = generator_names()
+    >>> names.index("pas4") < names.index("pak") < names.index("gcdisc")
+    True
+    """
+    names = sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+    done: list[str] = []
+
+    def visit(n: str) -> None:
+        if n not in done:
+            for u in getattr(importlib.import_module(f"{__name__}.{n}"), "USES", ()):
+                visit(u)
+            done.append(n)
+    for n in names:
+        visit(n)
+    return done
+
+
+def _with_uses(only: list[str]) -> set[str]:
+    need: set[str] = set()
+    todo = list(only)
+    while todo:
+        n = todo.pop()
+        if n not in need:
+            need.add(n)
+            todo += getattr(importlib.import_module(f"{__name__}.{n}"), "USES", ())
+    return need
 
 
 def to_jsonable(v):
@@ -53,13 +84,14 @@ def generate_all(out_dir: str | Path, seed: int = 2097, only: list[str] | None =
     >>> import tempfile
     >>> m = generate_all(tempfile.mkdtemp(), seed=1)
     >>> sorted(m["formats"])
-    ['flc', 'frm', 'mot', 'omf', 'pas4']
+    ['agg', 'flc', 'frm', 'gcdisc', 'icn', 'mot', 'omf', 'pak', 'pas4', 'zip']
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     manifest = {"seed": seed, "formats": {}}
+    need = _with_uses(only) if only else None
     for name in generator_names():
-        if only and name not in only:
+        if need is not None and name not in need:
             continue
         mod = importlib.import_module(f"{__name__}.{name}")
         manifest["formats"][name] = to_jsonable(mod.generate(out, seed_for(seed, name)))

@@ -1,10 +1,10 @@
 """Retro Studios PAS4 sample generator (parameterized animation state databases).
 
 Writes big-endian PAS4 blocks with :mod:`struct` only: bare blocks
-(``pas4/<name>.pas4``) and a few made-up ANCS-like containers
-(``pas4/<name>.ancs``) that embed the block between other data, as in
-Metroid Prime 1/2 ANCS files (there is no length field; the block is found by
-its magic). Value widths follow the format notes in the spec: Bool = 1 byte, Int32 /
+(``pas4/<name>.pas4``) and a few one-character ANCS files
+(``pas4/<name>.ancs``) in the Metroid Prime 1 layout (character info
+version 6: the block sits between the animation names and the particle
+lists; :func:`encode_ancs` also writes several characters, for the PAK samples). Value widths follow the format notes in the spec: Bool = 1 byte, Int32 /
 UInt32 / Enum / Real = 4 bytes, an unknown parm type = 0 bytes.
 
 Planted regularities (recorded in the manifest under ``planted``):
@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["generate", "encode_pas4", "encode_container", "STATE_TYPE_NAMES", "PARM_TYPE_NAMES",
+__all__ = ["generate", "encode_pas4", "encode_ancs", "encode_character", "STATE_TYPE_NAMES", "PARM_TYPE_NAMES",
            "WEIGHT_FUNCTION_NAMES", "SUBDIR"]
 
 SUBDIR = "pas4"
@@ -105,29 +105,70 @@ def _cstr(s: str) -> bytes:
     return s.encode("ascii") + b"\0"
 
 
-def encode_container(c: dict, pas4: bytes) -> tuple[bytes, int]:
-    """Write a made-up ANCS-like container around a PAS4 block; returns (bytes, block offset).
+def _ids(xs) -> bytes:
+    return struct.pack(">I", len(xs)) + b"".join(struct.pack(">I", x) for x in xs)
 
-    Layout (invented for the samples, loosely after Metroid Prime ANCS):
-    u2 version, u4 character count (1), u4 character id, u2 info version,
-    name, source-note string, u4 model / skin / skeleton ids, u4 anim name
-    count + (u4 anim id, name) each, the PAS4 block, then u4 particle count +
-    u4 ids and u4 trailer bytes count + bytes.
+
+def encode_character(c: dict, pas4: bytes) -> tuple[bytes, int]:
+    """One Metroid Prime 1 character info (info version ``c["info_version"]``, 1-6) around a PAS4 block.
+
+    Returns the bytes and the block's offset in them. Missing keys take
+    empty or zero defaults. Layout after the Metroid Prime engine reader:
+    u4 id, u2 info version, name, u4 model / skin / skeleton ids, u4
+    animation-name count + (u4 id, string, name) each, the PAS4 block, the
+    particle lists (part, swoosh, an empty third list, electric from version 6),
+    u4 unknown, animation boxes (name + 6 f4, version > 1), effects (version
+    > 2), overlay model and skin (version > 3), animation index map (version > 4).
     """
-    b = bytearray()
-    b += struct.pack(">HIIH", c["version"], 1, c["character_id"], c["info_version"])
+    ver = c.get("info_version", 6)
+    b = bytearray(struct.pack(">IH", c["id"], ver))
     b += _cstr(c["name"])
-    b += _cstr(c["source_note"])
-    b += struct.pack(">III", c["cmdl_id"], c["cskr_id"], c["cinf_id"])
-    b += struct.pack(">I", len(c["anim_names"]))
-    for aid, name in c["anim_names"]:
-        b += struct.pack(">I", aid) + _cstr(name)
+    b += struct.pack(">III", c.get("cmdl_id", 0), c.get("cskr_id", 0), c.get("cinf_id", 0))
+    b += struct.pack(">I", len(c.get("anim_names", [])))
+    for aid, name, note in c.get("anim_names", []):
+        b += struct.pack(">I", aid) + _cstr(note) + _cstr(name)
     off = len(b)
     b += pas4
-    b += struct.pack(">I", len(c["particle_ids"]))
-    b += b"".join(struct.pack(">I", p) for p in c["particle_ids"])
-    b += struct.pack(">I", len(c["trailer"])) + bytes(c["trailer"])
+    b += _ids(c.get("particle_ids", [])) + _ids(c.get("swoosh_ids", [])) + _ids([])
+    if ver > 5:
+        b += _ids(c.get("electric_ids", []))
+    b += struct.pack(">I", c.get("unknown", 0))
+    if ver > 1:
+        boxes = c.get("aabbs", [])
+        b += struct.pack(">I", len(boxes))
+        for name, box in boxes:
+            b += _cstr(name) + struct.pack(">6f", *box)
+    if ver > 2:
+        effects = c.get("effects", [])
+        b += struct.pack(">I", len(effects))
+        for name, comps in effects:
+            b += _cstr(name) + struct.pack(">I", len(comps))
+            for cname, part_id, bone, scale in comps:
+                b += _cstr(cname) + b"PART" + struct.pack(">I", part_id) + _cstr(bone)
+                b += struct.pack(">fII", scale, 0, 0)
+    if ver > 3:
+        b += struct.pack(">II", c.get("frozen_cmdl_id", 0), c.get("frozen_cskr_id", 0))
+    if ver > 4:
+        b += _ids(c.get("anim_index_map", []))
     return bytes(b), off
+
+
+def encode_ancs(chars: list[dict], blocks: list[bytes]) -> tuple[bytes, list[int]]:
+    """A Metroid Prime 1 ANCS file: a character set (one PAS4 block per character) and an empty animation set.
+
+    Returns the bytes and each block's offset. The animation set is
+    written empty (u2 table count 1, no animations, no transitions, a
+    "snap" default transition, no animation resources): only the
+    character set matters to PAS4.
+    """
+    b = bytearray(struct.pack(">HHI", 1, 1, len(chars)))
+    offsets = []
+    for c, pas4 in zip(chars, blocks):
+        data, off = encode_character(c, pas4)
+        offsets.append(len(b) + off)
+        b += data
+    b += struct.pack(">HIII", 1, 0, 0, 3) + struct.pack(">I", 0)
+    return bytes(b), offsets
 
 
 def _value(rng, parm_type: int, lo, hi):
@@ -253,17 +294,17 @@ def _container(rng, name: str, db: dict) -> dict:
     anim_ids = sorted({a["anim_id"] for st in db["states"] for a in st["anims"]})
     note = "anim/PAS4 draft.txt" if name == DECOY else f"anim/{name.lower()}.txt"
     return {
-        "version": 1,
-        "character_id": int(rng.integers(0, 2**16)),
+        "id": int(rng.integers(0, 2**16)),
         "info_version": 6,
         "name": name,
-        "source_note": note,
         "cmdl_id": int(rng.integers(0, 2**32)),
         "cskr_id": int(rng.integers(0, 2**32)),
         "cinf_id": int(rng.integers(0, 2**32)),
-        "anim_names": [[aid, f"{name}_anim{aid:03d}"] for aid in anim_ids],
+        "anim_names": [[aid, f"{name}_anim{aid:03d}", note] for aid in anim_ids],
         "particle_ids": [int(x) for x in rng.integers(0, 2**32, size=int(rng.integers(1, 5)))],
-        "trailer": [int(x) for x in rng.integers(0, 256, size=int(rng.integers(4, 24)))],
+        "aabbs": [[f"{name}_anim{aid:03d}", [-1.0, -1.0, 0.0, 1.0, 1.0, 2.0]] for aid in anim_ids[:2]],
+        "effects": [["Step", [["Dust", int(rng.integers(0, 2**32)), "L_foot", 1.0]]]],
+        "anim_index_map": anim_ids,
     }
 
 
@@ -299,7 +340,7 @@ def generate(out_dir: Path, seed: int) -> dict:
         if name in CONTAINERS:
             fname = f"{SUBDIR}/{name}.ancs"
             cont = _container(rng, name, db)
-            data, off = encode_container(cont, pas4)
+            data, (off,) = encode_ancs([cont], [pas4])
             entry = {"kind": "ancs", "container": cont}
             if name == DECOY:
                 pos = data.index(b"PAS4")

@@ -1,0 +1,148 @@
+"""GameCube disc image sample generator: a minimal valid GCM holding other samples.
+
+Writes ``gcdisc/ANIMRE.gcm`` with :mod:`struct` only, in the layout the nod
+disc library and the GameCube boot ROM read: disc header (``boot.bin``,
+0x440 bytes: game id, magic 0xC2339F3D at 0x1C, title, DOL / FST offsets at
+0x420), ``bi2.bin`` (0x2000 zero bytes), a 32-byte apploader stand-in at
+0x2440 (date, entry point, size, trailer size), a DOL stand-in with one
+32-byte text section, the file system table (FST: 12-byte entries, a root
+directory, directories ``[flag|name offset, parent, next]``, files
+``[name offset, offset, size]``, then the name table) and the files,
+32-byte aligned. The files are copies of other samples (a GNT4 ``.mot``, the
+Retro PAK), so a test can compare a file inside the disc with the same file
+loose. Manifest: per disc, every file's path, offset, size, sha256 and the
+loose sample it copies.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+from pathlib import Path
+
+from . import pak as pak_samples
+
+__all__ = ["generate", "encode_gcm", "USES", "SUBDIR", "GCN_MAGIC"]
+
+SUBDIR = "gcdisc"
+USES = ("mot", "pak")  # generators whose files this one packs (they run first)
+GCN_MAGIC = 0xC2339F3D
+_ALIGN = 32
+
+
+def _pad(b: bytearray, align: int = _ALIGN) -> None:
+    b += bytes(-len(b) % align)
+
+
+def _fst(tree: dict[str, bytes | dict]) -> tuple[list[tuple[str, bytes | None, int, int]], bytes]:
+    """Flatten a nested {name: bytes | dict} tree into FST order: (path, data, parent, next placeholder)."""
+    entries: list[list] = [["", None, 0, 0]]  # root
+    names = bytearray(b"\0")  # root name: empty string at offset 0
+
+    def walk(node: dict, parent: int, prefix: str) -> None:
+        for name in sorted(node, key=str.lower):
+            val = node[name]
+            off = len(names)
+            names.extend(name.encode("ascii") + b"\0")
+            idx = len(entries)
+            if isinstance(val, dict):
+                entries.append([prefix + name, None, parent, off])
+                walk(val, idx, prefix + name + "/")
+                entries[idx].append(len(entries))
+            else:
+                entries.append([prefix + name, val, parent, off])
+    walk(tree, 0, "")
+    entries[0].append(len(entries))
+    return entries, bytes(names)
+
+
+def encode_gcm(tree: dict[str, bytes | dict], game_id: bytes = b"GANR01",
+               title: str = "animre sample disc") -> tuple[bytes, dict[str, tuple[int, int]]]:
+    """A minimal GameCube disc image holding ``tree`` ({name: bytes or sub-tree}).
+
+    Returns the image and, per file path, its (offset, size) in the image.
+
+    Examples
+    --------
+    >>> img, where = encode_gcm({"a.bin": b"hello", "d": {"b.bin": b"!"}})
+    >>> off, size = where["d/b.bin"]
+    >>> img[off:off + size], struct.unpack_from(">I", img, 0x1C)[0] == GCN_MAGIC
+    (b'!', True)
+    """
+    b = bytearray(0x440)
+    b[0:6] = game_id
+    struct.pack_into(">I", b, 0x1C, GCN_MAGIC)
+    t = title.encode("ascii")[:0x3DF]
+    b[0x20:0x20 + len(t)] = t
+    b += bytes(0x2000)  # bi2.bin
+    # apploader stand-in: date, entry point, size of the code, trailer size, padding, then the code
+    b += b"2026/11/30".ljust(16, b"\0") + struct.pack(">IIII", 0x81200000, 32, 0, 0) + bytes(32)
+    _pad(b)
+    dol_off = len(b)
+    dol = bytearray(0x100)
+    struct.pack_into(">I", dol, 0x00, 0x100)         # text section 0 offset
+    struct.pack_into(">I", dol, 0x48, 0x80003100)    # text section 0 load address
+    struct.pack_into(">I", dol, 0x90, 0x20)          # text section 0 size
+    struct.pack_into(">I", dol, 0xE0, 0x80003100)    # entry point
+    dol += struct.pack(">8I", *([0x4E800020] * 8))   # eight "blr" instructions
+    b += dol
+    _pad(b)
+    entries, names = _fst(tree)
+    fst_off = len(b)
+    fst_size = 12 * len(entries) + len(names)
+    files_at = fst_off + fst_size + (-(fst_off + fst_size) % _ALIGN)
+    where: dict[str, tuple[int, int]] = {}
+    body = bytearray()
+    fst = bytearray()
+    for i, (path, data, parent, name_off, *nxt) in enumerate(entries):
+        if i == 0:
+            fst += struct.pack(">III", 1 << 24, 0, nxt[0])
+        elif data is None:
+            fst += struct.pack(">III", (1 << 24) | name_off, parent, nxt[0])
+        else:
+            off = files_at + len(body)
+            where[path] = (off, len(data))
+            fst += struct.pack(">III", name_off, off, len(data))
+            body += data
+            _pad(body)
+    fst += names
+    b += fst
+    _pad(b)
+    assert len(b) == files_at
+    b += body
+    struct.pack_into(">IIII", b, 0x420, dol_off, fst_off, fst_size, fst_size)
+    return bytes(b), where
+
+
+def generate(out_dir: Path, seed: int) -> dict:
+    """Write ``gcdisc/ANIMRE.gcm`` (a GNT4 ``.mot`` and the Retro PAK samples inside); return the manifest section.
+
+    Manifest ``files``: the disc (status ``container``), its files by corpus
+    name (``gcdisc/ANIMRE.gcm/<path>``) with offset, size, sha256 and the
+    loose sample each copies, and the members of the PAK inside it.
+    """
+    out = Path(out_dir)
+    mot = sorted((out / "mot").rglob("*.mot"))[0]
+    pak = out / "pak" / "Metroid1.pak"
+    loose = {f"anim/{mot.name}": mot, f"Metroid/{pak.name}": pak}
+    tree = {"anim": {mot.name: mot.read_bytes()}, "Metroid": {pak.name: pak.read_bytes()}}
+    img, where = encode_gcm(tree)
+    d = out / SUBDIR
+    d.mkdir(parents=True, exist_ok=True)
+    disc = f"{SUBDIR}/ANIMRE.gcm"
+    (out / disc).write_bytes(img)
+    files: dict[str, dict] = {disc: {"status": "container", "format": None, "kind": "gcdisc",
+                                     "members": len(where), "size": len(img), "game_id": "GANR01"}}
+    copies = {}
+    for p, (o, s) in where.items():
+        inner = f"{disc}/{p}"
+        entry = {"status": "parsed", "format": "mot", "container": disc, "offset": o, "size": s,
+                 "sha256": hashlib.sha256(img[o:o + s]).hexdigest(), "loose": loose[p].relative_to(out).as_posix()}
+        if p.endswith(".pak"):
+            rebuilt, entries = pak_samples.build(out, inner)
+            assert rebuilt == pak.read_bytes()
+            entry.update(status="container", format=None, kind="pak", members=len(entries))
+            files.update(entries)
+        files[inner] = entry
+        copies[inner] = entry["loose"]
+    return {"files": files, "planted": {"disc": disc, "loose_copies": copies}}

@@ -1,0 +1,430 @@
+"""Retro PAK, ANCS structure and GameCube disc images, checked against the generators' planted truth."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import struct
+import sys
+import tracemalloc
+import zlib
+
+import pandas as pd
+import pytest
+
+import animre
+from animre.containers import detect_container
+from animre.containers.base import MAX_MEMBER
+from animre.containers.gcdisc import fst_files
+from animre.containers.gcdisc import members as disc_members
+from animre.containers.pak import members as pak_members
+from animre.errors import ParseError
+from animre.formats._ancs import characters, pas4_length
+from animre.formats.pas4 import block_info, locate
+from animre.read import parse_blocks, parse_data
+from animre.samples.gcdisc import encode_gcm
+from animre.samples.pak import compress, encode_pak
+from animre.samples.pas4 import encode_ancs
+
+PAS4_TABLES = ("pas4", "pas4_states", "pas4_parms", "pas4_anims", "pas4_anim_values")
+NOT_VALUES = ["file", "block", "character", "located_by", "block_offset", "len_after_block"]
+
+
+@pytest.fixture(scope="module")
+def pak_truth(manifest) -> tuple[str, dict]:
+    """(the PAK's corpus name, {member name: manifest entry})."""
+    sec = manifest["formats"]["pak"]
+    arch = sec["planted"]["archive"]
+    return arch, {f[len(arch) + 1:]: e for f, e in sec["files"].items() if e.get("container") == arch}
+
+
+@pytest.fixture(scope="module")
+def disc_truth(manifest) -> tuple[str, dict]:
+    """(the disc's corpus name, {path inside the disc: manifest entry})."""
+    sec = manifest["formats"]["gcdisc"]
+    disc = sec["planted"]["disc"]
+    return disc, {f[len(disc) + 1:]: e for f, e in sec["files"].items() if e.get("container") == disc}
+
+
+def _values(corpus, table: str, file: str, character: str | None = None) -> pd.DataFrame:
+    df = corpus.tables[table]
+    sel = df["file"] == file
+    if character is not None:
+        sel &= df["character"] == character
+    return df[sel].drop(columns=[c for c in NOT_VALUES if c in df.columns]).reset_index(drop=True)
+
+
+# ---------------------------------------------------------------- PAK directory
+
+
+def test_pak_members_match_manifest(samples_dir, pak_truth):
+    name, truth = pak_truth
+    with open(samples_dir / name, "rb") as fh:
+        assert detect_container(fh.read(4096), name).name == "pak"
+        got = {m.name: m for m in pak_members(fh, name)}
+        assert set(got) == set(truth)
+        for mname, t in truth.items():
+            m = got[mname]
+            assert m.compressed == (t["compression"] != "none"), mname
+            data = m.read()
+            assert len(data) == t["read_size"], mname
+            if t["compression"] == "none":  # stored as it is, padded to 32 bytes with 0xFF (the size says so)
+                assert m.size == t["read_size"] == t["size"] + (-t["size"] % 32), mname
+                assert set(data[t["size"]:]) <= {0xFF}
+            else:
+                assert t["read_size"] == t["size"]
+            assert m.offset % 32 == 0 and m.offset + m.size <= (samples_dir / name).stat().st_size
+    kinds = {t["compression"] for t in truth.values() if t["type"] == "ANCS"}
+    assert kinds == {"none", "zlib", "lzo"}
+    lzo = [t for t in truth.values() if t["compression"] == "lzo" and t["type"] == "ANCS"]
+    assert lzo[0]["size"] > 0x4000  # more than one LZO segment
+
+
+def test_named_resource_names_the_member(pak_truth):
+    _, truth = pak_truth
+    assert "Samus_AnimSet.ANCS" in truth
+    assert "0A1B2C3D.ANCS" not in truth
+
+
+# ---------------------------------------------------------------- ANCS by structure
+
+
+def test_characters_found_by_structure(sample_corpus, pak_truth):
+    name, truth = pak_truth
+    head = sample_corpus.tables["pas4"]
+    for mname, t in truth.items():
+        rows = head[head.file == f"{name}/{mname}"].sort_values("block")
+        assert rows["character"].tolist() == [c["name"] for c in t["characters"]], mname
+        assert rows["block_offset"].tolist() == [c["pas4_offset"] for c in t["characters"]], mname
+        assert (rows["located_by"] == "ANCS structure").all()
+
+
+def test_pas4_in_pak_members_equals_bare_blocks(sample_corpus, pak_truth):
+    """The acceptance check: every table row of a database read inside a (compressed) PAK member
+    equals the same database read as a bare block."""
+    name, truth = pak_truth
+    compared = set()
+    for mname, t in truth.items():
+        for ch in t["characters"]:
+            for table in PAS4_TABLES:
+                inside = _values(sample_corpus, table, f"{name}/{mname}", ch["name"])
+                bare = _values(sample_corpus, table, ch["pas4"])
+                assert len(bare) > 0 or table != "pas4"
+                pd.testing.assert_frame_equal(inside, bare, check_dtype=False, obj=f"{mname} {ch['name']} {table}")
+            compared.add(t["compression"])
+    assert compared == {"none", "zlib", "lzo"}
+
+
+def test_single_character_ancs_samples_name_their_character(sample_corpus, manifest):
+    head = sample_corpus.tables["pas4"].set_index("file")
+    for f, e in manifest["formats"]["pas4"]["files"].items():
+        if e["kind"] == "ancs":
+            assert head.at[f, "character"] == e["container"]["name"]
+            assert head.at[f, "located_by"] == "ANCS structure"
+        else:
+            assert pd.isna(head.at[f, "character"]) and head.at[f, "located_by"] == "bare block"
+
+
+def test_walker_block_length_is_the_spec_len_block(samples_dir, manifest):
+    for f, e in manifest["formats"]["pas4"]["files"].items():
+        data = (samples_dir / f).read_bytes()
+        _, obj, _ = parse_data(data, f, "pas4")
+        assert pas4_length(data, e["pas4_offset"]) == obj.len_block == e["pas4_end"] - e["pas4_offset"], f
+
+
+def test_decoy_magic_in_an_animation_name_is_not_a_block(manifest, samples_dir):
+    d = manifest["formats"]["pas4"]["planted"]["decoy_magic"]
+    data = (samples_dir / d["file"]).read_bytes()
+    assert [c.pas4_offset for c in characters(data)] == [d["pas4_offset"]]
+
+
+def test_unreadable_structure_falls_back_to_magic_search_with_a_note(samples_dir, manifest):
+    f, e = next((f, e) for f, e in manifest["formats"]["pas4"]["files"].items() if e["kind"] == "ancs")
+    data = bytearray((samples_dir / f).read_bytes())
+    data[12:14] = b"\xff\xff"  # character info version 65535: the structure does not hold
+    data = bytes(data)
+    assert locate(data) == e["pas4_offset"]
+    info = block_info(data, e["pas4_offset"])
+    assert info["character"] is None
+    assert info["located_by"].startswith("magic search: the ANCS structure did not read")
+    assert "info_version" in info["located_by"]
+    blocks = list(parse_blocks(data, "x.ancs", "pas4"))
+    assert [b.offset for *_, b in blocks] == [e["pas4_offset"]]
+
+
+def test_several_characters_and_a_broken_third(samples_dir, manifest):
+    bare = [f for f, e in manifest["formats"]["pas4"]["files"].items() if e["kind"] == "bare"][:3]
+    blocks = [(samples_dir / f).read_bytes() for f in bare]
+    data, offsets = encode_ancs([{"id": i, "name": f"C{i}"} for i in range(3)], blocks)
+    assert [(c.name, c.pas4_offset) for c in characters(data)] == [("C0", offsets[0]), ("C1", offsets[1]),
+                                                                   ("C2", offsets[2])]
+    cut = data[:offsets[2] + 6]
+    with pytest.raises(ParseError) as ei:
+        characters(cut, "cut.ancs")
+    assert ei.value.path.startswith("character_set.characters[2].pas4") and ei.value.file == "cut.ancs"
+
+
+# ---------------------------------------------------------------- disc images
+
+
+def test_disc_members_match_manifest(samples_dir, disc_truth):
+    name, truth = disc_truth
+    with open(samples_dir / name, "rb") as fh:
+        assert detect_container(fh.read(4096), name).name == "gcdisc"
+        got = {m.name: m for m in disc_members(fh, name)}
+    assert set(got) == set(truth) == {"anim/0000.mot", "Metroid/Metroid1.pak"}
+    for p, t in truth.items():
+        m = got[p]
+        assert (m.offset, m.size) == (t["offset"], t["size"])
+        data = m.read()
+        assert hashlib.sha256(data).hexdigest() == t["sha256"]
+        assert data == (samples_dir / t["loose"]).read_bytes()
+
+
+def test_files_inside_the_disc_parse_as_the_same_files_loose(sample_corpus, disc_truth):
+    name, truth = disc_truth
+    files = sample_corpus.files.set_index("file")
+    for p, t in truth.items():
+        inner = f"{name}/{p}"
+        for col in ("format", "kind", "members", "size", "sha256"):
+            a, b = files.at[inner, col], files.at[t["loose"], col]
+            assert (pd.isna(a) and pd.isna(b)) or a == b, (inner, col, a, b)
+        for table, df in sample_corpus.tables.items():
+            if table == "files" or "file" not in df.columns:
+                continue
+            # a container inside the disc: its members are compared by their own names below the disc
+            for f_in, f_out in ((inner, t["loose"]),) + tuple(
+                    (g, t["loose"] + g[len(inner):]) for g in set(df.file) if g.startswith(inner + "/")):
+                a = df[df.file == f_in].drop(columns="file").reset_index(drop=True)
+                b = df[df.file == f_out].drop(columns="file").reset_index(drop=True)
+                assert len(a) == len(b), (table, f_in)
+                offs = [c for c in a.columns if c in ("block_offset", "len_after_block")]
+                pd.testing.assert_frame_equal(a.drop(columns=offs), b.drop(columns=offs), check_dtype=False)
+
+
+def test_disc_without_nod_names_the_extra(samples_dir, disc_truth, monkeypatch):
+    name, _ = disc_truth
+    monkeypatch.setitem(sys.modules, "nod", None)  # import nod now fails
+    with open(samples_dir / name, "rb") as fh, pytest.raises(ParseError, match=r"'disc' extra"):
+        disc_members(fh, name)
+
+
+def test_disc_held_in_memory_is_read_through_a_temporary_copy(samples_dir, disc_truth):
+    name, truth = disc_truth
+    img = (samples_dir / name).read_bytes()
+    got = {m.name: m.read() for m in disc_members(io.BytesIO(img), "mem.gcm")}
+    assert {p: hashlib.sha256(d).hexdigest() for p, d in got.items()} == {
+        p: t["sha256"] for p, t in truth.items()}
+
+
+# ---------------------------------------------------------------- hostile containers
+
+
+def _pak(res=None, named=None) -> bytes:
+    res = res or [("ANCS", 1, b"x" * 64, "none"), ("ANCS", 2, b"y" * 5000, "zlib"), ("ANCS", 3, b"z" * 20000, "lzo")]
+    return encode_pak(res, named or {})
+
+
+def _table(pak: bytes) -> int:
+    """Offset of the first resource entry."""
+    (n,) = struct.unpack_from(">I", pak, 8)
+    pos = 12
+    for _ in range(n):
+        pos += 12 + struct.unpack_from(">I", pak, pos + 8)[0]
+    return pos + 4
+
+
+def _set(data: bytes, at: int, fmt: str, *v) -> bytes:
+    b = bytearray(data)
+    struct.pack_into(fmt, b, at, *v)
+    return bytes(b)
+
+
+def _entry(pak: bytes, i: int) -> tuple[int, int, int]:
+    at = _table(pak) + 20 * i
+    _, _, _, size, off = struct.unpack_from(">I4sIII", pak, at)
+    return at, off, size
+
+
+def _zlib_bomb() -> bytes:
+    pak = _pak()
+    at, off, size = _entry(pak, 1)
+    return _set(pak, off, ">I", 100)  # declares 100 bytes, the zlib stream gives 5000
+
+
+def _lzo_bomb() -> bytes:
+    pak = _pak()
+    at, off, size = _entry(pak, 2)
+    return _set(pak, off, ">I", 0x4000 + 7)  # declares one segment and 7 bytes: the segments give more
+
+
+def _pak_in_itself() -> bytes:
+    pak = _pak()
+    at, _, _ = _entry(pak, 0)
+    return _set(pak, at + 12, ">II", len(pak), 0)  # resource 0 is the whole PAK
+
+
+def _disc(mutate) -> bytes:
+    img, _ = encode_gcm({"anim": {"a.mot": b"m" * 100}, "b.bin": b"b" * 10})
+    return mutate(img)
+
+
+def _fst_at(img: bytes) -> int:
+    return struct.unpack_from(">I", img, 0x424)[0]
+
+
+HOSTILE_PAKS = {
+    "offset_outside": (lambda: _set(_pak(), _entry(_pak(), 0)[0] + 16, ">I", 10**6), "resources[0]", None),
+    "size_outside": (lambda: _set(_pak(), _entry(_pak(), 1)[0] + 12, ">I", 0xFFFFFF00), "resources[1]", None),
+    "resource_count_2_32": (lambda: _set(_pak(), _table(_pak()) - 4, ">I", 0xFFFFFFFF), "num_resources", None),
+    "named_count_2_32": (lambda: _set(_pak(), 8, ">I", 0xFFFFFFFF), "num_named_resources", None),
+    "name_not_text": (lambda: _pak(named={("ANCS", 1): "ab\x01\x7f"}), "named_resources[0].name", None),
+    "name_with_slash": (lambda: _pak(named={("ANCS", 1): "../../etc"}), "named_resources[0].name", None),
+    "bad_type": (lambda: _pak([("AN\x00S", 1, b"x", "none")]), "resources[0].type", None),
+    "claims_4_gb": (lambda: _set(_pak(), _entry(_pak(), 1)[1], ">I", 0xFFFFFFFF), "decompressed_size",
+                    "2.ANCS"),
+    "zlib_expands": (_zlib_bomb, "zlib_data", "2.ANCS"),
+    "lzo_expands": (_lzo_bomb, "lzo_segments", "3.ANCS"),
+}
+
+
+def _bounded(fn, size: int):
+    tracemalloc.start()
+    try:
+        fn()
+    finally:
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+    assert peak < 200 * size + 16_000_000, peak
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_PAKS))
+def test_hostile_pak_is_a_parse_error(case):
+    build, path, member = HOSTILE_PAKS[case]
+    data = build()
+    name = "H.pak"
+
+    def run():
+        with pytest.raises(ParseError) as ei:
+            for m in pak_members(io.BytesIO(data), name):
+                m.read()
+        e = ei.value
+        assert e.path.startswith(path), (case, str(e))
+        assert e.file == (name if member is None else f"{name}/0000000{member}"), (case, e.file)
+        assert 0 <= e.offset < len(data), (case, e.offset)
+        if case in ("zlib_expands", "lzo_expands", "claims_4_gb"):
+            assert "declared" in e.reason or "bomb" in e.reason
+    _bounded(run, len(data))
+
+
+HOSTILE_DISCS = {
+    "fst_outside": (lambda img: _set(img, 0x428, ">I", 0xFFFFFF00), "header.fst_size"),
+    "entry_count_2_32": (lambda img: _set(img, _fst_at(img) + 8, ">I", 0xFFFFFFFF), "fst.num_entries"),
+    "file_outside": (lambda img: _set(img, _fst_at(img) + 12 * 3 + 8, ">I", 0xFFFFFFF0), "fst.entries[3]"),
+    "dir_not_nested": (lambda img: _set(img, _fst_at(img) + 12 * 1 + 8, ">I", 99), "fst.entries[1].next"),
+    "name_not_text": (lambda img: img.replace(b"a.mot\0", b"a\xffmot\0"), "fst.entries"),
+    "name_offset_outside": (lambda img: _set(img, _fst_at(img) + 12 * 2, ">I", 0x00FFFFF0), "fst.entries[2]"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_DISCS))
+def test_hostile_disc_is_a_parse_error(case):
+    mutate, path = HOSTILE_DISCS[case]
+    data = _disc(mutate)
+
+    def run():
+        with pytest.raises(ParseError) as ei:
+            disc_members(io.BytesIO(data), "H.gcm")
+        assert ei.value.file == "H.gcm" and ei.value.path.startswith(path), (case, str(ei.value))
+        assert 0 <= ei.value.offset < len(data)
+    _bounded(run, len(data))
+
+
+def test_valid_hand_made_containers_read(tmp_path):
+    """The builders above make valid containers: the hostile cases differ from them only in the mutation."""
+    pak = _pak()
+    got = {m.name: m.read() for m in pak_members(io.BytesIO(pak), "ok.pak")}
+    assert got == {"00000001.ANCS": b"x" * 64, "00000002.ANCS": b"y" * 5000, "00000003.ANCS": b"z" * 20000}
+    assert [p for p, _, _ in fst_files(io.BytesIO(_disc(lambda i: i)), "ok.gcm")] == ["anim/a.mot", "b.bin"]
+    assert struct.unpack_from(">I", compress(b"q" * 10, "zlib"))[0] == 10
+    assert zlib.decompress(compress(b"q" * 10, "zlib")[4:]) == b"q" * 10
+
+
+def test_hostile_files_are_error_rows_and_the_scan_goes_on(tmp_path, samples_dir, pak_truth):
+    """Every hostile container in one folder with a good PAK: error rows, and the good PAK still parses."""
+    name, truth = pak_truth
+    (tmp_path / "good.pak").write_bytes((samples_dir / name).read_bytes())
+    for case, (build, _, _) in HOSTILE_PAKS.items():
+        (tmp_path / f"{case}.pak").write_bytes(build())
+    (tmp_path / "self.pak").write_bytes(_pak_in_itself())
+    for case, (mutate, _) in HOSTILE_DISCS.items():
+        (tmp_path / f"{case}.gcm").write_bytes(_disc(mutate))
+    c = animre.open_corpus(tmp_path, cache=False)
+    errs = c.errors
+    for case in HOSTILE_PAKS:
+        assert errs.file.str.startswith(f"{case}.pak").any(), case
+    for case in HOSTILE_DISCS:
+        assert (errs.file == f"{case}.gcm").any(), case
+    self_err = errs[errs.message.str.contains("contains itself")]
+    assert self_err.file.tolist() == ["self.pak/00000001.ANCS"]
+    good = c.tables["pas4"][c.tables["pas4"].file.str.startswith("good.pak/")]
+    assert sorted(good.character) == sorted(ch["name"] for t in truth.values() for ch in t["characters"])
+    assert not errs.file.str.startswith("good.pak").any()
+    assert MAX_MEMBER == 256 * 1024 * 1024
+
+
+def test_ancs_whose_first_block_lies_past_the_head_is_detected(samples_dir, manifest):
+    from animre.formats import detect_format
+
+    bare = next(f for f, e in manifest["formats"]["pas4"]["files"].items() if e["kind"] == "bare"
+                and e["num_anim_states"] > 0)
+    block = (samples_dir / bare).read_bytes()
+    names = [[k, f"Anim_{k:04d}", "anim/long note.txt"] for k in range(300)]
+    data, (off,) = encode_ancs([{"id": 1, "name": "Ridley", "anim_names": names}], [block])
+    assert off > 4096 and b"PAS4" not in data[:4096]
+    fmt, _ = detect_format(data[:4096], len(data), "blob.bin")
+    assert fmt is not None and fmt.name == "pas4"
+    assert block_info(data, off) == {"character": "Ridley", "located_by": "ANCS structure"}
+    _, obj, bases = parse_data(data, "blob.bin", "pas4")
+    assert bases.offset == off and obj.num_anim_states == manifest["formats"]["pas4"]["files"][bare]["num_anim_states"]
+
+
+def _prime2_character(cid: int, name: str, pas4: bytes) -> bytes:
+    """A character info of version 10 (Metroid Prime 2), written here field by field after the
+    retro-data-structures ANCS description: no second animation-name string, a single unknown word
+    in the particle data, spawn particles, a second unknown word, bone ids, spatial primitives."""
+    def ids(*xs):
+        return struct.pack(">I", len(xs)) + b"".join(struct.pack(">I", x) for x in xs)
+    b = struct.pack(">IH", cid, 10) + name.encode() + b"\0" + struct.pack(">III", 1, 2, 3)
+    b += struct.pack(">II", 1, 7) + b"Walk\0"  # one animation name: id, name
+    b += pas4
+    b += ids(5) + ids() + struct.pack(">I", 0) + ids(6, 7) + ids(8)  # part, swhc, unknown, elsc, spsc
+    b += struct.pack(">II", 0, 0)  # unknown, unknown 2
+    b += ids()  # animation boxes
+    b += struct.pack(">I", 1) + b"Fx\0" + struct.pack(">I", 1) + b"Spark\0" + b"PART" + struct.pack(">IIfII", 9, 4, 1.0, 0, 0)
+    b += struct.pack(">II", 0, 0) + ids()  # overlay model and skin, animation index map
+    b += struct.pack(">IB", 0xC5C5C5C5, 1) + struct.pack(">I", 1) + struct.pack(">I6f", 3, 0, 0, 0, 1, 1, 1)
+    return b
+
+
+def test_prime2_character_infos_are_walked(samples_dir, manifest):
+    bare = [f for f, e in manifest["formats"]["pas4"]["files"].items() if e["kind"] == "bare"][:2]
+    blocks = [(samples_dir / f).read_bytes() for f in bare]
+    head = struct.pack(">HHI", 1, 1, 2)
+    first = _prime2_character(1, "DarkSamus", blocks[0])
+    data = head + first + _prime2_character(2, "Splinter", blocks[1]) + bytes(16)
+    got = characters(data)
+    assert [(c.name, c.info_version) for c in got] == [("DarkSamus", 10), ("Splinter", 10)]
+    assert got[0].pas4_offset == data.index(blocks[0]) and got[0].pas4_end == got[0].pas4_offset + len(blocks[0])
+    assert got[1].pas4_offset == len(head) + len(first) + data[len(head) + len(first):].index(blocks[1])
+
+
+def test_a_resource_listed_twice_is_one_member_and_a_clash_keeps_both():
+    pak = _pak([("ANCS", 1, b"x" * 64, "none"), ("ANCS", 2, b"y" * 40, "none")])
+    at0, off0, size0 = _entry(pak, 0)
+    same = _set(pak, at0 + 20 + 8, ">III", 1, size0, off0)  # entry 1 repeats entry 0
+    assert [m.name for m in pak_members(io.BytesIO(same), "d.pak")] == ["00000001.ANCS"]
+    _, off1, size1 = _entry(pak, 1)
+    clash = _set(pak, at0 + 20 + 8, ">I", 1)  # entry 1: same type and id, other bytes
+    got = {m.name: m.read()[:2] for m in pak_members(io.BytesIO(clash), "d.pak")}
+    assert got == {"00000001.ANCS": b"xx", "00000001-1.ANCS": b"yy"}
