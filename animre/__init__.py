@@ -14,6 +14,8 @@ Examples
 
 __version__ = "0.1.0"
 
+from ._adopt import Adoption, apply_suggestions  # noqa: E402
+from ._ksy_patch import suggest_patch  # noqa: E402
 from .compile import compile_all, compile_spec, load_parser  # noqa: E402
 from .corpus import Corpus, open_corpus, parse_file  # noqa: E402
 from .decode.flic import decode_frames  # noqa: E402
@@ -30,17 +32,20 @@ from .research import (  # noqa: E402
     profile,
     reinterpret,
     relations,
+    suggest,
 )
 from .tables import fields_table  # noqa: E402
 
 __all__ = [
     "__version__",
+    "Adoption",
     "AnimreError",
     "Corpus",
     "ParseError",
     "SpecError",
     "ToolchainError",
     "UsageError",
+    "apply_suggestions",
     "claims",
     "compare",
     "compile_all",
@@ -60,5 +65,7 @@ __all__ = [
     "reinterpret",
     "relations",
     "sprite_images",
+    "suggest",
+    "suggest_patch",
     "wiki_table",
 ]

@@ -10,6 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from .compile import KSY_DIR
 from .errors import AnimreError, SpecError, ToolchainError, UsageError
 
 __all__ = ["main"]
@@ -144,6 +145,48 @@ def _cmd_report(args) -> int:
     return _status(c)
 
 
+def _cmd_suggest(args) -> int:
+    from ._adopt import apply_suggestions
+    from ._ksy_patch import suggest_patch
+    from .atomic import write_atomic
+    from .research import suggest
+
+    c = _open(args)
+    tables = None
+    if args.format:
+        tables = [t for t in c.tables if t != "files" and (t == args.format or t.startswith(args.format + "_"))]
+        if not tables:
+            raise UsageError(f"no table of format {args.format!r} in {args.dir}")
+    s = suggest(c, tables=tables, min_files=args.min_files)
+    print(f"{len(s)} suggestion(s) (a valid/enum/flags needs >= {args.min_files} independent files)")
+    if len(s):
+        _print_df(s[["spec", "type", "field", "kind", "suggestion", "evidence"]], limit=args.limit)
+    ksy = args.ksy
+    patches = []
+    for spec in dict.fromkeys(s["spec"]):
+        path = ksy / f"{spec}.ksy"
+        if not path.is_file():
+            raise UsageError(f"no spec {path} (--ksy names the folder of the specs)")
+        patches.append(suggest_patch(s, path))
+    patch = "".join(patches)
+    out = args.out / "suggestions.patch"
+    write_atomic(out, patch.encode("utf-8"))
+    print(f"wrote the patch ({patch.count(chr(10))} lines) to {out}")
+    status = _status(c)
+    if args.apply:
+        for spec in dict.fromkeys(s["spec"]):
+            r = apply_suggestions(s, ksy / f"{spec}.ksy", c)
+            for w in r.withdrawn.itertuples(index=False):
+                print(f"{spec}.ksy: withdrawn {w.type}.{w.field}: {w.reason}")
+            if r.problems:
+                print(f"{spec}.ksy: not written: {'; '.join(r.problems)}")
+                status = 1
+            elif r.written is not None:
+                print(f"{spec}.ksy: {len(r.adopted)} edit(s) written to {r.written}; every file still parses")
+        print("run `animre compile` to regenerate the parsers from the patched specs")
+    return status
+
+
 def _cmd_demo(args) -> int:
     from .demo import run_demo
 
@@ -204,6 +247,18 @@ def build_parser() -> argparse.ArgumentParser:
                    "coverage, per-table profiles with alerts, claims, top relations and pictures of DIR.")
     q.add_argument("--out", "-o", type=Path, default=Path("report.html"), help="HTML file (default report.html)")
     q.add_argument("--title", default=None, help="title of the report (default: the folder name)")
+    q = corpus_cmd("suggest", "spec edits the corpus supports, as a .ksy patch", _cmd_suggest,
+                   "Suggest spec edits (valid, enum, flag bits, counts, names, doc lines) with their "
+                   "evidence; write them as a unified diff of the specs to OUT/suggestions.patch. "
+                   "With --apply, prove them on DIR (compile, re-parse, diff) and write the specs.")
+    q.add_argument("--format", "-f", default=None, help="only the tables of this format (e.g. af, frm, mot)")
+    q.add_argument("--min-files", type=int, default=5,
+                   help="independent files (distinct contents) a suggestion needs (default 5)")
+    q.add_argument("--apply", action="store_true",
+                   help="patch the specs in --ksy after proving the patch on DIR (withdraws what breaks a file)")
+    q.add_argument("--ksy", type=Path, default=KSY_DIR, help="folder of the specs to patch (default: ksy/)")
+    q.add_argument("--out", "-o", type=Path, default=Path("out") / "suggest",
+                   help="folder for suggestions.patch (default out/suggest)")
     d = sub.add_parser("demo", help="run every notebook headless, write findings to OUT",
                        description="Execute every notebook on the sample corpus; write executed "
                                    "notebooks and exported findings to OUT.")

@@ -11,7 +11,7 @@ import pytest
 
 from animre.cli import main
 
-COMMANDS = ["compile", "samples", "scan", "profile", "claims", "coverage", "export", "demo"]
+COMMANDS = ["compile", "samples", "scan", "profile", "claims", "coverage", "export", "suggest", "demo"]
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
@@ -98,3 +98,27 @@ def test_quiet_when_not_a_terminal(frm_dir, tmp_path):
         shutil.copy(next(frm_dir.iterdir()), d / f"M{i:02d}_FRM.BIN")
     r = run("scan", str(d), "--no-cache")
     assert r.returncode == 0 and "animre: parsing" not in r.stderr
+
+
+def test_suggest_prints_evidence_writes_the_patch_and_applies(samples_dir, manifest, tmp_path, capsys):
+    """exec_window is 10 in every generated AF file: a valid, proven on the files, written to a spec copy."""
+    from animre.compile import KSY_DIR
+
+    ksy = tmp_path / "ksy"
+    shutil.copytree(KSY_DIR, ksy)
+    out = tmp_path / "out"
+    value = manifest["formats"]["omf"]["planted"]["exec_window"]
+    n_af = sum(1 for f in manifest["formats"]["omf"]["files"] if f.startswith("af/"))
+    args = ["suggest", str(samples_dir / "af"), "--format", "af", "--no-cache", "-q", "--ksy", str(ksy),
+            "--out", str(out)]
+    assert main(args + ["--min-files", str(n_af + 1)]) == 0
+    assert f"valid: {value}" not in capsys.readouterr().out  # fewer independent files than asked for
+    assert main(args + ["--apply"]) == 0
+    text = capsys.readouterr().out
+    assert f"valid: {value}" in text and f"{value} in {n_af}/{n_af} files" in text
+    patch = (out / "suggestions.patch").read_text()
+    assert patch.startswith("--- a/af.ksy") and f"+    valid: {value}\n" in patch
+    assert "af.ksy: " in text and "every file still parses" in text
+    assert f"valid: {value}" in (ksy / "af.ksy").read_text()
+    assert (KSY_DIR / "af.ksy").read_text() != (ksy / "af.ksy").read_text()
+    assert main(["suggest", str(samples_dir / "af"), "--format", "nope", "-q", "--out", str(out)]) == 2

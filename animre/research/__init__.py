@@ -7,6 +7,7 @@
 - :func:`claims` - run the format notes' claims and list counterexamples
 - :func:`compare` - one field of every file side by side, keyed by record, differing cells marked
 - :func:`diff` / :func:`diff_corpora` - field-level differences between files / parses
+- :func:`suggest` - spec edits (valid, enum, flag bits, counts, names, doc lines) with their evidence
 
 Nothing here plots or renders; see :mod:`animre.export` for writing results.
 """
@@ -18,6 +19,7 @@ from ._diff import diff, diff_corpora
 from ._profile import profile, profile_alerts
 from ._reinterpret import TYPES, Reinterpretation, decode, reinterpret, representations
 from ._relations import relations
+from ._suggest import SUGGESTION_COLUMNS, SUGGESTION_KINDS, suggest
 
 __all__ = [
     "TYPES",
@@ -39,5 +41,8 @@ __all__ = [
     "relations",
     "representations",
     "row_claim",
+    "suggest",
+    "SUGGESTION_COLUMNS",
+    "SUGGESTION_KINDS",
     "verdict",
 ]
