@@ -369,7 +369,7 @@ def test_agg_claims_find_gaps_names_and_empty_entries(tmp_path):
     members = [("A.BIN", b"a" * 10), ("b.bin", b"b" * 10), ("E.BIN", b"")]
     data, entries = build_agg(members)
     body = bytearray(data)
-    struct.pack_into("<I", body, 2 + 12 * 1 + 4, entries[1]["ofs_data"] + 2)  # b.bin starts 2 bytes later
+    struct.pack_into("<II", body, 2 + 12 * 1 + 4, entries[1]["ofs_data"] + 2, 8)  # b.bin: 2 bytes later, 2 shorter
     (tmp_path / "G.AGG").write_bytes(bytes(body))
     c = animre.open_corpus(tmp_path, cache=False)
     from animre.formats import get_format

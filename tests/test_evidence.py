@@ -99,13 +99,15 @@ def test_explorer_shows_array_elements(sample_corpus, manifest):
 # ----------------------------------------------------------------------------- claims
 
 
-def test_a_claim_failing_on_one_planted_item_stands_out(sample_corpus, manifest, samples_dir):
+def test_a_claim_failing_on_one_planted_item_stands_out(sample_corpus, manifest, samples_dir, truths):
     from animre import plots
     from animre.widgets import claims_board
 
     civ3 = manifest["formats"]["flc"]
     (odd,) = civ3["planted"]["anim_time_exceptions"]
-    units = civ3["planted"]["unit_files"]
+    # the unit files: the loose ones and those of the zipped unit pack
+    units = [f for f, v in truths("flc").items() if v.get("flicanim")]
+    assert set(civ3["planted"]["unit_files"]) < set(units)
     board = claims_board(sample_corpus, formats=["flc"])
     s = board.summary.reset_index(drop=True)
     i = next(i for i, t in enumerate(s["claim"]) if t.startswith("anim_time = anim_length"))

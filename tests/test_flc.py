@@ -172,24 +172,24 @@ def test_frame_roles_of_decoder_and_table_agree(truth, samples_dir, flc_tables):
                  None if pd.isna(r.direction_name) else r.direction_name) for r in fr.itertuples()] == expected
 
 
-def test_every_cell_maps_to_its_bytes(samples_dir, sample_corpus, truth):
+def test_every_cell_maps_to_its_bytes(samples_dir, sample_corpus, truth, truths):
     df = sample_corpus.tables["flc_files"]
     fmts = {"header.speed": "<I", "header.creator": "<I", "header.num_frames": "<H", FA + "anim_time": "<I",
             FA + "x_offset": "<H", FA + "directions": "<i", FA + "len_header": "<I"}
     offsets = {"header.speed": 0x10, "header.creator": 0x1A, "header.num_frames": 0x06, FA + "anim_time": 0x6C,
                FA + "x_offset": 0x64, FA + "directions": 0x70, FA + "len_header": 0x58}
     for i in df.index:
-        data = (samples_dir / df.at[i, "file"]).read_bytes()
+        data = sample_corpus.read_bytes(df.at[i, "file"])
         for col, f in fmts.items():
             s, e = sample_corpus.span("flc_files", i, col)
             assert (s, e - s) == (offsets[col], struct.calcsize(f))
             assert struct.unpack(f, data[s:e])[0] == df.at[i, col]
     ch = sample_corpus.tables["flc_chunks"]
     offs = {(c["file"], c["offset"]) for c in truth["planted"]["cdcd_palettes"]}
-    all_offs = {(name, c["offset"]) for name, v in truth["files"].items() for f in v["frames"] for c in f["chunks"]}
+    all_offs = {(name, c["offset"]) for name, v in truths("flc").items() for f in v["frames"] for c in f["chunks"]}
     assert offs <= all_offs
     for i in ch.index[::37]:
-        data = (samples_dir / ch.at[i, "file"]).read_bytes()
+        data = sample_corpus.read_bytes(ch.at[i, "file"])
         s, _ = sample_corpus.span("flc_chunks", i, "len_chunk")
         assert (ch.at[i, "file"], s) in all_offs  # the sub-chunk's offset in the manifest
         assert struct.unpack_from("<IH", data, s) == (ch.at[i, "len_chunk"], ch.at[i, "chunk_type"])
@@ -197,7 +197,7 @@ def test_every_cell_maps_to_its_bytes(samples_dir, sample_corpus, truth):
         assert e - s == 2 and struct.unpack_from("<H", data, s)[0] == ch.at[i, "chunk_type"]
     fr = sample_corpus.tables["flc_frames"]
     for i in fr.index[::11]:
-        data = (samples_dir / fr.at[i, "file"]).read_bytes()
+        data = sample_corpus.read_bytes(fr.at[i, "file"])
         s, e = sample_corpus.span("flc_frames", i, "body.delay")
         assert e - s == 2 and struct.unpack_from("<H", data, s)[0] == fr.at[i, "body.delay"]
         assert s == sample_corpus.span("flc_frames", i, "len_chunk")[0] + 8
@@ -226,7 +226,7 @@ def test_byte_coverage_of_real_files(real_corpus):
         assert covered.all(), (name, np.flatnonzero(~covered)[:10])
 
 
-def test_planted_regularities_are_visible(truth, flc_tables, sample_corpus):
+def test_planted_regularities_are_visible(truth, flc_tables, sample_corpus, truths, count_distinct):
     p = truth["planted"]
     files = flc_tables["flc_files"].set_index("file")
     units = files.loc[p["unit_files"]]
@@ -251,19 +251,21 @@ def test_planted_regularities_are_visible(truth, flc_tables, sample_corpus):
     assert ((bad["body.num_chunks"] - bad["body.num_chunks_found"]) == 1).all()
     unit_frames = frames[frames.file.isin(p["unit_files"])]
     assert ((unit_frames["body.reserved_4"] == 1) == unit_frames.is_ring.astype(bool)).all()
-    assert (frames[~frames.file.isin(p["unit_files"])]["body.reserved_4"] == 0).all()
+    all_units = [f for f, v in truths("flc").items() if v.get("flicanim")]  # with the zipped unit pack
+    assert (frames[~frames.file.isin(all_units)]["body.reserved_4"] == 0).all()
     empty = frames[frames["body.num_chunks_found"] == 0]
     assert sorted(zip(empty.file, empty.frame)) == sorted((e["file"], e["frame"]) for e in p["empty_frames"])
     assert len(empty) >= 1 and (empty.chunk_types == "").all()
-    assert files["header.updater"].nunique() == len(files)
+    assert files["header.updater"].nunique() == count_distinct(truths("flc"))  # a loose copy shares its member's
 
 
-def test_claims_on_samples(sample_corpus, truth):
+def test_claims_on_samples(sample_corpus, truth, truths):
     p = truth["planted"]
     claims = {c.text: c.check(sample_corpus) for c in get_format("flc").claims}
     assert len(claims) >= 5
+    units = [f for f, v in truths("flc").items() if v.get("flicanim")]  # loose and zipped unit files
     for text, r in claims.items():  # every claim is tested on the unit files only (not the plain FLC)
-        assert sorted(r.file) == sorted(p["unit_files"]), text
+        assert sorted(r.file) == sorted(units), text
         assert r.offset.isna().all() or (r.offset >= 0).all()
     speed = claims["Civ3 FLC header speed is 4"]
     speed = speed[speed.file.str.startswith("flc/")]

@@ -210,7 +210,9 @@ def test_corpus_with_corrupted_files_loads_good_ones_identically(samples_dir, sa
     dirty = animre.open_corpus(dirty_dir, cache=False)
     # a corrupted archive is one error row (its directory) or an error row per member it damaged
     in_bad = {f for f in dirty.errors.file if f not in bad and any(f.startswith(b + "/") for b in bad)}
-    assert sorted(set(dirty.errors.file) - in_bad) == sorted(bad)
+    # a file whose format is told by its exact size (a 768-byte palette) is no longer recognised: skipped
+    skipped = set(dirty.files.loc[dirty.files.status == "skipped", "file"]) & bad
+    assert sorted((set(dirty.errors.file) | skipped) - in_bad) == sorted(bad)
     assert dirty.errors.file.is_unique
 
     def affected(files):

@@ -118,7 +118,9 @@ def test_sprite_table_equals_planted_headers(sample_corpus, icn_truth):
 def test_palette_from_kb_pal_and_stand_in(samples_dir, tmp_path, manifest, sample_corpus):
     sec = manifest["formats"]["icn"]
     raw = np.array(sec["files"][sec["palette"]]["colors"])
-    table = sample_corpus.tables["pal_colors"].sort_values("color")
+    table = sample_corpus.tables["pal_colors"]
+    assert set(table.file) == {sec["palette"], "agg/HEROES2.AGG/KB.PAL"}  # loose and in the archive
+    table = table[table.file == sec["palette"]].sort_values("color")
     assert (table[["r", "g", "b"]].to_numpy() == raw).all()
     pal = icn_palette(samples_dir)
     assert (pal[:, :3] == raw.astype(int) * 4).all() and (pal[:, 3] == 255).all()

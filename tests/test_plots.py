@@ -19,8 +19,9 @@ from animre.errors import UsageError  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def homm2(manifest):
-    return manifest["formats"]["frm"]
+def homm2(manifest, truths):
+    """The FRM section with the planted values of every FRM file (loose, in the AGG, loose copies)."""
+    return {**manifest["formats"]["frm"], "files": truths("frm")}
 
 
 # ----------------------------------------------------------------------------- FRM
@@ -106,9 +107,9 @@ def test_bit_rates_bars():
     assert [float(p.get_height()) for p in fig.axes[0].patches] == [0.25, 1.0, 0.0]
 
 
-def test_byte_variation_marks_varying_bytes(samples_dir, homm2):
+def test_byte_variation_marks_varying_bytes(sample_corpus, homm2):
     names = sorted(homm2["files"])
-    m = pd.DataFrame([list((samples_dir / n).read_bytes()) for n in names], index=names)
+    m = pd.DataFrame([list(sample_corpus.read_bytes(n)) for n in names], index=names)
     fig = plots.byte_variation(m)
     const_img, vary_img = (np.ma.filled(np.asarray(im.get_array(), dtype=float), np.nan)
                            for im in fig.axes[0].images)
@@ -124,7 +125,7 @@ def test_byte_variation_marks_varying_bytes(samples_dir, homm2):
 
 def test_histogram_by_file_counts(sample_corpus, homm2):
     frm = sample_corpus.tables["frm"]
-    fig = plots.histogram_by_file(frm[["file", "walk_speed"]], column="walk_speed", max_files=50,
+    fig = plots.histogram_by_file(frm[["file", "walk_speed"]], column="walk_speed", max_files=100,
                                   bins=np.arange(0, 700, 50) - 25)
     ax = fig.axes[0]
     assert len(ax.containers) == len(frm)

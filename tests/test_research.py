@@ -280,7 +280,9 @@ def test_relations_gnt4_planted(sample_corpus, manifest):
 def test_relations_pas4_and_civ3_planted(sample_corpus, manifest):
     pas4 = _planted(manifest, "pas4")
     # one file breaks the rule in 5 of the 44 no-weight parms: below the default 0.9 support
-    r = relations("pas4_parms", corpus=sample_corpus, min_support=0.8, max_counterexamples=100)
+    # each database is a character of its own: files are the independent samples (by folder, the loose
+    # databases, the PAK and the disc would be three groups, too few for a partial rule)
+    r = relations("pas4_parms", corpus=sample_corpus, min_support=0.8, max_counterexamples=100, groups="file")
     w = _rel(r, "weight", "weight_function", partial=True)
     assert len(w) == 1
     assert w.iloc[0]["parameter"] == f"weight_function == 3 -> weight == {pas4['no_weight_weight']:g}"
@@ -378,7 +380,8 @@ def test_claims_run_for_every_format(sample_corpus):
     present = set(sample_corpus.files["format"].dropna())
     assert set(res["format"]) == present
     for fmt in present:
-        assert (res["format"] == fmt).sum() >= (1 if fmt == "agg" else 5), fmt  # AGG: the name-hash claim
+        fewest = {"agg": 4, "icn": 3, "pal": 1}.get(fmt, 5)  # archive layout; sprite sheet; a bare palette
+        assert (res["format"] == fmt).sum() >= fewest, fmt
     assert res["error"].isna().all(), res[res["error"].notna()][["claim", "error"]]
     assert (res["tested"] > 0).all(), res[res["tested"] == 0]["claim"].tolist()
     assert (res["holds_all"] == (res["holds"] == res["tested"])).all()
