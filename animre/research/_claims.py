@@ -102,12 +102,12 @@ def claims(corpus: Any, formats: Iterable[str] | None = None, *,
 
 
 def verdict(holds: int, tested: int) -> str:
-    """``"50/51 hold, 1 fails"``: the share holding with the failing count in words.
+    """``"36/37 hold, 1 fails"``: the share holding with the failing count in words.
 
     Examples
     --------
     >>> verdict(36, 37), verdict(5, 5), verdict(0, 0)
-    ('50/51 hold, 1 fails', '5/5 hold', 'not tested')
+    ('36/37 hold, 1 fails', '5/5 hold', 'not tested')
     """
     if not tested:
         return "not tested"

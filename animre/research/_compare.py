@@ -69,7 +69,7 @@ def compare(corpus: Any, table: str | pd.DataFrame, column: str, by: str | list[
     --------
     >>> cmp = compare(c, "frm", "unknown_magic")
     >>> cmp.values.shape, int(cmp.differs.to_numpy().sum()), cmp.differs.index[cmp.differs.iloc[:, 0]].tolist()
-    ((37, 1), 1, ['frm/ODDMGFRM.BIN'])
+    ((51, 1), 1, ['frm/ODDMGFRM.BIN'])
     """
     df, name = resolve_table(table, corpus)
     if "file" not in df.columns:
