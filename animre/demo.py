@@ -200,7 +200,7 @@ def run_demo(out_dir: str | os.PathLike = "out", data: str | os.PathLike | None 
     >>> import tempfile; out = tempfile.mkdtemp()
     >>> files = run_demo(out, notebooks=["notebooks/06_spec_experiment.ipynb"])
     >>> sorted(p.name for p in files)[:2]
-    ['06_spec_experiment.ipynb', 'spec_experiment_claims.csv']
+    ['06_spec_experiment.ipynb', 'spec_experiment_adopted_diff.csv']
     """
     out = Path(out_dir)
     if data is None:

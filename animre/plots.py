@@ -764,16 +764,9 @@ def compare_grid(comparison: Any, *, title: str = "", max_records: int = 80, ann
     return fig
 
 
-def _checker(shape: tuple[int, int], size: int = 4) -> np.ndarray:
-    """A light grey checkerboard (RGB floats) to show transparency behind RGBA sprites."""
-    yy, xx = np.indices(shape)
-    v = np.where(((yy // size) + (xx // size)) % 2 == 0, 0.92, 0.78)
-    return np.repeat(v[..., None], 3, axis=2)
-
-
 def _draw_rgba(a: Axes, rgba: np.ndarray) -> None:
     h, w = rgba.shape[:2]
-    a.imshow(_checker((max(h, 1), max(w, 1))), interpolation="nearest")
+    a.imshow(_checker(max(h, 1), max(w, 1)), interpolation="nearest")
     if h and w:
         a.imshow(rgba, interpolation="nearest")
     a.set_xticks([])

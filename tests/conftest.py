@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from animre.compile import PROJECT_ROOT
-from animre.samples import generate_all
+from animre.samples import generate_all, planted_files
 
 # The real files: this project's CI keeps them beside the checkout; ANIMRE_REALDATA points elsewhere.
 REALDATA = Path(os.environ.get("ANIMRE_REALDATA") or PROJECT_ROOT.parent / "shared" / "realdata")
@@ -52,19 +52,6 @@ def manifest(samples_dir) -> dict:
     return json.loads((samples_dir / "manifest.json").read_text())
 
 
-def format_truths(manifest: dict, fmt: str) -> dict[str, dict]:
-    """Every file of format ``fmt`` in the sample corpus with its planted values: the format's own
-    section plus archive members and loose copies listed in other sections (``format`` + a ``fmt`` entry)."""
-    out = dict(manifest["formats"].get(fmt, {}).get("files", {}))
-    for name, section in manifest["formats"].items():
-        if name == fmt:
-            continue
-        for f, v in section.get("files", {}).items():
-            if v.get("format") == fmt and isinstance(v.get(fmt), dict):
-                out[f] = v[fmt]
-    return out
-
-
 def distinct(truths: dict[str, dict]) -> int:
     """How many different files the truths describe (copies of one file count once)."""
     import json
@@ -74,8 +61,8 @@ def distinct(truths: dict[str, dict]) -> int:
 
 @pytest.fixture(scope="session")
 def truths(manifest):
-    """``truths(fmt)``: file -> planted values for every file of that format (see format_truths)."""
-    return lambda fmt: format_truths(manifest, fmt)
+    """``truths(fmt)``: file -> planted values of every file of that format (animre.samples.planted_files)."""
+    return lambda fmt: planted_files(manifest, fmt)
 
 
 @pytest.fixture(scope="session")

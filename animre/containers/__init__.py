@@ -7,9 +7,7 @@ container is adding a module. The sources layer (:mod:`animre.sources`) uses
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
+from .._plugins import discover
 from .base import MAX_MEMBER, Container, Member
 
 __all__ = ["Container", "Member", "MAX_MEMBER", "containers", "get_container", "detect_container"]
@@ -27,14 +25,7 @@ def containers() -> dict[str, Container]:
     """
     global _REGISTRY
     if _REGISTRY is None:
-        reg = {}
-        for m in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-            if m.name.startswith("_") or m.name == "base":
-                continue
-            mod = importlib.import_module(f"{__name__}.{m.name}")
-            cont = getattr(mod, "CONTAINER", None)
-            if cont is not None:
-                reg[cont.name] = cont
+        reg = discover(__path__, __name__, lambda mod: [getattr(mod, "CONTAINER", None)])
         _REGISTRY = reg
     return _REGISTRY
 

@@ -7,9 +7,7 @@ names its spec (``ksy/<id>.ksy``), its tables and its sample folder.
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
+from .._plugins import discover
 from .base import Claim, Derived, Format, derived
 
 __all__ = ["Claim", "Derived", "Format", "derived", "all_formats", "get_format", "detect_format"]
@@ -21,14 +19,7 @@ def all_formats() -> dict[str, Format]:
     """All known formats by name, e.g. ``{"frm": Format(...), ...}``."""
     global _REGISTRY
     if _REGISTRY is None:
-        reg = {}
-        for m in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-            if m.name.startswith("_") or m.name == "base":
-                continue
-            mod = importlib.import_module(f"{__name__}.{m.name}")
-            for fmt in getattr(mod, "FORMATS", [getattr(mod, "FORMAT", None)]):
-                if fmt is not None:
-                    reg[fmt.name] = fmt
+        reg = discover(__path__, __name__, lambda mod: getattr(mod, "FORMATS", [getattr(mod, "FORMAT", None)]))
         _REGISTRY = reg
     return _REGISTRY
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["generate_all", "generator_names", "load_manifest", "seed_for", "to_jsonable"]
+__all__ = ["generate_all", "generator_names", "load_manifest", "planted_files", "seed_for", "to_jsonable"]
 
 
 def generator_names() -> list[str]:
@@ -104,3 +104,34 @@ def generate_all(out_dir: str | Path, seed: int = 2097, only: list[str] | None =
 def load_manifest(out_dir: str | Path) -> dict:
     """Read ``manifest.json`` written by :func:`generate_all`."""
     return json.loads((Path(out_dir) / "manifest.json").read_text())
+
+
+def planted_files(manifest: dict, fmt: str) -> dict[str, dict]:
+    """Every file of format ``fmt`` in a sample corpus with its planted values, by corpus name.
+
+    The format's own section, plus the archive members and loose copies that
+    other sections list (an entry with ``format`` = ``fmt`` and its values
+    under the key ``fmt``): e.g. the FRM files inside the generated AGG.
+
+    Examples
+    --------
+    >>> m = {"formats": {"frm": {"files": {"frm/A.BIN": {"x": 1}}},
+    ...                  "agg": {"files": {"agg/H.AGG/B.BIN": {"format": "frm", "frm": {"x": 2}},
+    ...                                    "agg/H.AGG": {"format": "agg"}}},
+    ...                  "disc": {"files": {"d.iso/A.BIN": {"format": "frm", "loose": "frm/A.BIN"}}}}}
+    >>> sorted(planted_files(m, "frm"))
+    ['agg/H.AGG/B.BIN', 'd.iso/A.BIN', 'frm/A.BIN']
+    """
+    own = manifest["formats"].get(fmt, {}).get("files", {})
+    out = dict(own)
+    for name, section in manifest["formats"].items():
+        if name == fmt:
+            continue
+        for f, v in section.get("files", {}).items():
+            if v.get("format") != fmt:
+                continue
+            if isinstance(v.get(fmt), dict):
+                out[f] = v[fmt]
+            elif v.get("loose") in own:  # the same bytes as a loose file of the format (a disc member)
+                out[f] = own[v["loose"]]
+    return out
