@@ -190,3 +190,22 @@ def test_wiki_exports_read_like_a_format_wiki(demo_run, manifest):
     assert u9["exception"]["file"] in moves.loc["unknown_9", "observed"]
     md = (out / "01_omf_af" / "af_moves_wiki.md").read_text()
     assert "| offset | type | name | observed | alerts |" in md
+
+
+OUTSIDE = r"\.\./|NOTES\.md|seeds/|/shared/|realdata"
+
+
+@pytest.mark.slow
+def test_no_notebook_or_export_mentions_a_file_outside_the_repo(demo_run):
+    """A user's clone has no notes folder and no real-file folder: nothing cites them."""
+    import re
+
+    out, _ = demo_run
+    for p in NOTEBOOKS:
+        hits = re.findall(rf".{{0,40}}(?:{OUTSIDE}).{{0,40}}", Path(p).read_text())
+        assert not hits, (p, hits)
+    exports = [f for f in out.rglob("*") if f.suffix in (".csv", ".md", ".json", ".html", ".txt")]
+    assert exports
+    for f in exports:
+        hits = re.findall(rf".{{0,40}}(?:{OUTSIDE}).{{0,40}}", f.read_text(errors="replace"))
+        assert not hits, (f, hits)
