@@ -53,6 +53,8 @@ __all__ = [
 
 HOLDS_COLOUR = "#3a9d5d"
 FAILS_COLOUR = "#d1495b"
+#: compare_grid writes the values of differing cells only up to this many cells.
+MAX_CELL_TEXTS = 400
 UNTESTED_COLOUR = "#bbbbbb"
 
 
@@ -717,14 +719,41 @@ def claims_board(summary: pd.DataFrame, *, text: str = "claim", holds: str = "ho
     return fig
 
 
-def compare_grid(comparison: Any, *, title: str = "", max_records: int = 80, annotate: int = 30,
+def compare_subset(differs: pd.DataFrame, max_records: int, max_files: int) -> tuple[list, list]:
+    """(files, records) of a comparison to draw: all that fit, else those with differing cells first.
+
+    Both keep their order; a grid of 200 files x 900 records stays readable
+    (and quick to draw) as at most ``max_files`` x ``max_records``.
+
+    Examples
+    --------
+    >>> d = pd.DataFrame({1: [False, True, False], 2: [False] * 3, 3: [True, False, False]}, index=list("abc"))
+    >>> compare_subset(d, 2, 2)
+    (['a', 'b'], [1, 3])
+    """
+
+    def pick(labels: list, hot: np.ndarray, limit: int) -> list:
+        if len(labels) <= limit:
+            return labels
+        keep = [x for x, h in zip(labels, hot) if h][:limit]
+        keep += [x for x, h in zip(labels, hot) if not h][:limit - len(keep)]
+        chosen = set(keep)
+        return [x for x in labels if x in chosen]
+
+    d = differs.to_numpy(dtype=bool)
+    return (pick(list(differs.index), d.any(axis=1), max_files),
+            pick(list(differs.columns), d.any(axis=0), max_records))
+
+
+def compare_grid(comparison: Any, *, title: str = "", max_records: int = 80, max_files: int = 60,
+                 annotate: int = 30,
                  ax: Axes | None = None) -> Figure:
     """The file x record grid of :func:`animre.compare`: differing cells in red, absent cells grey.
 
     Cells holding the record's most common value are light; a cell that
     differs from it is drawn in the fails colour with its value written in
     it (values are written in every cell when the grid has at most
-    ``annotate`` records). At most ``max_records`` records are drawn: the
+    ``annotate`` records). At most ``max_files`` files and ``max_records`` records are drawn: the
     ones with differing cells first.
 
     Examples
@@ -739,12 +768,8 @@ def compare_grid(comparison: Any, *, title: str = "", max_records: int = 80, ann
     [[1, 1], [1, 1], [2, 1]]
     """
     values, differs = comparison.values, comparison.differs
-    cols = list(values.columns)
-    if len(cols) > max_records:
-        hot = [c for c in cols if bool(differs[c].any())]
-        cols = (hot + [c for c in cols if c not in hot])[:max_records]
-        cols = [c for c in values.columns if c in set(cols)]
-    v, d = values[cols], differs[cols].to_numpy(dtype=bool)
+    files, cols = compare_subset(differs, max_records, max_files)
+    v, d = values.loc[files, cols], differs.loc[files, cols].to_numpy(dtype=bool)
     present = v.notna().to_numpy()
     grid = np.where(d, 2, np.where(present, 1, 0))
     fig, ax = _axes(ax, (max(4.0, 0.32 * len(cols) + 2.5), max(2.0, 0.28 * len(v) + 1.2)))
@@ -753,14 +778,16 @@ def compare_grid(comparison: Any, *, title: str = "", max_records: int = 80, ann
     ax.set_yticks(range(len(v)), [_short(f) for f in v.index], fontsize=7)
     ax.set_xticks(range(len(cols)), [fmt(c) for c in cols], fontsize=7, rotation=90)
     ax.set_xlabel(str(values.columns.name or "record"))
+    write_diffs = int(d.sum()) <= MAX_CELL_TEXTS  # beyond that the colours say it and texts cost seconds
     for i in range(len(v)):
         for j in range(len(cols)):
-            if present[i, j] and (d[i, j] or len(cols) <= annotate):
+            if present[i, j] and ((d[i, j] and write_diffs) or len(cols) <= annotate):
                 ax.text(j, i, fmt(v.iat[i, j], max_len=6), ha="center", va="center", fontsize=6,
                         color="white" if d[i, j] else "#333333", fontweight="bold" if d[i, j] else "normal")
-    n = int(d.sum())
+    n = int(differs.to_numpy(dtype=bool).sum())
+    shown = "" if (len(files), len(cols)) == differs.shape else f" ({len(files)} files x {len(cols)} records shown)"
     ax.set_title(title or f"{comparison.common.name or 'value'}: {n} cell(s) differ from their record's "
-                 f"most common value", fontsize=9)
+                 f"most common value{shown}", fontsize=9)
     return fig
 
 

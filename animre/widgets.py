@@ -876,6 +876,11 @@ def claims_board(corpus, formats: Sequence[str] | None = None) -> ClaimsBoard:
 # ============================================================================ compare
 
 
+#: The compare view's HTML grid shows at most this many records and files (those with differing cells first).
+GRID_RECORDS = 80
+GRID_FILES = 200
+
+
 class CompareView:
     """One field across every file keyed by record: table, column and key pickers, the grid, a plot.
 
@@ -972,22 +977,31 @@ class CompareView:
                               f"<b style='color:{'#d1495b' if n else '#3a9d5d'}'>{n} cell(s) differ</b>")
         self.figure = plots.compare_grid(res)
         show_png(self.plot, _fig_png(self.figure))
-        head = "".join(f"<th>{html.escape(show(c))}</th>" for c in res.values.columns)
+        files, cols = plots.compare_subset(res.differs, GRID_RECORDS, GRID_FILES)
+        vals = res.values.loc[files, cols].to_numpy(dtype=object)
+        offs = res.offsets.reindex(index=files, columns=cols).to_numpy(dtype=object)
+        diff = res.differs.loc[files, cols].to_numpy(dtype=bool)
+        head = "".join(f"<th>{html.escape(show(c))}</th>" for c in cols)
         rows = []
-        for i, f in enumerate(res.values.index):
+        for i, f in enumerate(files):
             cells = []
-            for j in range(res.values.shape[1]):
-                v = res.values.iat[i, j]
+            for j in range(len(cols)):
+                v = vals[i, j]
                 if pd.isna(v) if not isinstance(v, (list, tuple, bytes)) else False:
                     cells.append('<td class="absent"></td>')
                     continue
-                o = res.offsets.iat[i, j]
+                o = offs[i, j]
                 attr = "" if pd.isna(o) else f' data-offset="{int(o)}" title="offset {int(o)} (0x{int(o):X})"'
-                cls = ' class="diff"' if res.differs.iat[i, j] else ""
+                cls = ' class="diff"' if diff[i, j] else ""
                 cells.append(f"<td{cls}{attr}>{html.escape(value(v))}</td>")
             rows.append(f"<tr><th>{html.escape(str(f))}</th>{''.join(cells)}</tr>")
-        self.grid.value = (HEX_CSS + f"<table class='animre-grid'><tr><th>{html.escape(str(res.values.columns.name or ''))}"
-                           f"</th>{head}</tr>{''.join(rows)}</table>")
+        cut = ""
+        if len(cols) < res.values.shape[1] or len(files) < len(res.values):
+            cut = (f"<p>showing {len(files)} of {len(res.values)} files and {len(cols)} of "
+                   f"{res.values.shape[1]} records (records with differing cells first); the whole grid is "
+                   f"<code>view.result.values</code></p>")
+        self.grid.value = (HEX_CSS + cut + f"<table class='animre-grid'><tr><th>"
+                           f"{html.escape(str(res.values.columns.name or ''))}</th>{head}</tr>{''.join(rows)}</table>")
 
 
 def compare_view(corpus, table: str | None = None, column: str | None = None,

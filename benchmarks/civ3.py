@@ -97,7 +97,7 @@ def section_latency(realdata: Path, n: int = 200) -> dict:
     import matplotlib.pyplot as plt
 
     import animre
-    from animre import widgets
+    from animre import players, widgets
 
     settler = realdata / "flic" / "civ3" / "settler"
     if not settler.is_dir():
@@ -131,6 +131,10 @@ def section_latency(realdata: Path, n: int = 200) -> dict:
             "column_profiler(flc_files.speed)": lambda: widgets.column_profiler(c, "flc_files", "header.speed"),
             "reinterpret_explorer(header.speed)": lambda: widgets.reinterpret_explorer(c, "header.speed"),
             "claims_board": lambda: widgets.claims_board(c),
+            "compare(flc_files.header.speed)": lambda: animre.compare(c, "flc_files", "header.speed"),
+            "compare_view(flc_frames.body.delay)": lambda: widgets.compare_view(c, "flc_frames", "body.delay"),
+            "flc_player(one file, SW)": lambda: players.flc_player(c.read_bytes(first), direction="SW"),
+            "suggest(flc_files)": lambda: animre.suggest(c, tables=["flc_files"]),
         }
         res = {"files": n, "MB": size / 1e6, "open_s": t_open, "reopen_s": t_reopen, "calls": {}}
         print(f"[latency] {n} Civ3 unit FLCs ({size / 1e6:.1f} MB, built from the real settler files): "

@@ -82,8 +82,12 @@ def compare(corpus: Any, table: str | pd.DataFrame, column: str, by: str | list[
         raise UsageError(f"by: no column(s) {', '.join(missing)} in the table")
     if "block" in df.columns and "block" not in keys and df.groupby("file")["block"].nunique().max() > 1:
         keys = ["block"] + keys
-    rec = (df[keys].apply(lambda r: tuple(r) if len(keys) > 1 else r.iloc[0], axis=1)
-           if keys else pd.Series("value", index=df.index))
+    if len(keys) > 1:
+        rec = pd.Series(list(zip(*(df[k].to_numpy(dtype=object) for k in keys))), index=df.index, dtype=object)
+    elif keys:
+        rec = pd.Series(df[keys[0]].to_numpy(dtype=object), index=df.index, dtype=object)
+    else:
+        rec = pd.Series("value", index=df.index)
     dup = pd.DataFrame({"file": df["file"], "rec": rec}).duplicated()
     if dup.any():
         raise UsageError(f"{', '.join(keys) or 'file'} does not identify the records of a file "

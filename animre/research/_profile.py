@@ -391,12 +391,14 @@ def _index_notes(df, col, ints, idx, name, keysets, files) -> list[str]:
             else:
                 continue
         logp = 0.0
+        inside: dict = {}  # keys of the file (or of the table) within the values' range, counted once each
         for f, v in items:
             if v == sentinel:
                 continue
-            kset = per_file.get(f, set()) if per_file is not None else keys
-            inside = sum(1 for k in kset if lo <= k <= hi)
-            logp += math.log10(max(inside, 1) / rng)
+            if f not in inside:
+                kset = per_file.get(f, set()) if per_file is not None else keys
+                inside[f] = math.log10(max(sum(1 for k in kset if lo <= k <= hi), 1) / rng)
+            logp += inside[f]
         if logp > -3:
             continue
         extra = f" ({sentinel} = none)" if sentinel is not None else ""
