@@ -745,7 +745,7 @@ def compare_subset(differs: pd.DataFrame, max_records: int, max_files: int) -> t
             pick(list(differs.columns), d.any(axis=0), max_records))
 
 
-def compare_grid(comparison: Any, *, title: str = "", max_records: int = 80, max_files: int = 60,
+def compare_grid(comparison: Any, *, title: str = "", max_records: int = 80, max_files: int = 40,
                  annotate: int = 30,
                  ax: Axes | None = None) -> Figure:
     """The file x record grid of :func:`animre.compare`: differing cells in red, absent cells grey.
@@ -772,7 +772,8 @@ def compare_grid(comparison: Any, *, title: str = "", max_records: int = 80, max
     v, d = values.loc[files, cols], differs.loc[files, cols].to_numpy(dtype=bool)
     present = v.notna().to_numpy()
     grid = np.where(d, 2, np.where(present, 1, 0))
-    fig, ax = _axes(ax, (max(4.0, 0.32 * len(cols) + 2.5), max(2.0, 0.28 * len(v) + 1.2)))
+    cell = 0.32 if len(cols) <= annotate else 0.17  # room for values in small grids; colours only in big ones
+    fig, ax = _axes(ax, (max(4.0, cell * len(cols) + 2.5), max(2.0, min(0.28, cell) * len(v) + 1.2)))
     ax.imshow(grid, cmap=ListedColormap(["#eeeeee", "#cfe8d5", FAILS_COLOUR]), vmin=0, vmax=2,
               aspect="auto", interpolation="nearest")
     ax.set_yticks(range(len(v)), [_short(f) for f in v.index], fontsize=7)
