@@ -66,3 +66,42 @@ def test_fast_and_slow_paths_agree_on_mutations(samples_dir, real_or_none, monke
     slow = [_outcome(d, f"m{i}") for i, d in enumerate(cases)]
     for i, (a, b) in enumerate(zip(fast, slow)):
         assert a == b, (i, a[:4] if a[0] == "error" else a[0], b[:4] if b[0] == "error" else b[0])
+
+
+def _tree_layout(data):
+    try:
+        root, bases = flic._parse(data, "x")
+    except ParseError:
+        return None
+    return flic._layout_of_tree(root, bases, data).key()
+
+
+def test_header_walk_equals_the_spec_walk(samples_dir, real_or_none):
+    """The chunk-header walk gives the spec's layout or steps aside (None), on valid and mutated files."""
+    rng = np.random.default_rng(97)
+    originals = [p.read_bytes() for p in _files(samples_dir, real_or_none)]
+    if real_or_none is not None:
+        originals += [p.read_bytes() for p in sorted((real_or_none / "flic").rglob("*.fl?"))]
+    walked = 0
+    for data in originals:
+        fast = flic._layout_of_bytes(data)
+        if fast is not None:
+            walked += 1
+            assert fast.key() == _tree_layout(data)
+    assert walked >= len(originals) - 4  # every clean file takes the fast walk
+    agreed = stepped_aside = 0
+    for trial in range(600):
+        data = bytearray(originals[trial % len(originals)])
+        for _ in range(int(rng.integers(1, 4))):
+            pos = int(rng.integers(0, len(data))) if trial % 3 else int(rng.integers(0, min(len(data), 300)))
+            data[pos] = int(rng.choice([0, 1, 5, 6, 0x7F, 0x80, 0xCD, 0xFE, 0xFF, rng.integers(256)]))
+        if trial % 5 == 0:
+            data = data[:int(rng.integers(100, len(data)))]
+        data = bytes(data)
+        fast = flic._layout_of_bytes(data)
+        if fast is None:
+            stepped_aside += 1
+            continue
+        assert fast.key() == _tree_layout(data), trial
+        agreed += 1
+    assert agreed > 100 and stepped_aside > 50, (agreed, stepped_aside)
