@@ -45,7 +45,6 @@ import enum
 import functools
 import hashlib
 import keyword
-import operator
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -341,68 +340,57 @@ class Plan:
         return f"{t.path}.{steps}" if t.path else steps
 
 
-_BIN = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
-        ast.Div: operator.floordiv, ast.Mod: operator.mod, ast.BitAnd: operator.and_,
-        ast.BitOr: operator.or_, ast.BitXor: operator.xor, ast.LShift: operator.lshift,
-        ast.RShift: operator.rshift}
-_CMP = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
-        ast.Gt: operator.gt, ast.GtE: operator.ge}
+_BIN_SRC = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Div: "//", ast.Mod: "%",
+            ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}
+_CMP_SRC = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 
 
 def _where(expr: str, where: str) -> Callable[[Any], bool]:
     """A record filter from a small Kaitai expression (names are the element's fields, ``_`` the element).
 
     Only comparisons, boolean and arithmetic operators, constants and field
-    access are allowed; nothing is ``eval``-ed.
+    access are allowed. The expression's syntax tree is checked node by node
+    and written out as a Python function (like :func:`_row_filler`, for the
+    same reason: it runs once per record of every file); only identifiers,
+    operators and constants of the spec's expression reach that source.
     """
     try:
         tree = ast.parse(expr.strip(), mode="eval")
     except SyntaxError as e:
         raise SpecError(where, f"-animre-where: cannot read {expr!r}: {e.msg}") from None
 
-    def ev(node, el):
-        if isinstance(node, ast.Expression):
-            return ev(node.body, el)
-        if isinstance(node, ast.Constant):
-            return node.value
+    def src(node) -> str:
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, bool, str)) or (
+                isinstance(node, ast.Constant) and node.value is None):
+            return repr(node.value)
         if isinstance(node, ast.Name):
-            return el if node.id == "_" else _plain(getattr(el, node.id))
+            return "el" if node.id == "_" else f"_plain(el.{node.id})"
         if isinstance(node, ast.Attribute):
-            return _plain(getattr(ev(node.value, el), node.attr))
+            return f"_plain(({src(node.value)}).{node.attr})"
         if isinstance(node, ast.BoolOp):
-            vals = (ev(v, el) for v in node.values)
-            return all(vals) if isinstance(node.op, ast.And) else any(vals)
+            op = " and " if isinstance(node.op, ast.And) else " or "
+            return "(" + op.join(f"bool({src(v)})" for v in node.values) + ")"
         if isinstance(node, ast.UnaryOp):
-            v = ev(node.operand, el)
-            return (not v) if isinstance(node.op, ast.Not) else -v
-        if isinstance(node, ast.BinOp) and type(node.op) in _BIN:
-            return _BIN[type(node.op)](ev(node.left, el), ev(node.right, el))
-        if isinstance(node, ast.Compare):
-            left = ev(node.left, el)
+            return f"(not {src(node.operand)})" if isinstance(node.op, ast.Not) else f"(-{src(node.operand)})"
+        if isinstance(node, ast.BinOp) and type(node.op) in _BIN_SRC:
+            return f"({src(node.left)} {_BIN_SRC[type(node.op)]} {src(node.right)})"
+        if isinstance(node, ast.Compare) and all(type(o) in _CMP_SRC for o in node.ops):
+            parts = [src(node.left)]
             for op, comp in zip(node.ops, node.comparators):
-                right = ev(comp, el)
-                if not _CMP[type(op)](left, right):
-                    return False
-                left = right
-            return True
+                parts += [_CMP_SRC[type(op)], src(comp)]
+            return "(" + " ".join(parts) + ")"
         raise SpecError(where, f"-animre-where: {ast.dump(node)[:60]} is not allowed in {expr!r}")
 
-    ev(tree, _Probe())  # reject unsupported syntax now, not per record
+    code = compile(f"lambda el: {src(tree.body)}", f"<animre where: {where}>", "eval")
+    test = eval(code, {"_plain": _plain, "__builtins__": {"bool": bool}})  # noqa: S307 - see docstring
 
     def pred(el) -> bool:
         try:
-            return bool(ev(tree, el))
+            return bool(test(el))
         except (AttributeError, TypeError):
             return False
 
     return pred
-
-
-class _Probe:
-    """Stands in for a record when checking a where-expression's syntax."""
-
-    def __getattr__(self, name):
-        return 0
 
 
 def _plain(v: Any) -> Any:
@@ -648,6 +636,8 @@ def flatten(root, bases: Bases, plan: Plan, keys: dict | None = None, *, frames:
             b = base_cache[k] = bases.base(o)
         return b
 
+    base.cache = base_cache  # the generated fillers look a stream up here before calling base
+
     records: dict[str, tuple[list, list]] = {}  # table -> (records, key tuples)
     out = {}
     for t in plan.tables.values():
@@ -757,7 +747,7 @@ def _row_filler(t: TablePlan) -> Callable:
     fn = getattr(t, "_filler", None)
     if fn is not None:
         return fn
-    lines = ["def fill(recs, base, V, S, E):", "    _Enum = Enum"]
+    lines = ["def fill(recs, base, V, S, E):", "    _Enum = Enum; _bc = base.cache.get"]
     cols = t.columns + t.extents
     groups: dict[tuple, int] = {}
     for c in cols:
@@ -808,7 +798,8 @@ def _row_filler(t: TablePlan) -> Callable:
                 lines += [f"{body}q = q.get('arr') if q is not None else None",
                           f"{body}q = q[{int(idx)}] if q and {int(idx)} < len(q) else None"]
             lines += [f"{body}if q is not None and 'end' in q and 'start' in q:",
-                      f"{body}    if b{g} is None:", f"{body}        b{g} = base(h{g})",
+                      f"{body}    if b{g} is None:", f"{body}        b{g} = _bc(id(h{g}._io))",
+                      f"{body}        if b{g} is None:", f"{body}            b{g} = base(h{g})",
                       f"{body}    s{j}[i] = b{g} + q['start']; e{j}[i] = b{g} + q['end']"]
     scope: dict[str, Any] = {"Enum": enum.Enum}
     exec(compile("\n".join(lines), f"<animre flattener: {t.name}>", "exec"), scope)  # noqa: S102 - see docstring

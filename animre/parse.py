@@ -97,6 +97,7 @@ class Bases:
         self.offset = offset
         self._io_base: dict[int, int] = {id(root._io): offset}
         self._obj_base: dict[int, int] = {id(root): offset}
+        self._scanned: set[int] = set()  # parents whose child streams are registered
 
     def enter(self, child: KaitaiStruct, parent_base: int, rel_start: int | None) -> int:
         io = getattr(child, "_io", None)
@@ -120,6 +121,12 @@ class Bases:
         if parent is None or parent is obj or not isinstance(parent, KaitaiStruct):
             return self.offset
         pb = self.base(parent)
+        if getattr(parent, "_io", None) is io:  # the parent's own stream
+            self._obj_base[id(obj)] = pb
+            return pb
+        if id(parent) in self._scanned:
+            return self._io_base.setdefault(id(io), pb)
+        self._scanned.add(id(parent))
         # register every child stream of this parent in one pass (arrays of sized records)
         for k, d in (getattr(parent, "_debug", None) or {}).items():
             v = parent.__dict__.get(k)

@@ -7,6 +7,8 @@ calls for every file.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 import os
 import types
@@ -130,16 +132,39 @@ def read_chunks(data: bytes, name: str, fmt: Format, parsers: Parsers | None = N
     """
     plan = plan_of(fmt, parsers)
     out: dict[str, Chunk] = {}
-    for _, k, obj, bases in parse_blocks(data, name, fmt, parsers):
-        keys = {"block": k} if fmt.next_block is not None else None
-        if fmt.block_info is not None:
-            keys = {**(keys or {}), **fmt.block_info(data, bases.offset)}
-        for t, chunk in flatten(obj, bases, plan, keys, frames=False).items():
-            if t in out:
-                out[t].extend(chunk)
-            else:
-                out[t] = chunk
+    with _one_file_of_garbage():
+        for _, k, obj, bases in parse_blocks(data, name, fmt, parsers):
+            keys = {"block": k} if fmt.next_block is not None else None
+            if fmt.block_info is not None:
+                keys = {**(keys or {}), **fmt.block_info(data, bases.offset)}
+            for t, chunk in flatten(obj, bases, plan, keys, frames=False).items():
+                if t in out:
+                    out[t].extend(chunk)
+                else:
+                    out[t] = chunk
     return out
+
+
+@contextlib.contextmanager
+def _one_file_of_garbage():
+    """Pause the cyclic garbage collector while one file is parsed and flattened, then collect once.
+
+    A parse tree is a web of small objects that point at each other
+    (``_parent``, ``_root``), and flattening it allocates the columns' lists:
+    with the collector running, the many automatic passes over a file's
+    young objects (and the older objects they get promoted among) cost about
+    as much as the flattening itself. One collection of the youngest
+    generation after the file frees the tree just the same; memory stays
+    bounded by one file's tree. The collector's previous state is restored.
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+            gc.collect(0)
 
 
 def read_tables(data: bytes, name: str, fmt: Format, parsers: Parsers | None = None
