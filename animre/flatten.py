@@ -363,6 +363,8 @@ def _where(expr: str, where: str) -> Callable[[Any], bool]:
         if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, bool, str)) or (
                 isinstance(node, ast.Constant) and node.value is None):
             return repr(node.value)
+        if isinstance(node, (ast.Name, ast.Attribute)) and getattr(node, "id", getattr(node, "attr", "")).startswith("__"):
+            raise SpecError(where, f"-animre-where: {expr!r} names a Python internal")
         if isinstance(node, ast.Name):
             return "el" if node.id == "_" else f"_plain(el.{node.id})"
         if isinstance(node, ast.Attribute):

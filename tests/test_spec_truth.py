@@ -251,3 +251,23 @@ def test_frm_rename_and_u1_to_s1_is_one_row(old_corpora):
         ["frm", "frm.unknown_magic", "frm.format_version", "renamed, retyped"]]
     assert "format_version" in new.tables["frm"] and "unknown_magic" not in new.tables["frm"]
     assert new.tables["frm"]["format_version"].notna().all()
+
+
+def test_where_expressions_filter_records_and_refuse_other_code():
+    """-animre-where: comparisons, arithmetic, and/or/not and field access; calls and the like are a
+    SpecError naming the spec, never run."""
+    import types
+
+    from animre.errors import SpecError
+    from animre.flatten import _where
+
+    el = types.SimpleNamespace(move_number=12, footer=types.SimpleNamespace(category=3))
+    cases = {"_.move_number < 70": True, "move_number >= 70 or footer.category == 3": True,
+             "not (_.move_number % 2 == 0)": False, "1 < _.move_number + 1 <= 13": True,
+             "_.missing == 1": False, "(_.move_number >> 2) & 1 == 1": True}
+    for expr, want in cases.items():
+        assert _where(expr, "x.ksy: t.f")(el) is want, expr
+    for bad in ("__import__('os')", "_.move_number.__class__()", "[1][0]", "lambda: 1", "_ if 1 else 2",
+                "_.__class__ == 1"):
+        with pytest.raises(SpecError, match="x.ksy: t.f"):
+            _where(bad, "x.ksy: t.f")
