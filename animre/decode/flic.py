@@ -780,11 +780,15 @@ def _decode(src: str | os.PathLike | bytes, palette_changes: bool, max_pixels: i
         for r in roles:
             slots.append(n if r.is_ring else i)
             i += not r.is_ring
-        frames = np.zeros((n + (n < len(roles)), h, w), dtype=np.uint8)
+        frames = np.empty((n + (n < len(roles)), h, w), dtype=np.uint8)
     else:
         n = len(roles)
         slots = list(range(n))
-        frames = np.zeros((n, h, w), dtype=np.uint8)
+        frames = np.empty((n, h, w), dtype=np.uint8)
+    # every frame is written whole (a full-frame chunk, or a copy of the previous frame before its deltas);
+    # only the first is drawn over the blank canvas
+    if slots:
+        frames[slots[0]] = 0
     # each frame is drawn in place over a copy of the previous one (frame 0 over the zeroed canvas)
     plans = _plan_deltas(data, np.frombuffer(data, np.uint8),
                          [((k, s.index), s.type, s.start, s.end) for k, (_, subs) in enumerate(layout.frames)
