@@ -46,6 +46,15 @@ def _palette_offsets(files: list[Path]) -> dict[Path, int]:
     return out
 
 
+def _settler(realdata: Path, section: str) -> Path | None:
+    """The real settler folder the Civ3 corpora are built from, or None (said once) when it is absent."""
+    settler = realdata / "flic" / "civ3" / "settler"
+    if settler.is_dir():
+        return settler
+    print(f"[{section}] skipped: real files not present ({settler.name} folder; README, 'Real files')")
+    return None
+
+
 def make_civ3(dst: Path, n: int, settler: Path, seed: int = 11) -> int:
     """Write ``n`` distinct Civ3 unit FLCs built from the real settler files into ``dst``; returns bytes."""
     import numpy as np
@@ -99,9 +108,8 @@ def section_latency(realdata: Path, n: int = 200) -> dict:
     import animre
     from animre import players, widgets
 
-    settler = realdata / "flic" / "civ3" / "settler"
-    if not settler.is_dir():
-        print(f"[latency] skipped: real files not present ({settler.name} folder; README, 'Real files')")
+    settler = _settler(realdata, "latency")
+    if settler is None:
         return {"skipped": "real files not present"}
     work = Path(tempfile.mkdtemp(prefix="animre-bench-civ3-"))
     try:
@@ -162,9 +170,8 @@ c = animre.open_corpus(D, cache=C, progress=False, parsers={{'flc': mod}})
 
 def section_modder(realdata: Path, n_flc: int, n_frm: int, make_frm, run_phase, last_phase, print_phases) -> dict:
     """A modder's unit library (``n_flc`` real-size Civ3 FLCs) beside ``n_frm`` FRM files."""
-    settler = realdata / "flic" / "civ3" / "settler"
-    if not settler.is_dir():
-        print(f"[modder] skipped: real files not present ({settler.name} folder; README, 'Real files')")
+    settler = _settler(realdata, "modder")
+    if settler is None:
         return {"skipped": "real files not present"}
     work = Path(tempfile.mkdtemp(prefix="animre-bench-modder-"))
     try:
