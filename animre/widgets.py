@@ -361,6 +361,19 @@ class CorpusExplorer:
             return f"<code>{html.escape(shown)}</code> ({len(kids)} elements)"
         return f"{len(kids)} records: {html.escape(', '.join(kids['path'].head(4)))}{' ...' if len(kids) > 4 else ''}"
 
+    def _container_html(self, file: str, start: int | None) -> str:
+        """Where a member's bytes sit in its container (offsets above are the member's own)."""
+        ft = self.corpus.files
+        if "container" not in ft.columns:
+            return ""
+        row = ft.loc[ft["file"] == file]
+        if not len(row) or pd.isna(row["container"].iloc[0]) or pd.isna(row["offset"].iloc[0]):
+            return ""
+        cont, ofs = row["container"].iloc[0], int(row["offset"].iloc[0])
+        at = "" if start is None else f"; if stored uncompressed, this field is at 0x{ofs + start:X} of the container"
+        return (f"<br><span class='animre-member'>member of {html.escape(str(cont))}, its stored bytes from "
+                f"0x{ofs:X} ({ofs}){at}</span>")
+
     def _show(self) -> None:
         file, path = self.file.value, self.field.value
         f = self.fields(file)
@@ -380,7 +393,8 @@ class CorpusExplorer:
         fmt_name = self.corpus.format_of(file)
         where = "computed from other fields" if start is None else \
             f"bytes [{start}, {end}) = 0x{start:X}..0x{end:X}, {end - start} byte(s)"
-        self.info.value = (f"<div class='animre-kv'><b>{html.escape(path)}</b> ({fmt_name})<br>{where}<br>"
+        self.info.value = (f"<div class='animre-kv'><b>{html.escape(path)}</b> ({fmt_name})<br>{where}"
+                           f"{self._container_html(file, start)}<br>"
                            f"parsed value: {self._value_html(row)}</div>")
         if start is None or end is None or end <= start:
             self.representations = pd.DataFrame()

@@ -295,3 +295,15 @@ def test_explorer_array_field_shows_its_elements(sample_corpus, homm2):
     assert int(shown.group(2)) == len(homm2["files"][name]["idle_weights"])
     values = [np.float32(float(v)) for v in shown.group(1).split(", ")]
     assert values == [np.float32(v) for v in homm2["files"][name]["idle_weights"]]
+
+
+def test_explorer_says_where_a_member_sits_in_its_archive(sample_corpus, manifest):
+    """An AGG member's field: its offset in the member, and where the member's bytes start in the archive."""
+    entry = next(e for e in manifest["formats"]["agg"]["entries"] if e["name"].endswith("FRM.BIN"))
+    ex = corpus_explorer(sample_corpus)
+    ex.select(file=f"agg/HEROES2.AGG/{entry['name']}", path="walk_speed")
+    assert "bytes [162, 166)" in ex.info.value
+    assert f"member of agg/HEROES2.AGG, its stored bytes from 0x{entry['ofs_data']:X}" in ex.info.value
+    assert f"at 0x{entry['ofs_data'] + 162:X} of the container" in ex.info.value
+    ex.select(file=sorted(manifest["formats"]["frm"]["files"])[0], path="walk_speed")
+    assert "member of" not in ex.info.value
