@@ -97,6 +97,7 @@ class FieldDef:
     doc: str
     opts: dict = field(hash=False, compare=False, default_factory=dict)
     magic: bool = field(default=False, compare=False)  # ``contents`` or a ``valid`` constant (or set of them)
+    value_expr: str | None = field(default=None, compare=False)  # a value instance's expression
 
     @property
     def is_user(self) -> bool:
@@ -194,6 +195,7 @@ def _field(fid: str, a: dict, kind: str, sid: str, path: tuple, raw: dict) -> Fi
         id=str(fid), kind=kind, type=t, users=users, repeat="repeat" in a,
         repeat_n=n if isinstance(n, int) else None, enum=a.get("enum"),
         doc=str(a.get("doc") or "").strip(), opts=_opts(a), magic=magic,
+        value_expr=str(a["value"]) if "value" in a else None,
     )
 
 
@@ -629,7 +631,7 @@ def flatten(root, bases: Bases, plan: Plan, keys: dict | None = None, *, frames:
     (162, 166)
     """
     keys = keys or {}
-    base_cache: dict[int, int] = {}
+    base_cache: dict[int, int] = bases._io_base  # stream id -> absolute base, shared with Bases (which fills it)
 
     def base(o) -> int:  # an object's base is its stream's: one lookup per stream
         k = id(getattr(o, "_io", o))
@@ -690,7 +692,13 @@ def _columns(t: TablePlan, recs: list, ks: list, keys: dict, base) -> Chunk:
     if t.primitive is not None:  # rows are the elements of a primitive array
         _primitive_rows(t, recs, base, vals, st, en)
     elif n:
-        _row_filler(t)(recs, base, vals, st, en)
+        vec = _value_plan(t)
+        _row_filler(t, frozenset(vec))(recs, base, vals, st, en)
+        if vec:
+            rest = _computed_columns(vec, vals, st, en)
+            if rest:  # a value instance that cannot be computed column-wise here: read record by record
+                cols = t.columns + t.extents
+                _row_filler(t, frozenset(range(len(cols))) - rest)(recs, base, vals, st, en)
     for c, v in zip(t.columns, vals):
         data[c.name] = v
     shape = (len(spans), n)
@@ -734,7 +742,134 @@ def _attr(expr: str, name: str) -> str:
     return f"getattr({expr}, {name!r})"
 
 
-def _row_filler(t: TablePlan) -> Callable:
+_TERNARY = re.compile(r"^([^?:]+)\?([^?:]+):([^?:]+)$")
+_VEC_BIN = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Div: "//", ast.Mod: "%",
+            ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}
+_VEC_CMP = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+
+
+def _value_plan(t: TablePlan) -> dict[int, tuple]:
+    """Value-instance columns of ``t`` computed column-wise: column index -> (function of the columns' arrays,
+    the indices it reads, the index whose byte range it shares or None), in an order where each reads only
+    columns filled before it.
+
+    Why: a value instance (a coordinate's ``x = x_raw >= 512 ? x_raw - 1024 : x_raw``) is a Python property
+    the parser computes record by record; over a column it is a handful of array operations. Only integer
+    expressions over sibling fields of the same record qualify (arithmetic, bit operations, comparisons and
+    one ``c ? a : b``); they are evaluated on object arrays, i.e. with Python's own integers and operators,
+    so results equal the property's. Anything else stays with the record-by-record filler.
+    """
+    plan = getattr(t, "_vec", None)
+    if plan is not None:
+        return plan
+    cols = t.columns + t.extents
+    plan = {}
+    for j, c in enumerate(cols):
+        f = c.field
+        if (c.role != "value" or f.kind != "value" or f.enum is not None or f.repeat or not f.value_expr
+                or c.steps[-1][1] is not None):
+            continue
+        group = c.steps[:-1]
+        siblings = {cc.steps[-1][0]: k for k, cc in enumerate(cols)
+                    if k != j and cc.steps[:-1] == group and cc.steps[-1][1] is None and cc.role == "value"
+                    and cc.field.enum is None and not cc.field.repeat
+                    and (cc.field.kind == "seq" and re.fullmatch(r"[us][1248](le|be)?|b\d+", cc.field.type)
+                         or k in plan)}
+        got = _vector_source(f.value_expr, siblings)
+        if got is None:
+            continue
+        src, reads = got
+        span = siblings.get(c.span_from) if c.span_from else None
+        if c.span_from and span is None:
+            continue
+        fn = eval(compile(f"lambda A: {src}", f"<animre value: {t.name}.{c.name}>", "eval"),  # noqa: S307
+                  {"np": np, "__builtins__": {}})
+        plan[j] = (fn, tuple(reads), span)
+    t._vec = plan
+    return plan
+
+
+def _vector_source(expr: str, names: dict[str, int]) -> tuple[str, set] | None:
+    """Python source over ``A[k]`` arrays for a Kaitai value expression, and the columns it reads; None when
+    the expression is not one this evaluates (see :func:`_value_plan`)."""
+    m = _TERNARY.match(expr.strip())
+    parts = [m.group(1), m.group(2), m.group(3)] if m else [expr]
+    reads: set = set()
+
+    def src(node) -> str | None:
+        if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+            return repr(node.value)
+        if isinstance(node, ast.Name) and node.id in names:
+            reads.add(names[node.id])
+            return f"A[{names[node.id]}]"
+        if isinstance(node, ast.BinOp) and type(node.op) in _VEC_BIN:
+            a, b = src(node.left), src(node.right)
+            return None if a is None or b is None else f"({a} {_VEC_BIN[type(node.op)]} {b})"
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            a = src(node.operand)
+            return None if a is None else f"(-{a})"
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _VEC_CMP:
+            a, b = src(node.left), src(node.comparators[0])
+            return None if a is None or b is None else f"({a} {_VEC_CMP[type(node.ops[0])]} {b})"
+        return None
+
+    out = []
+    for part in parts:
+        try:
+            node = ast.parse(part.strip(), mode="eval").body
+        except SyntaxError:
+            return None
+        s = src(node)
+        if s is None:
+            return None
+        out.append(s)
+    if not reads:
+        return None
+    return (f"np.where({out[0]}, {out[1]}, {out[2]})" if m else out[0]), reads
+
+
+def _computed_columns(plan: dict[int, tuple], vals: list, st: list, en: list) -> set[int]:
+    """Fill the value-instance columns of ``plan`` from the filled columns they read; the indices it could
+    not fill (a record without the field, a value that is not an integer, an error) are returned."""
+    arrays: dict[int, np.ndarray] = {}
+    failed: set[int] = set()
+
+    def arr(k: int) -> np.ndarray | None:
+        a = arrays.get(k)
+        if a is None:
+            v = vals[k]
+            if any(x is None or type(x) is not int for x in v):
+                return None
+            a = arrays[k] = np.array(v, dtype=object)
+        return a
+
+    for j, (fn, reads, span) in plan.items():
+        if any(k in failed for k in reads):
+            failed.add(j)
+            continue
+        got = [arr(k) for k in reads]
+        if any(a is None for a in got):
+            failed.add(j)
+            continue
+        try:
+            res = fn(arrays)
+        except Exception:  # noqa: BLE001 - the record-by-record path says per record what it cannot compute
+            failed.add(j)
+            continue
+        out = [x if type(x) is int else (bool(x) if isinstance(x, (bool, np.bool_)) else x)
+               for x in (res.tolist() if isinstance(res, np.ndarray) else [res] * len(vals[j]))]
+        if any(type(x) not in (int, bool) for x in out):
+            failed.add(j)
+            continue
+        vals[j][:] = out
+        arrays[j] = np.array(out, dtype=object)
+        if span is not None:
+            st[j][:] = st[span]
+            en[j][:] = en[span]
+    return failed
+
+
+def _row_filler(t: TablePlan, skip: frozenset = frozenset()) -> Callable:
     """A function filling every column of ``t`` for a list of records, generated once per table plan.
 
     Why generated code: the flattener visits every cell of every file, and a
@@ -746,15 +881,16 @@ def _row_filler(t: TablePlan) -> Callable:
     strings and integers from the plan reach the source; nothing is taken
     from the file being read.
     """
-    fn = getattr(t, "_filler", None)
+    cache = t.__dict__.setdefault("_fillers", {})
+    fn = cache.get(skip)
     if fn is not None:
         return fn
     lines = ["def fill(recs, base, V, S, E):", "    _Enum = Enum; _bc = base.cache.get"]
-    cols = t.columns + t.extents
+    cols = {j: c for j, c in enumerate(t.columns + t.extents) if j not in skip}  # original positions
     groups: dict[tuple, int] = {}
-    for c in cols:
+    for c in cols.values():
         groups.setdefault(tuple(c.steps[:-1]), len(groups))
-    for j in range(len(cols)):
+    for j in cols:
         lines.append(f"    v{j} = V[{j}]; s{j} = S[{j}]; e{j} = E[{j}]")
     lines.append("    for i, r in enumerate(recs):")
     for path, g in groups.items():
@@ -769,7 +905,7 @@ def _row_filler(t: TablePlan) -> Callable:
             lines.append(f"{ind}h{g} = r")
         lines += [f"{ind}if h{g} is not None:", f"{ind}    d{g} = getattr(h{g}, '_debug', None); b{g} = None"]
         ind = "            "
-        for j, c in enumerate(cols):
+        for j, c in cols.items():
             if tuple(c.steps[:-1]) != path:
                 continue
             attr, idx = c.steps[-1]
@@ -803,7 +939,9 @@ def _row_filler(t: TablePlan) -> Callable:
                       f"{body}    if b{g} is None:", f"{body}        b{g} = _bc(id(h{g}._io))",
                       f"{body}        if b{g} is None:", f"{body}            b{g} = base(h{g})",
                       f"{body}    s{j}[i] = b{g} + q['start']; e{j}[i] = b{g} + q['end']"]
+    if not cols:
+        lines.append("        pass")
     scope: dict[str, Any] = {"Enum": enum.Enum}
     exec(compile("\n".join(lines), f"<animre flattener: {t.name}>", "exec"), scope)  # noqa: S102 - see docstring
-    t._filler = scope["fill"]
-    return t._filler
+    cache[skip] = scope["fill"]
+    return cache[skip]

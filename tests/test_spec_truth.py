@@ -271,3 +271,45 @@ def test_where_expressions_filter_records_and_refuse_other_code():
                 "_.__class__ == 1"):
         with pytest.raises(SpecError, match="x.ksy: t.f"):
             _where(bad, "x.ksy: t.f")
+
+
+def test_value_instances_computed_by_column_equal_the_parsers_properties(samples_dir, real_or_none, monkeypatch):
+    """Value instances the flattener computes column-wise (coordinates' bit groups, flag bits, offsets) hold
+    the values, types and byte ranges the parser's own properties give, in every sample and real file."""
+    import numpy as np
+
+    from animre import flatten as flat
+    from animre.formats import detect_format
+    from animre.read import read_chunks
+
+    files = [p for p in sorted(samples_dir.rglob("*")) if p.is_file() and p.name != "manifest.json"]
+    if real_or_none is not None:
+        files += [p for p in sorted(real_or_none.rglob("*")) if p.is_file() and p.suffix.lower() != ".md"]
+
+    def tables():
+        out = {}
+        for p in files:
+            data = p.read_bytes()
+            fm, _ = detect_format(data[:4096], len(data), p.name)
+            if fm is not None:
+                try:
+                    out[p] = read_chunks(data, p.name, fm)
+                except Exception as e:  # noqa: BLE001 - a bad file must fail alike both ways
+                    out[p] = repr(e)
+        return out
+
+    plans = [t for f in FORMATS for t in animre.read.plan_of(all_formats()[f]).tables.values()]
+    assert {t.name for t in plans if flat._value_plan(t)} >= {"af_coords", "bk_coords", "mot_tracks"}
+    fast = tables()
+    monkeypatch.setattr(flat, "_value_plan", lambda t: {})
+    slow = tables()
+    assert fast.keys() == slow.keys() and len(fast) > 100
+    for p, chunks in fast.items():
+        if isinstance(chunks, str):
+            assert chunks == slow[p]
+            continue
+        for t, c in chunks.items():
+            d = slow[p][t]
+            for k, v in c.data.items():
+                assert list(v) == list(d.data[k]) and [type(x) for x in v] == [type(x) for x in d.data[k]], (p, t, k)
+            assert np.array_equal(c.st, d.st) and np.array_equal(c.en, d.en), (p, t)
