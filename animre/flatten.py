@@ -640,7 +640,16 @@ def flatten(root, bases: Bases, plan: Plan, keys: dict | None = None, *, frames:
             b = base_cache[k] = bases.base(o)
         return b
 
+    def sub(h, parent, attr: str) -> int:  # h = parent.attr (a seq field) reading its own sized stream
+        d = getattr(parent, "_debug", None)
+        q = d.get(attr) if d else None
+        if not q or "start" not in q or getattr(h, "_io", None) is getattr(parent, "_io", None):
+            return base(h)
+        b = base_cache[id(h._io)] = base(parent) + q["start"]
+        return b
+
     base.cache = base_cache  # the generated fillers look a stream up here before calling base
+    base.sub = sub
 
     records: dict[str, tuple[list, list]] = {}  # table -> (records, key tuples)
     out = {}
@@ -669,6 +678,8 @@ def flatten(root, bases: Bases, plan: Plan, keys: dict | None = None, *, frames:
                     recs.append((holder, arr_attr, idxs))
                     ks.extend([k + (i,) for i in idxs])
                     continue
+                if arr and getattr(arr[0], "_io", None) is not getattr(holder, "_io", None):
+                    _register_streams(holder, arr_attr, arr, base, base_cache)
                 for i, el in enumerate(arr):
                     if t.where is not None and not t.where(el):
                         continue
@@ -678,6 +689,21 @@ def flatten(root, bases: Bases, plan: Plan, keys: dict | None = None, *, frames:
         chunk = _columns(t, recs, ks, keys, base)
         out[t.name] = chunk.frames() if frames else chunk
     return out
+
+
+def _register_streams(holder, attr: str, arr: list, base, streams: dict) -> None:
+    """Bases of an array's elements that each read their own sized stream (``size:`` on a repeated user
+    type): the holder's base + the element's start in its debug entry, all at once, before any cell asks."""
+    d = getattr(holder, "_debug", None)
+    entry = d.get(attr) if d else None
+    spans = entry.get("arr") if entry else None
+    if not spans:
+        return
+    b = base(holder)
+    for el, q in zip(arr, spans):
+        io = getattr(el, "_io", None)
+        if io is not None and "start" in q:
+            streams.setdefault(id(io), b + q["start"])
 
 
 def _columns(t: TablePlan, recs: list, ks: list, keys: dict, base) -> Chunk:
@@ -838,7 +864,7 @@ def _computed_columns(plan: dict[int, tuple], vals: list, st: list, en: list) ->
         a = arrays.get(k)
         if a is None:
             v = vals[k]
-            if any(x is None or type(x) is not int for x in v):
+            if not set(map(type, v)) <= {int}:  # a missing value or one that is not an integer
                 return None
             a = arrays[k] = np.array(v, dtype=object)
         return a
@@ -885,7 +911,7 @@ def _row_filler(t: TablePlan, skip: frozenset = frozenset()) -> Callable:
     fn = cache.get(skip)
     if fn is not None:
         return fn
-    lines = ["def fill(recs, base, V, S, E):", "    _Enum = Enum; _bc = base.cache.get"]
+    lines = ["def fill(recs, base, V, S, E):", "    _Enum = Enum; _bc = base.cache.get; _sub = base.sub"]
     cols = {j: c for j, c in enumerate(t.columns + t.extents) if j not in skip}  # original positions
     groups: dict[tuple, int] = {}
     for c in cols.values():
@@ -935,9 +961,16 @@ def _row_filler(t: TablePlan, skip: frozenset = frozenset()) -> Callable:
             if idx is not None and c.span_from is None:
                 lines += [f"{body}q = q.get('arr') if q is not None else None",
                           f"{body}q = q[{int(idx)}] if q and {int(idx)} < len(q) else None"]
+            if path and path[-1][1] is None:  # a field of a field: its stream starts where the parent read it
+                pexpr = "r"
+                for a, ix in path[:-1]:
+                    pexpr = _attr(pexpr, a) + ("" if ix is None else f"[{int(ix)}]")
+                resolve = f"_sub(h{g}, {pexpr}, {path[-1][0]!r})"
+            else:
+                resolve = f"base(h{g})"
             lines += [f"{body}if q is not None and 'end' in q and 'start' in q:",
                       f"{body}    if b{g} is None:", f"{body}        b{g} = _bc(id(h{g}._io))",
-                      f"{body}        if b{g} is None:", f"{body}            b{g} = base(h{g})",
+                      f"{body}        if b{g} is None:", f"{body}            b{g} = {resolve}",
                       f"{body}    s{j}[i] = b{g} + q['start']; e{j}[i] = b{g} + q['end']"]
     if not cols:
         lines.append("        pass")
