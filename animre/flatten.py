@@ -345,47 +345,63 @@ class Plan:
 _BIN_SRC = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Div: "//", ast.Mod: "%",
             ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}
 _CMP_SRC = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+_UNARY_SRC = {ast.Not: "not ", ast.USub: "-", ast.UAdd: "+", ast.Invert: "~"}
+
+
+class _Untranslatable(ValueError):
+    """An expression (or one of its names) that :func:`_expr_source` does not write out."""
+
+
+def _expr_source(node: ast.AST, name: Callable[[ast.AST], str]) -> str:
+    """Python source for a small Kaitai expression: constants, arithmetic and bit operators, comparisons,
+    ``and``/``or``/``not``; every name and attribute access is written by ``name`` (which raises
+    :class:`_Untranslatable` for what it does not know). The one translator of the spec's expressions
+    (``-animre-where`` filters, column-wise value instances): only identifiers, operators and constants of
+    the expression reach the source, never a call, subscript or Python internal (``__x__``)."""
+
+    def src(n: ast.AST) -> str:
+        if isinstance(n, ast.Constant) and (n.value is None or isinstance(n.value, (int, float, bool, str))):
+            return repr(n.value)
+        if isinstance(n, (ast.Name, ast.Attribute)):
+            if getattr(n, "id", getattr(n, "attr", "")).startswith("__"):
+                raise _Untranslatable("it names a Python internal")
+            return name(n)
+        if isinstance(n, ast.BoolOp):
+            op = " and " if isinstance(n.op, ast.And) else " or "
+            return "(" + op.join(f"bool({src(v)})" for v in n.values) + ")"
+        if isinstance(n, ast.UnaryOp) and type(n.op) in _UNARY_SRC:
+            return f"({_UNARY_SRC[type(n.op)]}{src(n.operand)})"
+        if isinstance(n, ast.BinOp) and type(n.op) in _BIN_SRC:
+            return f"({src(n.left)} {_BIN_SRC[type(n.op)]} {src(n.right)})"
+        if isinstance(n, ast.Compare) and all(type(o) in _CMP_SRC for o in n.ops):
+            parts = [src(n.left)]
+            for op, comp in zip(n.ops, n.comparators):
+                parts += [_CMP_SRC[type(op)], src(comp)]
+            return "(" + " ".join(parts) + ")"
+        raise _Untranslatable(f"{ast.dump(n)[:60]} is not allowed")
+
+    return src(node)
 
 
 def _where(expr: str, where: str) -> Callable[[Any], bool]:
     """A record filter from a small Kaitai expression (names are the element's fields, ``_`` the element).
 
-    Only comparisons, boolean and arithmetic operators, constants and field
-    access are allowed. The expression's syntax tree is checked node by node
-    and written out as a Python function (like :func:`_row_filler`, for the
-    same reason: it runs once per record of every file); only identifiers,
-    operators and constants of the spec's expression reach that source.
+    Written out once as a Python function by :func:`_expr_source` (like
+    :func:`_row_filler`, for the same reason: it runs once per record of every
+    file); anything else in the expression is a :class:`SpecError`.
     """
+    def name(n: ast.AST) -> str:
+        if isinstance(n, ast.Name):
+            return "el" if n.id == "_" else f"_plain(el.{n.id})"
+        return f"_plain(({_expr_source(n.value, name)}).{n.attr})"
+
     try:
-        tree = ast.parse(expr.strip(), mode="eval")
+        body = _expr_source(ast.parse(expr.strip(), mode="eval").body, name)
     except SyntaxError as e:
         raise SpecError(where, f"-animre-where: cannot read {expr!r}: {e.msg}") from None
-
-    def src(node) -> str:
-        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, bool, str)) or (
-                isinstance(node, ast.Constant) and node.value is None):
-            return repr(node.value)
-        if isinstance(node, (ast.Name, ast.Attribute)) and getattr(node, "id", getattr(node, "attr", "")).startswith("__"):
-            raise SpecError(where, f"-animre-where: {expr!r} names a Python internal")
-        if isinstance(node, ast.Name):
-            return "el" if node.id == "_" else f"_plain(el.{node.id})"
-        if isinstance(node, ast.Attribute):
-            return f"_plain(({src(node.value)}).{node.attr})"
-        if isinstance(node, ast.BoolOp):
-            op = " and " if isinstance(node.op, ast.And) else " or "
-            return "(" + op.join(f"bool({src(v)})" for v in node.values) + ")"
-        if isinstance(node, ast.UnaryOp):
-            return f"(not {src(node.operand)})" if isinstance(node.op, ast.Not) else f"(-{src(node.operand)})"
-        if isinstance(node, ast.BinOp) and type(node.op) in _BIN_SRC:
-            return f"({src(node.left)} {_BIN_SRC[type(node.op)]} {src(node.right)})"
-        if isinstance(node, ast.Compare) and all(type(o) in _CMP_SRC for o in node.ops):
-            parts = [src(node.left)]
-            for op, comp in zip(node.ops, node.comparators):
-                parts += [_CMP_SRC[type(op)], src(comp)]
-            return "(" + " ".join(parts) + ")"
-        raise SpecError(where, f"-animre-where: {ast.dump(node)[:60]} is not allowed in {expr!r}")
-
-    code = compile(f"lambda el: {src(tree.body)}", f"<animre where: {where}>", "eval")
+    except _Untranslatable as e:
+        raise SpecError(where, f"-animre-where: {e} in {expr!r}") from None
+    code = compile(f"lambda el: {body}", f"<animre where: {where}>", "eval")
     test = eval(code, {"_plain": _plain, "__builtins__": {"bool": bool}})  # noqa: S307 - see docstring
 
     def pred(el) -> bool:
@@ -769,9 +785,6 @@ def _attr(expr: str, name: str) -> str:
 
 
 _TERNARY = re.compile(r"^([^?:]+)\?([^?:]+):([^?:]+)$")
-_VEC_BIN = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Div: "//", ast.Mod: "%",
-            ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}
-_VEC_CMP = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 
 
 def _value_plan(t: TablePlan) -> dict[int, tuple]:
@@ -816,39 +829,24 @@ def _value_plan(t: TablePlan) -> dict[int, tuple]:
 
 
 def _vector_source(expr: str, names: dict[str, int]) -> tuple[str, set] | None:
-    """Python source over ``A[k]`` arrays for a Kaitai value expression, and the columns it reads; None when
-    the expression is not one this evaluates (see :func:`_value_plan`)."""
+    """Python source over ``A[k]`` arrays for a Kaitai value expression (:func:`_expr_source`, plus one
+    ``c ? a : b``), and the columns it reads; None when it names anything but sibling columns. What does not
+    hold for arrays (``and``, ``not``, chained comparisons) raises when evaluated, and the column then stays
+    with the record-by-record filler (see :func:`_computed_columns`)."""
     m = _TERNARY.match(expr.strip())
     parts = [m.group(1), m.group(2), m.group(3)] if m else [expr]
     reads: set = set()
 
-    def src(node) -> str | None:
-        if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
-            return repr(node.value)
-        if isinstance(node, ast.Name) and node.id in names:
-            reads.add(names[node.id])
-            return f"A[{names[node.id]}]"
-        if isinstance(node, ast.BinOp) and type(node.op) in _VEC_BIN:
-            a, b = src(node.left), src(node.right)
-            return None if a is None or b is None else f"({a} {_VEC_BIN[type(node.op)]} {b})"
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-            a = src(node.operand)
-            return None if a is None else f"(-{a})"
-        if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _VEC_CMP:
-            a, b = src(node.left), src(node.comparators[0])
-            return None if a is None or b is None else f"({a} {_VEC_CMP[type(node.ops[0])]} {b})"
-        return None
+    def name(n: ast.AST) -> str:
+        if isinstance(n, ast.Name) and n.id in names:
+            reads.add(names[n.id])
+            return f"A[{names[n.id]}]"
+        raise _Untranslatable("not a sibling column")
 
-    out = []
-    for part in parts:
-        try:
-            node = ast.parse(part.strip(), mode="eval").body
-        except SyntaxError:
-            return None
-        s = src(node)
-        if s is None:
-            return None
-        out.append(s)
+    try:
+        out = [_expr_source(ast.parse(part.strip(), mode="eval").body, name) for part in parts]
+    except (SyntaxError, _Untranslatable):
+        return None
     if not reads:
         return None
     return (f"np.where({out[0]}, {out[1]}, {out[2]})" if m else out[0]), reads
