@@ -45,6 +45,7 @@ __all__ = [
     "sequence_player",
     "anim_string_frames",
     "checkerboard",
+    "board",
     "image_png",
     "figure_png",
     "show_png",
@@ -74,13 +75,22 @@ def checkerboard(rgba: np.ndarray, cell: int = 4) -> np.ndarray:
         raise UsageError(f"expected an RGB(A) image of shape (height, width, 3|4), got {a.shape}")
     if a.shape[2] == 3:
         return a.astype(np.uint8)
-    h, w = a.shape[:2]
-    yy, xx = np.indices((h, w))
-    board = np.where((((yy // cell) + (xx // cell)) % 2 == 0)[..., None],
-                     np.array(CHECKER[0], np.float32), np.array(CHECKER[1], np.float32))
     alpha = a[..., 3:4].astype(np.float32) / 255
-    out = a[..., :3].astype(np.float32) * alpha + board * (1 - alpha)
+    out = a[..., :3].astype(np.float32) * alpha + board(*a.shape[:2], cell=cell) * (1 - alpha)
     return np.rint(out).astype(np.uint8)
+
+
+def board(h: int, w: int, cell: int = 4) -> np.ndarray:
+    """The grey/white checkerboard transparent pixels are drawn over: (h, w, 3) uint8.
+
+    Examples
+    --------
+    >>> board(1, 5, cell=4)[0, :, 0].tolist()
+    [204, 204, 204, 204, 255]
+    """
+    yy, xx = np.indices((h, w))
+    on = (((yy // cell) + (xx // cell)) % 2 == 0)[..., None]
+    return np.where(on, np.array(CHECKER[0], np.uint8), np.array(CHECKER[1], np.uint8))
 
 
 def image_png(image: np.ndarray, scale: int = 1, *, checker: bool = True) -> bytes:

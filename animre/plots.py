@@ -30,6 +30,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 
 from .display import fmt
+from .players import board
 from .research import verdict
 
 __all__ = [
@@ -343,13 +344,6 @@ def _rgb(image: np.ndarray, palette: np.ndarray | None) -> np.ndarray:
     return pal[img]
 
 
-def _checker(h: int, w: int, cell: int = 4) -> np.ndarray:
-    """A grey/white checkerboard (h, w, 3) float image: what transparent pixels are drawn over."""
-    yy, xx = np.indices((h, w))
-    on = (((yy // cell) + (xx // cell)) % 2 == 0)[..., None]
-    return np.where(on, 0.8, 1.0) * np.ones(3)
-
-
 def contact_sheet(frames: Sequence[np.ndarray] | Mapping[str, np.ndarray],
                   grid: Mapping[str, Sequence[int]] | Sequence[Sequence[int]] | None = None,
                   *, palette: np.ndarray | None = None, bbox: tuple[int, int, int, int] | None = None,
@@ -433,7 +427,7 @@ def contact_sheet(frames: Sequence[np.ndarray] | Mapping[str, np.ndarray],
                 continue
             img = np.asarray(imgs[j])
             if table is not None and img.ndim == 2:
-                a.imshow(_checker(*img.shape), interpolation="nearest")
+                a.imshow(board(*img.shape), interpolation="nearest")
                 a.imshow(table[img], interpolation="nearest")
             else:
                 a.imshow(_rgb(img, palette), interpolation="nearest")
@@ -794,7 +788,7 @@ def compare_grid(comparison: Any, *, title: str = "", max_records: int = 80, max
 
 def _draw_rgba(a: Axes, rgba: np.ndarray) -> None:
     h, w = rgba.shape[:2]
-    a.imshow(_checker(max(h, 1), max(w, 1)), interpolation="nearest")
+    a.imshow(board(max(h, 1), max(w, 1)), interpolation="nearest")
     if h and w:
         a.imshow(rgba, interpolation="nearest")
     a.set_xticks([])
