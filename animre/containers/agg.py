@@ -11,13 +11,42 @@ from __future__ import annotations
 import struct
 from typing import BinaryIO
 
+import numpy as np
+
 from ..compile import load_parser
 from ..errors import ParseError
-from ..formats.agg import NAME, RECORD, plausible
 from ..parse import parse_bytes
 from .base import Container, Member, check_span, decode_name, file_size, read_span
 
-__all__ = ["CONTAINER"]
+__all__ = ["CONTAINER", "NAME", "RECORD", "plausible"]
+
+RECORD = 12  # u4 hash, u4 offset, u4 size
+NAME = 15  # one name at the end of the file
+
+
+def plausible(head: bytes, size: int | None = None) -> bool:
+    """Whether the first bytes look like an AGG directory: records right after the count.
+
+    The first member's bytes start where the records end (``2 + 12 x count``),
+    every record in ``head`` points past the records, and (with ``size``) the
+    records and names fit in the file.
+
+    Examples
+    --------
+    >>> plausible(struct.pack("<HIII", 1, 0, 14, 3) + b"abc" + b"A.BIN".ljust(15, b"\\0"))
+    True
+    """
+    if len(head) < 2 + RECORD:
+        return False
+    (n,) = struct.unpack_from("<H", head)
+    end = 2 + RECORD * n
+    if n == 0 or (size is not None and end + NAME * n > size):
+        return False
+    k = min(n, (len(head) - 2) // RECORD)
+    recs = np.frombuffer(head, "<u4", count=3 * k, offset=2).reshape(k, 3)
+    if int(recs[0, 1]) != end or (recs[:, 1] < end).any():
+        return False
+    return size is None or bool((recs[:, 1].astype("int64") + recs[:, 2] <= size).all())
 
 
 def detect(head: bytes, name: str) -> bool:

@@ -8,16 +8,14 @@ table (name, name hash, offset, size of every member).
 from __future__ import annotations
 
 import re
-import struct
 
 import numpy as np
 
+from ..containers.agg import RECORD, plausible  # the directory's shape is the container's
 from .base import Format, column_claim, derived, row_claim
 
-__all__ = ["FORMAT", "name_hash", "plausible"]
+__all__ = ["FORMAT", "name_hash"]
 
-RECORD = 12  # u4 hash, u4 offset, u4 size
-NAME = 15  # one name at the end of the file
 ENGINE = "fheroes2 engine source (AGG archive reader)"
 GAME = "Heroes of Might and Magic II reverse-engineered game source (resource id of a file name)"
 
@@ -42,31 +40,6 @@ def name_hash(name: str) -> int:
         total += c
         h = (h + total + c) & 0xFFFFFFFF
     return h
-
-
-def plausible(head: bytes, size: int | None = None) -> bool:
-    """Whether the first bytes look like an AGG directory: records right after the count.
-
-    The first member's bytes start where the records end (``2 + 12 x count``),
-    every record in ``head`` points past the records, and (with ``size``) the
-    records and names fit in the file.
-
-    Examples
-    --------
-    >>> plausible(struct.pack("<HIII", 1, 0, 14, 3) + b"abc" + b"A.BIN".ljust(15, b"\\0"))
-    True
-    """
-    if len(head) < 2 + RECORD:
-        return False
-    (n,) = struct.unpack_from("<H", head)
-    end = 2 + RECORD * n
-    if n == 0 or (size is not None and end + NAME * n > size):
-        return False
-    k = min(n, (len(head) - 2) // RECORD)
-    recs = np.frombuffer(head, "<u4", count=3 * k, offset=2).reshape(k, 3)
-    if int(recs[0, 1]) != end or (recs[:, 1] < end).any():
-        return False
-    return size is None or bool((recs[:, 1].astype("int64") + recs[:, 2] <= size).all())
 
 
 def detect(head: bytes, size: int, name: str) -> float:
