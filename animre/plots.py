@@ -707,9 +707,10 @@ def claims_board(summary: pd.DataFrame, *, text: str = "claim", holds: str = "ho
     ax.set_xlim(0, 1.45)
     ax.set_xticks([0, 0.25, 0.5, 0.75, 1.0], ["0", "25%", "50%", "75%", "100%"])
     ax.set_xlabel("share of tested items")
+    # above the axes: inside them it covered the verdict of the last claim
     ax.legend(handles=[Patch(color=HOLDS_COLOUR, label="holds"), Patch(color=FAILS_COLOUR, label="fails")],
-              fontsize=7, loc="lower right")
-    ax.set_title(title or "claims from the notes, checked on the corpus")
+              fontsize=7, loc="lower right", bbox_to_anchor=(1.0, 1.0), ncols=2, frameon=False)
+    ax.set_title(title or "claims from the notes, checked on the corpus", loc="left")
     return fig
 
 
