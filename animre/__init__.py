@@ -24,6 +24,7 @@ from .decode.omf_sprites import sprite_images  # noqa: E402
 from .errors import AnimreError, ParseError, SpecError, ToolchainError, UsageError  # noqa: E402
 from .export import export, export_animation, wiki_table  # noqa: E402
 from .research import (  # noqa: E402
+    check,
     claims,
     compare,
     coverage,
@@ -46,6 +47,7 @@ __all__ = [
     "ToolchainError",
     "UsageError",
     "apply_suggestions",
+    "check",
     "claims",
     "compare",
     "compile_all",

@@ -42,12 +42,23 @@ def _cmd_samples(args) -> int:
     return 0
 
 
+EXPORT_TYPES = ("csv", "md", "parquet", "xlsx", "json")
+
+
+def _format_ids(args) -> list[str] | None:
+    """The ``--format`` ids (repeatable, or comma lists); export's legacy output types are left out."""
+    ids = [x.strip() for v in (getattr(args, "format", None) or []) for x in v.split(",") if x.strip()]
+    ids = [x for x in ids if not (args.command == "export" and x in EXPORT_TYPES)]
+    return ids or None
+
+
 def _open(args):
     from .corpus import open_corpus
 
     progress = None if not args.quiet else False
     cache = False if args.no_cache else True
-    return open_corpus(args.dir, cache=cache, progress=progress)
+    return open_corpus(args.dir, specs=args.spec or None, formats=_format_ids(args), cache=cache,
+                       progress=progress)
 
 
 def _print_df(df, limit: int | None = None) -> None:
@@ -127,7 +138,8 @@ def _cmd_export(args) -> int:
     from .export import export
 
     c = _open(args)
-    formats = tuple(x.strip() for x in args.format.split(",") if x.strip())
+    legacy = [x.strip() for v in (args.format or []) for x in v.split(",") if x.strip() in EXPORT_TYPES]
+    formats = tuple(x.strip() for x in (args.to or ",".join(legacy) or "csv,md").split(",") if x.strip())
     tables = {t: df for t, df in c.tables.items() if not args.table or t in args.table}
     tables["errors"] = c.errors
     written = export(tables, args.out, formats=formats, corpus=c)
@@ -153,21 +165,27 @@ def _cmd_suggest(args) -> int:
 
     c = _open(args)
     tables = None
-    if args.format:
-        tables = [t for t in c.tables if t != "files" and (t == args.format or t.startswith(args.format + "_"))]
+    wanted = _format_ids(args)
+    if wanted:
+        tables = [t for t in c.tables if t != "files" and any(t == f or t.startswith(f + "_") for f in wanted)]
         if not tables:
-            raise UsageError(f"no table of format {args.format!r} in {args.dir}")
+            raise UsageError(f"no table of format {', '.join(wanted)} in {args.dir}")
     s = suggest(c, tables=tables, min_files=args.min_files)
     print(f"{len(s)} suggestion(s) (a valid/enum/flags needs >= {args.min_files} independent files)")
     if len(s):
         _print_df(s[["spec", "type", "field", "kind", "suggestion", "evidence"]], limit=args.limit)
-    ksy = args.ksy
-    patches = []
-    for spec in dict.fromkeys(s["spec"]):
-        path = ksy / f"{spec}.ksy"
+    def spec_path(spec: str) -> Path:
+        fmt = c.formats.get(spec)
+        if args.ksy is None and fmt is not None and fmt.source is not None and fmt.source.path is not None:
+            return fmt.source.path  # the spec the corpus was read with (yours, or ksy/)
+        path = (args.ksy or KSY_DIR) / f"{spec}.ksy"
         if not path.is_file():
             raise UsageError(f"no spec {path} (--ksy names the folder of the specs)")
-        patches.append(suggest_patch(s, path))
+        return path
+
+    patches = []
+    for spec in dict.fromkeys(s["spec"]):
+        patches.append(suggest_patch(s, spec_path(spec)))
     patch = "".join(patches)
     out = args.out / "suggestions.patch"
     write_atomic(out, patch.encode("utf-8"))
@@ -175,7 +193,7 @@ def _cmd_suggest(args) -> int:
     status = _status(c)
     if args.apply:
         for spec in dict.fromkeys(s["spec"]):
-            r = apply_suggestions(s, ksy / f"{spec}.ksy", c)
+            r = apply_suggestions(s, spec_path(spec), c)
             for w in r.withdrawn.itertuples(index=False):
                 print(f"{spec}.ksy: withdrawn {w.type}.{w.field}: {w.reason}")
             if r.problems:
@@ -193,6 +211,18 @@ def _cmd_demo(args) -> int:
     written = run_demo(args.out, real=args.real)
     print(f"executed the notebooks; wrote {len(written)} files to {args.out}")
     return 0
+
+
+def _shipped_ids() -> str:
+    from .formats import all_formats
+
+    return ", ".join(all_formats())
+
+
+def _generators() -> list[str]:
+    from .samples import generator_names
+
+    return generator_names()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -214,7 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "(manifest.json) into OUT.")
     s.add_argument("out", type=Path, help="output folder")
     s.add_argument("--seed", type=int, default=2097, help="random seed (default 2097)")
-    s.add_argument("--only", nargs="*", help="only these generators (agg, flc, frm, mot, omf, pas4, zip)")
+    s.add_argument("--only", nargs="*", help=f"only these generators ({', '.join(_generators())})")
     s.set_defaults(func=_cmd_samples)
 
     def corpus_cmd(name, help, func, desc):
@@ -223,6 +253,10 @@ def build_parser() -> argparse.ArgumentParser:
         q.add_argument("--no-cache", action="store_true", help="parse everything again, ignore the cache")
         q.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
         q.add_argument("--limit", type=int, default=50, help="rows of long listings to print (default 50)")
+        q.add_argument("--spec", action="append", metavar="PATH",
+                       help="your own .ksy file or folder of them (repeatable; also $ANIMRE_SPECS)")
+        q.add_argument("--format", "-f", action="append", metavar="ID",
+                       help=f"only these formats (repeatable or a comma list; shipped: {_shipped_ids()})")
         q.set_defaults(func=func)
         return q
 
@@ -240,7 +274,8 @@ def build_parser() -> argparse.ArgumentParser:
     q = corpus_cmd("export", "write the tables as csv, md, parquet, xlsx, json", _cmd_export,
                    "Export the corpus tables (and errors) to OUT, written atomically.")
     q.add_argument("--out", "-o", type=Path, required=True, help="output folder")
-    q.add_argument("--format", "-f", default="csv,md", help="comma list of csv,md,parquet,xlsx,json (default csv,md)")
+    q.add_argument("--to", default=None, help="comma list of csv,md,parquet,xlsx,json (default csv,md; "
+                                              "also accepted as --format for older scripts)")
     q.add_argument("--table", nargs="*", help="only these tables")
     q = corpus_cmd("report", "one self-contained HTML report to share", _cmd_report,
                    "Write one HTML file (no network needed: pictures and CSS inline) with the files, errors, "
@@ -251,12 +286,12 @@ def build_parser() -> argparse.ArgumentParser:
                    "Suggest spec edits (valid, enum, flag bits, counts, names, doc lines) with their "
                    "evidence; write them as a unified diff of the specs to OUT/suggestions.patch. "
                    "With --apply, prove them on DIR (compile, re-parse, diff) and write the specs.")
-    q.add_argument("--format", "-f", default=None, help="only the tables of this format (e.g. af, frm, mot)")
     q.add_argument("--min-files", type=int, default=5,
                    help="independent files (distinct contents) a suggestion needs (default 5)")
     q.add_argument("--apply", action="store_true",
                    help="patch the specs in --ksy after proving the patch on DIR (withdraws what breaks a file)")
-    q.add_argument("--ksy", type=Path, default=KSY_DIR, help="folder of the specs to patch (default: ksy/)")
+    q.add_argument("--ksy", type=Path, default=None,
+                   help="folder of the specs to patch (default: the spec each format was read with)")
     q.add_argument("--out", "-o", type=Path, default=Path("out") / "suggest",
                    help="folder for suggestions.patch (default out/suggest)")
     d = sub.add_parser("demo", help="run every notebook headless, write findings to OUT",

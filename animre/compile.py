@@ -29,6 +29,8 @@ __all__ = [
     "compile_all",
     "compile_spec",
     "load_parser",
+    "load_modules",
+    "run_compiler",
     "spec_hash",
 ]
 
@@ -66,7 +68,7 @@ def _node() -> str:
     return node
 
 
-def _run_compiler(specs: dict[str, str], mains: list[str], dirs: list[Path]) -> dict[str, dict]:
+def run_compiler(specs: dict[str, str], mains: list[str], dirs: list[Path]) -> dict[str, dict]:
     """Run the compiler bridge once for several specs; returns {main: {"files"|"error": ...}}."""
     request = {"mains": mains, "specs": specs, "dirs": [str(d) for d in dirs]}
     env = dict(os.environ, NODE_PATH=str(_node_modules()))
@@ -126,7 +128,7 @@ def compile_all(check: bool = False, ksy_dir: Path = KSY_DIR, out_dir: Path = PA
         sid = _spec_id(text, name)
         if sid != name:
             raise SpecError(f"{name}.ksy", f"meta/id is {sid!r}; it must equal the file name {name!r}")
-    results = _run_compiler(specs, list(specs), [Path(ksy_dir)])
+    results = run_compiler(specs, list(specs), [Path(ksy_dir)])
     files: dict[str, str] = {}
     for name, res in results.items():
         if "error" in res:
@@ -158,7 +160,7 @@ def compile_all(check: bool = False, ksy_dir: Path = KSY_DIR, out_dir: Path = PA
     return sorted(files)
 
 
-def _load_modules(directory: Path, main: str, tag: str) -> types.ModuleType:
+def load_modules(directory: Path, main: str, tag: str) -> types.ModuleType:
     """Import ``main`` (and the parsers it imports by bare name) from ``directory``.
 
     Generated parsers import each other as top-level modules (``import
@@ -198,7 +200,7 @@ def load_parser(spec_id: str) -> types.ModuleType:
         if spec_id not in _LOADED:
             if not (PARSERS_DIR / f"{spec_id}.py").exists():
                 raise ToolchainError(f"no compiled parser for {spec_id!r}; run `make compile`")
-            _LOADED[spec_id] = _load_modules(PARSERS_DIR, spec_id, "shipped")
+            _LOADED[spec_id] = load_modules(PARSERS_DIR, spec_id, "shipped")
         return _LOADED[spec_id]
 
 
@@ -253,13 +255,13 @@ def compile_spec(text_or_path: str | os.PathLike, ksy_dir: Path = KSY_DIR) -> ty
         text = str(text_or_path)
         fallback = "spec"
     main = _spec_id(text, fallback)
-    res = _run_compiler({main: text}, [main], dirs)[main]
+    res = run_compiler({main: text}, [main], dirs)[main]
     if "error" in res:
         raise SpecError(f"{main}.ksy", res["error"])
     digest = hashlib.sha256(text.encode()).hexdigest()[:12]
     tmp = Path(tempfile.mkdtemp(prefix=f"animre-{main}-{digest}-"))
     for n, code in res["files"].items():
         (tmp / n).write_text(code, encoding="utf-8")
-    mod = _load_modules(tmp, main, f"compiled:{digest}")
+    mod = load_modules(tmp, main, f"compiled:{digest}")
     mod.__animre_spec_text__ = text
     return mod

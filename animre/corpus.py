@@ -28,7 +28,7 @@ from .atomic import write_atomic  # noqa: F401 - re-exported for callers of the 
 from .cache import default_cache_dir, read_snapshot, snapshot_dir, write_snapshot
 from .errors import AnimreError, ParseError, UsageError
 from .flatten import COLUMN_INFO, EXTENT, Chunk
-from .formats import Format, all_formats, detect_format
+from .formats import MIN_SCORE, Format, detect, registry
 from .formats.base import not_in_spec as _not_in_spec
 from .formats.base import not_testable
 from .read import module_for, parse_blocks, parse_data, parse_file, plan_of, read_chunks
@@ -38,9 +38,10 @@ __all__ = ["Corpus", "open_corpus", "parse_file", "parse_data", "parse_blocks", 
            "default_cache_dir", "UNAVAILABLE_COLUMNS"]
 
 ERROR_COLUMNS = ["file", "format", "path", "offset", "message", "container"]
-FILES_COLUMNS = ["file", "format", "size", "sha256", "ok", "status", "container", "offset", "kind", "members"]
+FILES_COLUMNS = ["file", "format", "size", "sha256", "ok", "status", "container", "offset", "kind", "members",
+                 "detected_by"]
 UNAVAILABLE_COLUMNS = ["kind", "format", "table", "name", "missing", "message"]
-_KEY_SCHEMA = "files-v2"  # bump when the files table's columns change: older snapshots are not reused
+_KEY_SCHEMA = "files-v3"  # bump when the files table's columns change: older snapshots are not reused
 
 
 @dataclass
@@ -66,6 +67,7 @@ class FileResult:
     offset: int | None = None
     kind: str | None = None
     members: int | None = None
+    detected_by: str | None = None
 
     def row(self) -> dict:
         """Its row of the ``files`` table."""
@@ -80,17 +82,53 @@ class _Ident:
     src: Source
     fmt: Format | None
     key: str | None
+    by: str | None = None
 
     @property
     def name(self) -> str:
         return self.src.name
 
 
-def _identify(src: Source, parsers, spec_hashes: dict[str, str] | None = None) -> _Ident:
+def _trial(src: Source, fmt: Format) -> bool:
+    """Does the file parse with the format's spec (its ``seq``; instances are not needed to decide)?"""
+    try:
+        parse_data(read_source(src), src.name, fmt, instance_errors=[])
+        return True
+    except (AnimreError, Exception):  # noqa: BLE001 - a failed trial only rules the format out
+        return False
+
+
+def _choose(src: Source, reg: Mapping[str, Format]) -> tuple[Format | None, str | None]:
+    """The format of one file and why (``detected_by``): magic, plugin, extension, trial parse, tie."""
+    found = detect(src.head, src.size, src.name, reg)
+    sure = [d for d in found if d.score >= MIN_SCORE and not d.needs_trial]
+    if sure:
+        best = sure[0]
+        rivals = [d for d in sure[1:] if best.score - d.score < 0.05]
+        if not rivals:
+            return best.format, best.by
+        parsed = [d for d in [best, *rivals] if _trial(src, d.format)]
+        if len(parsed) == 1:
+            return parsed[0].format, f"{parsed[0].by}; the only one of {1 + len(rivals)} claiming specs that parses"
+        if not parsed:
+            return best.format, best.by
+        names = ", ".join(d.format.name for d in parsed)
+        return parsed[0].format, f"{parsed[0].by}; tie: {names} all parse it ({parsed[0].format.name} chosen)"
+    trials = [d for d in found if d.needs_trial]
+    parsed = [d for d in trials if _trial(src, d.format)]
+    if parsed:
+        d = parsed[0]
+        tie = f"; tie: {', '.join(x.format.name for x in parsed)} all parse it" if len(parsed) > 1 else ""
+        return d.format, ("weak magic + trial parse" if d.by == "weak magic" else "trial parse") + tie
+    return None, None
+
+
+def _identify(src: Source, parsers, spec_hashes: dict[str, str] | None = None,
+              reg: Mapping[str, Format] | None = None) -> _Ident:
     """Detect one entry's format; the cache key ties content, place, spec and animre version."""
     if src.error is not None:
         return _Ident(src, None, None)
-    fmt, _ = detect_format(src.head, src.size, src.name)
+    fmt, by = _choose(src, reg if reg is not None else registry(parsers=parsers, env=False))
     if fmt is None:
         return _Ident(src, None, None)
     if spec_hashes is not None and fmt.name in spec_hashes:
@@ -101,7 +139,7 @@ def _identify(src: Source, parsers, spec_hashes: dict[str, str] | None = None) -
             spec_hashes[fmt.name] = shash
     place = f"{src.container}|{src.offset}|{src.kind}|{src.members}"
     key = hashlib.sha256(f"{src.sha256}|{fmt.name}|{shash}|{__version__}|{_KEY_SCHEMA}|{place}".encode()).hexdigest()
-    return _Ident(src, fmt, key)
+    return _Ident(src, fmt, key, by)
 
 
 def _error_row(e: ParseError, fmt: str | None, container: str | None) -> dict:
@@ -113,7 +151,7 @@ def _process(ident: _Ident, parsers) -> FileResult:
     src, fmt = ident.src, ident.fmt
     res = FileResult(src.name, str(src.path), fmt.name if fmt else None, src.size, src.sha256, False,
                      status="failed", container=src.container, offset=src.offset, kind=src.kind,
-                     members=src.members)
+                     members=src.members, detected_by=ident.by)
     if src.error is not None:
         res.error = _error_row(ParseError(src.name, src.error.path, src.error.offset, src.error.reason),
                                None, src.container)
@@ -122,8 +160,14 @@ def _process(ident: _Ident, parsers) -> FileResult:
         res.ok, res.status = (True, "container") if src.kind else (False, "skipped")
         return res
     try:
-        res.chunks = read_chunks(read_source(src), src.name, fmt, parsers)
+        later: list[ParseError] = []
+        res.chunks = read_chunks(read_source(src), src.name, fmt, parsers, instance_errors=later)
         res.ok, res.status = True, "parsed"
+        if later:  # the seq parsed, an instance did not: values kept, the instance is an error row
+            res.error = _error_row(later[0], fmt.name, src.container)
+            res.error["file"] = src.name
+            if len(later) > 1:
+                res.error["message"] += f" (and {len(later) - 1} more blocks)"
     except ParseError as e:
         res.error = _error_row(e, fmt.name, src.container)
         res.error["file"] = src.name
@@ -327,10 +371,13 @@ class Corpus:
 
     def __init__(self, root: Path | None, results: list[FileResult], parsers=None,
                  snapshot: dict | None = None, order: list[str] | None = None,
-                 fresh_tables: dict | None = None, sources: list[Source] | None = None):
+                 fresh_tables: dict | None = None, sources: list[Source] | None = None,
+                 formats: Mapping[str, Format] | None = None):
         self.root = root
         self.results = results
         self.parsers = dict(parsers or {})
+        self.formats: dict[str, Format] = dict(formats) if formats is not None else registry(parsers=parsers,
+                                                                                            env=False)
         self._sources = {s.name: s for s in sources} if sources is not None else {
             r.file: Source(r.file, Path(r.path)) for r in results}
         self.tables: dict[str, pd.DataFrame] = {}
@@ -422,7 +469,11 @@ class Corpus:
 
     def _formats_in_use(self) -> list[Format]:
         present = set(self.tables["files"]["format"].dropna())
-        return [f for f in all_formats().values() if f.name in present or f.name in self.parsers]
+        return [f for f in self.formats.values() if f.name in present or f.name in self.parsers]
+
+    def plan(self, format: str):
+        """The table plan of one format's spec (:class:`animre.flatten.Plan`), as this corpus reads it."""
+        return plan_of(self.formats[format], self.parsers)
 
     @property
     def schema(self) -> pd.DataFrame:
@@ -618,7 +669,7 @@ class Corpus:
         True
         """
         fmt = self.format_of(file)
-        _, obj, _ = parse_data(self.read_bytes(file), file, fmt, self.parsers)
+        _, obj, _ = parse_data(self.read_bytes(file), file, fmt, self.parsers, formats=self.formats)
         return obj
 
     def span(self, table: str, row: int, column: str) -> tuple[int, int]:
@@ -686,7 +737,7 @@ class Corpus:
             it = tqdm(files, desc="animre: reading fields", unit="file", disable=None if progress is None else False)
         frames = []
         for f in it:
-            blocks = list(parse_blocks(self.read_bytes(f), f, self.format_of(f), self.parsers))
+            blocks = list(parse_blocks(self.read_bytes(f), f, self.format_of(f), self.parsers, formats=self.formats))
             for _, k, obj, bases in blocks:
                 ft = fields_table(obj, f, bases, values=values)
                 if len(blocks) > 1:  # several blocks in one container: paths say which
@@ -779,7 +830,9 @@ def _advance(bar, done: list[FileResult]) -> None:
     bar.set_postfix_str(f"{bar.bytes_done / 1e6:.1f} of {bar.bytes_total / 1e6:.1f} MB", refresh=False)
 
 
-def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache: bool | str | os.PathLike = True,
+def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *,
+                specs: Iterable[str | os.PathLike] | str | os.PathLike | None = None,
+                formats: Iterable[str] | None = None, cache: bool | str | os.PathLike = True,
                 parsers: Mapping[str, types.ModuleType] | None = None, progress: bool | None = None,
                 workers: int | None = None) -> Corpus:
     """Open a folder (or a list of files): detect, parse and tabulate every file.
@@ -787,12 +840,22 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache:
     Parameters
     ----------
     path : folder, file, or list of files
+    specs : paths, optional
+        Your own ``.ksy`` files, or folders of them (a checked-out copy of the
+        public Kaitai format gallery works as it is), besides the shipped
+        specs and those of ``$ANIMRE_SPECS``. Each is compiled on first use
+        and cached by its content hash (and that of what it imports); a
+        ``<id>.py`` beside ``<id>.ksy`` is its plugin. A spec whose id is a
+        shipped format's replaces that spec.
+    formats : format ids, optional
+        Only these formats take part in detection (``["frm", "bmp"]``).
     cache : bool or path
         ``True`` uses :func:`default_cache_dir`; a path uses that folder;
         ``False`` parses everything again.
     parsers : dict spec id -> module, optional
-        Parser modules to use instead of the shipped ones, e.g. from
-        :func:`animre.compile_spec` after editing a spec.
+        Parser modules to use instead of the specs' own, e.g. from
+        :func:`animre.compile_spec` after editing a spec; an id that no format
+        has opens as a format of its own.
     progress : bool, optional
         Show a progress bar (files, with the bytes read); by default only for
         20+ files on a terminal.
@@ -811,12 +874,9 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache:
     1  BOAR_FRM.BIN         150
     """
     clock = _Clock()
-    root, sources = list_sources(path)
+    reg = registry(specs, formats, parsers)
+    root, sources = list_sources(path, keep={e for f in reg.values() for e in f.extensions})
     files = [s.path for s in sources if not s.chain]
-    if parsers:
-        for spec_id in parsers:
-            if spec_id not in all_formats():
-                raise UsageError(f"no format is read by spec {spec_id!r}; formats: {', '.join(all_formats())}")
     cache_dir = None
     if cache is True:
         cache_dir = default_cache_dir()
@@ -824,7 +884,7 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache:
         cache_dir = Path(cache)
     names = [s.name for s in sources]
     spec_hashes: dict[str, str] = {}  # one spec hash per format per open
-    idents = [_identify(s, parsers, spec_hashes) for s in sources]
+    idents = [_identify(s, parsers, spec_hashes, reg) for s in sources]
     for i in idents:  # the first bytes served detection; the corpus keeps no copy of them
         i.src = replace(i.src, head=b"")
     sources = [i.src for i in idents]
@@ -832,7 +892,10 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache:
     clock.lap("list, hash and detect")
     snapshot, sdir = None, None
     if cache_dir is not None:
-        sdir = snapshot_dir(cache_dir, root, files, parsers)
+        sdir = snapshot_dir(cache_dir, root, files, {
+            **(parsers or {}), **{f"{f.name}:{f.source.hash}": None for f in reg.values()
+                                  if f.source is not None and not f.source.shipped and f.name not in (parsers or {})},
+            **({"formats:" + ",".join(reg): None} if formats is not None else {})})
         got = read_snapshot(sdir)
         if got is not None:
             old_keys, snapshot = got
@@ -847,7 +910,7 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache:
     todo = [i for i in idents if i.name not in reused]
     results = [FileResult(i.name, str(i.src.path), i.fmt.name if i.fmt else None, i.src.size, i.src.sha256, True,
                           cached=True, container=i.src.container, offset=i.src.offset, kind=i.src.kind,
-                          members=i.src.members) for i in idents if i.name in reused]
+                          members=i.src.members, detected_by=i.by) for i in idents if i.name in reused]
     bar = None
     if progress is not False and len(todo) >= 20:
         from tqdm.auto import tqdm
@@ -872,7 +935,8 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *, cache:
     clock.lap("parse and flatten")
     fresh = collector.tables()
     clock.lap("concatenate")
-    corpus = Corpus(root, results, parsers, snapshot=snapshot, order=names, fresh_tables=fresh, sources=sources)
+    corpus = Corpus(root, results, parsers, snapshot=snapshot, order=names, fresh_tables=fresh, sources=sources,
+                    formats=reg)
     del fresh
     clock.lap("assemble")
     if sdir is not None and (todo or snapshot is None):

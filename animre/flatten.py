@@ -126,6 +126,7 @@ class SpecModel:
     meta: dict
     types: dict[tuple, TypeDef]
     text_hash: str
+    annotated: bool = True  # the spec has ``-animre-*`` keys; without any, the default table rule applies
 
     @property
     def root(self) -> TypeDef:
@@ -200,7 +201,7 @@ def _field(fid: str, a: dict, kind: str, sid: str, path: tuple, raw: dict) -> Fi
 
 
 @functools.lru_cache(maxsize=64)
-def _load(text: str, ksy_dir: str) -> SpecModel:
+def _load(text: str, ksy_dir: str, imports: tuple[tuple[str, str], ...] = ()) -> SpecModel:
     try:
         main = yaml.safe_load(text) or {}
     except yaml.YAMLError as e:
@@ -217,6 +218,13 @@ def _load(text: str, ksy_dir: str) -> SpecModel:
         _collect(s, doc, (), raw)
         for imp in (doc.get("meta") or {}).get("imports") or []:
             name = Path(str(imp)).name
+            if name.endswith(".ksy"):
+                name = name[:-4]
+            given = dict(imports)
+            if name in given:
+                sub = yaml.safe_load(given[name]) or {}
+                todo.append((str((sub.get("meta") or {}).get("id", name)), sub))
+                continue
             p = Path(ksy_dir) / f"{name}.ksy"
             if p.exists():
                 todo.append((name, yaml.safe_load(p.read_text(encoding="utf-8")) or {}))
@@ -228,11 +236,22 @@ def _load(text: str, ksy_dir: str) -> SpecModel:
             if isinstance(a, dict):
                 fields.append(_field(iid, a, "value" if "value" in a else "pos", s, path, raw))
         types[(s, path)] = TypeDef(s, path, fields, str(doc.get("doc") or "").strip())
-    return SpecModel(sid, meta, types, hashlib.sha256(text.encode()).hexdigest())
+    return SpecModel(sid, meta, types, hashlib.sha256(text.encode()).hexdigest(), _annotated(main))
 
 
-def load_spec(text: str, ksy_dir: str | Path | None = None) -> SpecModel:
-    """The types of a spec (YAML text), its imports resolved from ``ksy_dir`` (default ``ksy/``).
+def _annotated(doc: Any) -> bool:
+    """True when a spec document carries any ``-animre-*`` key."""
+    if isinstance(doc, dict):
+        return any(isinstance(k, str) and k.startswith("-animre-") for k in doc) or any(
+            _annotated(v) for v in doc.values())
+    if isinstance(doc, list):
+        return any(_annotated(v) for v in doc)
+    return False
+
+
+def load_spec(text: str, ksy_dir: str | Path | None = None, imports: dict[str, str] | None = None) -> SpecModel:
+    """The types of a spec (YAML text), its imports taken from ``imports`` (``{id: text}``, as
+    :class:`animre.specsource.SpecSource` resolves them) or else from ``ksy_dir`` (default ``ksy/``).
 
     Examples
     --------
@@ -244,7 +263,7 @@ def load_spec(text: str, ksy_dir: str | Path | None = None) -> SpecModel:
         from .compile import KSY_DIR
 
         ksy_dir = KSY_DIR
-    return _load(text, str(ksy_dir))
+    return _load(text, str(ksy_dir), tuple(sorted((imports or {}).items())))
 
 
 # ------------------------------------------------------------------ the plan
@@ -297,6 +316,7 @@ class Plan:
     spec: str
     tables: dict[str, TablePlan]
     skipped: list[str] = field(default_factory=list)  # paths of -animre-skip fields (not in any table)
+    notes: list[str] = field(default_factory=list)  # constructs the flattener could not tabulate
 
     def extent_info(self) -> pd.DataFrame:
         """The span-only entries of every table: table, name (``~`` + field path), category.
@@ -348,14 +368,14 @@ _CMP_SRC = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: "
 _UNARY_SRC = {ast.Not: "not ", ast.USub: "-", ast.UAdd: "+", ast.Invert: "~"}
 
 
-class _Untranslatable(ValueError):
-    """An expression (or one of its names) that :func:`_expr_source` does not write out."""
+class Untranslatable(ValueError):
+    """An expression (or one of its names) that :func:`expr_source` does not write out."""
 
 
-def _expr_source(node: ast.AST, name: Callable[[ast.AST], str]) -> str:
+def expr_source(node: ast.AST, name: Callable[[ast.AST], str]) -> str:
     """Python source for a small Kaitai expression: constants, arithmetic and bit operators, comparisons,
     ``and``/``or``/``not``; every name and attribute access is written by ``name`` (which raises
-    :class:`_Untranslatable` for what it does not know). The one translator of the spec's expressions
+    :class:`Untranslatable` for what it does not know). The one translator of the spec's expressions
     (``-animre-where`` filters, column-wise value instances): only identifiers, operators and constants of
     the expression reach the source, never a call, subscript or Python internal (``__x__``)."""
 
@@ -364,7 +384,7 @@ def _expr_source(node: ast.AST, name: Callable[[ast.AST], str]) -> str:
             return repr(n.value)
         if isinstance(n, (ast.Name, ast.Attribute)):
             if getattr(n, "id", getattr(n, "attr", "")).startswith("__"):
-                raise _Untranslatable("it names a Python internal")
+                raise Untranslatable("it names a Python internal")
             return name(n)
         if isinstance(n, ast.BoolOp):
             op = " and " if isinstance(n.op, ast.And) else " or "
@@ -378,7 +398,7 @@ def _expr_source(node: ast.AST, name: Callable[[ast.AST], str]) -> str:
             for op, comp in zip(n.ops, n.comparators):
                 parts += [_CMP_SRC[type(op)], src(comp)]
             return "(" + " ".join(parts) + ")"
-        raise _Untranslatable(f"{ast.dump(n)[:60]} is not allowed")
+        raise Untranslatable(f"{ast.dump(n)[:60]} is not allowed")
 
     return src(node)
 
@@ -386,20 +406,20 @@ def _expr_source(node: ast.AST, name: Callable[[ast.AST], str]) -> str:
 def _where(expr: str, where: str) -> Callable[[Any], bool]:
     """A record filter from a small Kaitai expression (names are the element's fields, ``_`` the element).
 
-    Written out once as a Python function by :func:`_expr_source` (like
+    Written out once as a Python function by :func:`expr_source` (like
     :func:`_row_filler`, for the same reason: it runs once per record of every
     file); anything else in the expression is a :class:`SpecError`.
     """
     def name(n: ast.AST) -> str:
         if isinstance(n, ast.Name):
             return "el" if n.id == "_" else f"_plain(el.{n.id})"
-        return f"_plain(({_expr_source(n.value, name)}).{n.attr})"
+        return f"_plain(({expr_source(n.value, name)}).{n.attr})"
 
     try:
-        body = _expr_source(ast.parse(expr.strip(), mode="eval").body, name)
+        body = expr_source(ast.parse(expr.strip(), mode="eval").body, name)
     except SyntaxError as e:
         raise SpecError(where, f"-animre-where: cannot read {expr!r}: {e.msg}") from None
-    except _Untranslatable as e:
+    except Untranslatable as e:
         raise SpecError(where, f"-animre-where: {e} in {expr!r}") from None
     code = compile(f"lambda el: {body}", f"<animre where: {where}>", "eval")
     test = eval(code, {"_plain": _plain, "__builtins__": {"bool": bool}})  # noqa: S307 - see docstring
@@ -429,14 +449,26 @@ class _Planner:
         self.m = model
         self.tables: dict[str, TablePlan] = {}
         self.skipped: list[str] = []
+        self.notes: list[str] = []
 
     def table_name(self, short: str) -> str:
         return f"{self.m.id}_{short}"
 
     def add_table(self, t: TablePlan) -> None:
         if t.name in self.tables:
-            raise SpecError(f"{self.m.id}.ksy", f"two fields declare the table {t.name!r}")
+            if self.m.annotated:
+                raise SpecError(f"{self.m.id}.ksy", f"two fields declare the table {t.name!r}")
+            k = 2
+            while f"{t.name}_{k}" in self.tables:
+                k += 1
+            self.note(f"two fields would make the table {t.name!r}; the second is {t.name}_{k}")
+            t.name = f"{t.name}_{k}"
         self.tables[t.name] = t
+
+    def note(self, text: str) -> None:
+        """Say once what the flattener cannot tabulate (the rest of the tables is still built)."""
+        if text not in self.notes:
+            self.notes.append(text)
 
     def record_columns(self, tkey: tuple, table: TablePlan, prefix: str, steps: tuple, depth: int,
                        stack: tuple) -> None:
@@ -457,9 +489,16 @@ class _Planner:
         owner = tdef.name
         spec = tdef.spec
         name = prefix + f.id
-        if f.repeat and (f.opts.get("table") or (f.is_user and not f.opts.get("spread"))):
+        default = not self.m.annotated  # the default rule: every repeated field is a table
+        if f.repeat and (f.opts.get("table") or (f.is_user and not f.opts.get("spread")) or default):
             short = str(f.opts.get("table") or f.id)
             key = str(f.opts.get("key") or f"{short}_index")
+            if default:
+                short = (table.name[len(self.m.id) + 1:] + "_" if table.parent else "") + \
+                    (prefix.replace(".", "_").replace("[", "_").replace("]", "") + f.id)
+                k = 2
+                while key in table.keys:
+                    key, k = f"{f.id}_index{k}", k + 1
             where = None
             if f.opts.get("where"):
                 where = _where(str(f.opts["where"]), f"{self.m.id}.ksy: {owner}.{f.id}")
@@ -474,6 +513,8 @@ class _Planner:
             if f.is_user:
                 for u in f.users:
                     if u in stack:
+                        self.note(f"{owner}.{f.id}: type {u[-1][-1] if u[1] else u[0]} holds itself; its nested "
+                                  "levels are not tabulated")
                         continue
                     self.record_columns(u, child, "", (), 0, stack + (u,))
             else:
@@ -531,18 +572,27 @@ class _Planner:
             for c in tp.columns:
                 seen[c.name] = seen.get(c.name, 0) + 1
             dup = [n for n, k in seen.items() if k > 1 or n in tp.keys]
-            if dup:
+            if dup and self.m.annotated:
                 raise SpecError(f"{self.m.id}.ksy", f"table {tp.name}: column names used twice: {dup}")
-        return Plan(self.m.id, self.tables, self.skipped)
+            if dup:
+                self.note(f"table {tp.name}: columns {dup} would be named twice; the first of each is kept")
+                kept: set[str] = set(tp.keys)
+                cols = []
+                for c in tp.columns:
+                    if c.name not in kept:
+                        kept.add(c.name)
+                        cols.append(c)
+                tp.columns = cols
+        return Plan(self.m.id, self.tables, self.skipped, self.notes)
 
 
 @functools.lru_cache(maxsize=64)
-def _plan_cached(text: str, ksy_dir: str) -> Plan:
-    return _Planner(_load(text, ksy_dir)).plan()
+def _plan_cached(text: str, ksy_dir: str, imports: tuple = ()) -> Plan:
+    return _Planner(_load(text, ksy_dir, imports)).plan()
 
 
-def plan_for(text: str, ksy_dir: str | Path | None = None) -> Plan:
-    """The tables a spec (YAML text) yields.
+def plan_for(text: str, ksy_dir: str | Path | None = None, imports: dict[str, str] | None = None) -> Plan:
+    """The tables a spec (YAML text) yields; ``imports``: ``{id: text}`` of the specs it imports.
 
     Examples
     --------
@@ -554,7 +604,7 @@ def plan_for(text: str, ksy_dir: str | Path | None = None) -> Plan:
         from .compile import KSY_DIR
 
         ksy_dir = KSY_DIR
-    return _plan_cached(text, str(ksy_dir))
+    return _plan_cached(text, str(ksy_dir), tuple(sorted((imports or {}).items())))
 
 
 # ------------------------------------------------------------------ flattening one parsed object
@@ -829,7 +879,7 @@ def _value_plan(t: TablePlan) -> dict[int, tuple]:
 
 
 def _vector_source(expr: str, names: dict[str, int]) -> tuple[str, set] | None:
-    """Python source over ``A[k]`` arrays for a Kaitai value expression (:func:`_expr_source`, plus one
+    """Python source over ``A[k]`` arrays for a Kaitai value expression (:func:`expr_source`, plus one
     ``c ? a : b``), and the columns it reads; None when it names anything but sibling columns. What does not
     hold for arrays (``and``, ``not``, chained comparisons) raises when evaluated, and the column then stays
     with the record-by-record filler (see :func:`_computed_columns`)."""
@@ -841,11 +891,11 @@ def _vector_source(expr: str, names: dict[str, int]) -> tuple[str, set] | None:
         if isinstance(n, ast.Name) and n.id in names:
             reads.add(names[n.id])
             return f"A[{names[n.id]}]"
-        raise _Untranslatable("not a sibling column")
+        raise Untranslatable("not a sibling column")
 
     try:
-        out = [_expr_source(ast.parse(part.strip(), mode="eval").body, name) for part in parts]
-    except (SyntaxError, _Untranslatable):
+        out = [expr_source(ast.parse(part.strip(), mode="eval").body, name) for part in parts]
+    except (SyntaxError, Untranslatable):
         return None
     if not reads:
         return None

@@ -52,7 +52,7 @@ def _reason(exc: BaseException) -> str:
 
 
 def parse_bytes(data: bytes | BinaryIO, module: types.ModuleType, file: str = "<bytes>", cls: type | None = None,
-                fetch_instances: bool = True) -> KaitaiStruct:
+                fetch_instances: bool = True, instance_errors: list | None = None) -> KaitaiStruct:
     """Parse ``data`` with a compiled parser module; every failure becomes a ParseError.
 
     Parameters
@@ -66,6 +66,10 @@ def parse_bytes(data: bytes | BinaryIO, module: types.ModuleType, file: str = "<
         Name used in error messages.
     fetch_instances : bool
         Also read every instance (positional fields), so errors surface now.
+    instance_errors : list, optional
+        When given, an instance that fails (a footer the file lacks) is
+        appended here as a ParseError instead of raised: the ``seq`` parsed,
+        and its values are kept.
 
     Examples
     --------
@@ -78,11 +82,18 @@ def parse_bytes(data: bytes | BinaryIO, module: types.ModuleType, file: str = "<
     root = cls(KaitaiStream(data if hasattr(data, "read") else BytesIO(data)))
     try:
         root._read()
-        if fetch_instances:
-            root._fetch_instances()
     except Exception as exc:  # noqa: BLE001 - every failure is reported with its location
         path, offset = locate_failure(root, exc)
         raise ParseError(file, path, offset, _reason(exc), partial=root) from exc
+    if fetch_instances:
+        try:
+            root._fetch_instances()
+        except Exception as exc:  # noqa: BLE001 - every failure is reported with its location
+            path, offset = locate_failure(root, exc)
+            err = ParseError(file, path, offset, "instance: " + _reason(exc), partial=root)
+            if instance_errors is None:
+                raise err from exc
+            instance_errors.append(err)  # the seq parsed: its values stay, the instance is an error row
     return root
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from .compile import KSY_DIR, load_parser, spec_hash
-from .errors import ParseError
+from .errors import ParseError, UsageError
 from .flatten import Chunk, Plan, flatten, plan_for
 from .formats import Format, all_formats, detect_format
 from .parse import Bases, parse_bytes
@@ -30,27 +30,39 @@ HEAD = 4096
 Parsers = Mapping[str, types.ModuleType]
 
 
-def spec_text(fmt: Format, parsers: Parsers | None = None) -> str:
-    """The spec text a format is read with: an edited one from ``parsers`` or ``ksy/<id>.ksy``."""
+def _override(fmt: Format, parsers: Parsers | None) -> types.ModuleType | None:
     if parsers and fmt.name in parsers:
-        text = getattr(parsers[fmt.name], "__animre_spec_text__", None)
+        return parsers[fmt.name]
+    return fmt.parser
+
+
+def spec_text(fmt: Format, parsers: Parsers | None = None) -> str:
+    """The spec text a format is read with: an edited one (``parsers``), its spec's, or ``ksy/<id>.ksy``."""
+    mod = _override(fmt, parsers)
+    if mod is not None:
+        text = getattr(mod, "__animre_spec_text__", None)
         if text is not None:
             return text
+    if fmt.source is not None:
+        return fmt.source.text
     return (KSY_DIR / f"{fmt.name}.ksy").read_text(encoding="utf-8")
 
 
 def module_for(fmt: Format, parsers: Parsers | None = None) -> tuple[types.ModuleType, str]:
-    """(parser module, spec hash) for a format; ``parsers`` overrides the shipped parser."""
-    if parsers and fmt.name in parsers:
-        mod = parsers[fmt.name]
+    """(parser module, spec hash) for a format; ``parsers`` (or the format's ``parser``) overrides its own."""
+    mod = _override(fmt, parsers)
+    if mod is not None:
         text = getattr(mod, "__animre_spec_text__", None) or Path(mod.__file__).read_text()
         return mod, "custom:" + hashlib.sha256(text.encode()).hexdigest()
+    if fmt.source is not None and not fmt.source.shipped:
+        return fmt.source.module(), fmt.source.hash
     return load_parser(fmt.name), spec_hash(fmt.name)
 
 
 def plan_of(fmt: Format, parsers: Parsers | None = None) -> Plan:
     """The tables the format's (possibly edited) spec declares."""
-    return plan_for(spec_text(fmt, parsers))
+    imports = fmt.source.import_texts if fmt.source is not None and _override(fmt, parsers) is None else None
+    return plan_for(spec_text(fmt, parsers), imports=imports)
 
 
 def parse_file(path: str | os.PathLike, fmt: str | Format | None = None,
@@ -70,28 +82,37 @@ def parse_file(path: str | os.PathLike, fmt: str | Format | None = None,
     return parse_data(path.read_bytes(), name or str(path), fmt, parsers)
 
 
-def parse_data(data: bytes, name: str, fmt: str | Format | None = None, parsers: Parsers | None = None):
-    """Like :func:`parse_file` for bytes already in memory."""
+def _format(fmt: str | Format | None, formats: Mapping[str, Format] | None) -> Format | None:
     if isinstance(fmt, str):
-        fmt = all_formats()[fmt]
+        reg = formats or all_formats()
+        if fmt not in reg:
+            raise UsageError(f"unknown format {fmt!r}; known: {', '.join(reg)}")
+        return reg[fmt]
+    return fmt
+
+
+def parse_data(data: bytes, name: str, fmt: str | Format | None = None, parsers: Parsers | None = None, *,
+               formats: Mapping[str, Format] | None = None, instance_errors: list | None = None):
+    """Like :func:`parse_file` for bytes already in memory (``formats``: the registry to detect with)."""
+    fmt = _format(fmt, formats)
     if fmt is None:
-        fmt, _ = detect_format(data[:HEAD], len(data), name)
+        fmt, _ = detect_format(data[:HEAD], len(data), name, formats)
         if fmt is None:
-            raise ParseError(name, "", 0, "not recognised as any animre format "
-                             f"({', '.join(all_formats())}); {len(data)} bytes")
+            raise ParseError(name, "", 0, "not recognised as any format "
+                             f"({', '.join(formats or all_formats())}); {len(data)} bytes")
     mod, _ = module_for(fmt, parsers)
     offset = 0
     if fmt.locate is not None:
         offset = fmt.locate(data)
         if offset is None or offset < 0:
             raise ParseError(name, "", 0, f"no {fmt.title} block found")
-    obj, bases = _parse_at(data, name, mod, offset)
+    obj, bases = _parse_at(data, name, mod, offset, instance_errors)
     return fmt, obj, bases
 
 
-def _parse_at(data: bytes, name: str, mod, offset: int):
+def _parse_at(data: bytes, name: str, mod, offset: int, instance_errors: list | None = None):
     try:
-        obj = parse_bytes(data[offset:] if offset else data, mod, name)
+        obj = parse_bytes(data[offset:] if offset else data, mod, name, instance_errors=instance_errors)
     except ParseError as e:
         if offset:
             raise ParseError(name, e.path, e.offset + offset, e.reason, e.partial) from e.__cause__
@@ -100,7 +121,8 @@ def _parse_at(data: bytes, name: str, mod, offset: int):
 
 
 def parse_blocks(data: bytes, name: str, fmt: str | Format | None = None,
-                 parsers: Parsers | None = None) -> Iterator[tuple[Format, int, object, Bases]]:
+                 parsers: Parsers | None = None, *, formats: Mapping[str, Format] | None = None,
+                 instance_errors: list | None = None) -> Iterator[tuple[Format, int, object, Bases]]:
     """Every block of a file: yields ``(format, block_number, parsed_object, bases)``.
 
     Most formats have one block per file. Containers hold several (ANCS/CHAR
@@ -108,7 +130,7 @@ def parse_blocks(data: bytes, name: str, fmt: str | Format | None = None,
     finds the next one after the end of the previous, so work stays
     proportional to the file size.
     """
-    fmt, obj, bases = parse_data(data, name, fmt, parsers)
+    fmt, obj, bases = parse_data(data, name, fmt, parsers, formats=formats, instance_errors=instance_errors)
     yield fmt, 0, obj, bases
     if fmt.next_block is None:
         return
@@ -119,21 +141,23 @@ def parse_blocks(data: bytes, name: str, fmt: str | Format | None = None,
         if nxt is None or nxt < pos:
             return
         k += 1
-        obj, bases = _parse_at(data, name, mod, nxt)
+        obj, bases = _parse_at(data, name, mod, nxt, instance_errors)
         yield fmt, k, obj, bases
         pos = nxt + max(1, obj._io.pos())
 
 
-def read_chunks(data: bytes, name: str, fmt: Format, parsers: Parsers | None = None) -> dict[str, Chunk]:
+def read_chunks(data: bytes, name: str, fmt: Format, parsers: Parsers | None = None, *,
+                instance_errors: list | None = None) -> dict[str, Chunk]:
     """Every table of one file as column chunks (what a corpus scan concatenates).
 
     Containers with several blocks get a leading ``block`` key column, and the
     format's ``block_info`` columns (PAS4: ``character``, ``located_by``).
+    ``instance_errors``: see :func:`animre.parse.parse_bytes`.
     """
     plan = plan_of(fmt, parsers)
     out: dict[str, Chunk] = {}
     with _one_file_of_garbage():
-        for _, k, obj, bases in parse_blocks(data, name, fmt, parsers):
+        for _, k, obj, bases in parse_blocks(data, name, fmt, parsers, instance_errors=instance_errors):
             keys = {"block": k} if fmt.next_block is not None else None
             if fmt.block_info is not None:
                 keys = {**(keys or {}), **fmt.block_info(data, bases.offset)}

@@ -76,8 +76,10 @@ class Source:
     error: ParseError | None = None
 
 
-def collect_files(path: str | os.PathLike | Iterable) -> tuple[Path | None, list[Path]]:
+def collect_files(path: str | os.PathLike | Iterable, keep: Iterable[str] = ()) -> tuple[Path | None, list[Path]]:
     """``(root, files)``: every file of a folder (no hidden ones, no notes or exports), or the files given.
+
+    ``keep``: suffixes (``.png``) read all the same, because a format of the open claims them.
 
     Examples
     --------
@@ -85,6 +87,7 @@ def collect_files(path: str | os.PathLike | Iterable) -> tuple[Path | None, list
     >>> root.name, files[0].name
     ('frm', 'ARCHRFRM.BIN')
     """
+    kept = {k.lower() for k in keep}
     if isinstance(path, (str, os.PathLike)):
         p = Path(path)
         if p.is_dir():
@@ -92,7 +95,7 @@ def collect_files(path: str | os.PathLike | Iterable) -> tuple[Path | None, list
                 f for f in p.rglob("*")
                 if f.is_file()
                 and not any(part.startswith(".") for part in f.relative_to(p).parts)
-                and f.suffix.lower() not in IGNORED_SUFFIXES
+                and (f.suffix.lower() not in IGNORED_SUFFIXES or f.suffix.lower() in kept)
             )
             return p, files
         if p.is_file():
@@ -131,8 +134,11 @@ def _as_parse_error(e: BaseException, name: str, path: str = "", offset: int = 0
     return ParseError(name, path, offset, f"{type(e).__name__}: {e}")
 
 
-def list_sources(path: str | os.PathLike | Iterable[str | os.PathLike]) -> tuple[Path | None, list[Source]]:
+def list_sources(path: str | os.PathLike | Iterable[str | os.PathLike],
+                 keep: Iterable[str] = ()) -> tuple[Path | None, list[Source]]:
     """``(root, entries)``: every file of a folder and every member of every container in it.
+
+    ``keep``: suffixes that :func:`collect_files` reads although it ignores them by default.
 
     Containers come before their members; a member's ``name`` is
     ``CONTAINER/MEMBER``. Member bodies are read once here (to hash them and
@@ -148,7 +154,7 @@ def list_sources(path: str | os.PathLike | Iterable[str | os.PathLike]) -> tuple
     >>> m.name.startswith("HEROES2.AGG/"), m.offset > 0
     (True, True)
     """
-    root, files = collect_files(path)
+    root, files = collect_files(path, keep)
     out: list[Source] = []
     for f in files:
         name = f.relative_to(root).as_posix() if root and f.is_relative_to(root) else str(f)

@@ -10,14 +10,20 @@ computing from nothing.
 
 from __future__ import annotations
 
+import ast
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
-__all__ = ["Format", "Claim", "Derived", "derived", "column_claim", "row_claim", "file_claim", "not_testable", "not_in_spec", "file_keys",
-           "CLAIM_COLUMNS"]
+from ..errors import UsageError
+from ..flatten import expr_source, Untranslatable
+
+__all__ = ["Format", "Claim", "Derived", "derived", "column_claim", "row_claim", "file_claim", "expr_claim",
+           "compile_expr", "expr_columns", "not_testable", "not_in_spec", "file_keys", "CLAIM_COLUMNS", "FILE_SIZE"]
 
 
 Read = tuple[str, str]  # (table, column) a derived column or a claim reads
@@ -91,9 +97,12 @@ class Format:
         Human name.
     extensions : tuple of str
         Lower-case file name suffixes (``.bin``) that suggest the format.
-    detect : callable(head: bytes, size: int, name: str) -> float
-        Confidence 0..1 that a file is of this format, from its first 4 KiB,
-        size and name. Content decides; the name only breaks ties.
+    detect : callable(head: bytes, size: int, name: str) -> float, optional
+        A detection refinement: confidence 0..1 that a file is of this format,
+        from its first 4 KiB, size and name. Without it the spec decides
+        (its magic, constants and extensions: :mod:`animre.signature`); with
+        it, a file whose bytes contradict the spec's magic is still never
+        given to the format.
     derived : tuple of Derived
         Columns computed from several spec columns.
     claims : tuple of Claim
@@ -108,17 +117,27 @@ class Format:
         Extra columns for the block at ``offset`` (PAS4: the ``character``
         an ANCS block belongs to and how the block was ``located_by``); every
         block of the format returns the same keys.
+    picture : callable or "module:function", optional
+        A picture of the format's files for the report and the players:
+        ``fn(corpus, files) -> list of (caption, PNG bytes or matplotlib Figure)``.
+    source, parser, plugin
+        Set by the registry: the spec the format reads with, a parser module
+        replacing the spec's compiled one, the plugin module's name.
     """
 
     name: str
-    title: str
-    extensions: tuple[str, ...]
-    detect: Callable[[bytes, int, str], float]
+    title: str = ""
+    extensions: tuple[str, ...] = ()
+    detect: Callable[[bytes, int, str], float] | None = None
     derived: tuple[Derived, ...] = ()
     claims: tuple[Claim, ...] = ()
     locate: Callable[[bytes], int] | None = None
     next_block: Callable[[bytes, int], int] | None = None
     block_info: Callable[[bytes, int], dict] | None = None
+    picture: Callable[..., Any] | str | None = None
+    source: Any = None  # the spec (:class:`animre.specsource.SpecSource`), set when the format is registered
+    parser: Any = None  # a parser module replacing the spec's own (an edited spec compiled on the fly)
+    plugin: str = ""  # the module that declared the format ("" for a spec without a plugin)
 
     def __post_init__(self) -> None:
         # a claim belongs to the format that lists it: say so once, here
@@ -279,3 +298,139 @@ def file_claim(text: str, source: str, format: str, predicate: Callable[[pd.Seri
         }, columns=CLAIM_COLUMNS)
 
     return Claim(text, source, check, format, expected=expected)
+
+
+# ------------------------------------------------------------------ claims written as Kaitai expressions
+
+_PATH = re.compile(r"(?<![\w.\]])([A-Za-z_]\w*(?:\[\d+\])?(?:\.[A-Za-z_]\w*(?:\[\d+\])?)*)")
+_WORDS = {"and": "and", "or": "or", "not": "not", "true": "True", "false": "False"}
+FILE_SIZE = "_file_size"  #: the name of the file's size in a claim's expression
+
+
+def expr_columns(expr: str) -> list[str]:
+    """The column paths an expression reads, in the order they first appear (``_file_size`` included).
+
+    Examples
+    --------
+    >>> expr_columns("file_hdr.ofs_bitmap < file_hdr.len_file and idle_weights[2] >= 0")
+    ['file_hdr.ofs_bitmap', 'file_hdr.len_file', 'idle_weights[2]']
+    """
+    out: list[str] = []
+    for m in _PATH.finditer(_strip_strings(expr)):
+        name = m.group(1)
+        if name not in _WORDS and name not in out:
+            out.append(name)
+    return out
+
+
+def _strip_strings(expr: str) -> str:
+    return re.sub(r"'[^']*'|\"[^\"]*\"", lambda m: " " * len(m.group(0)), expr)
+
+
+def compile_expr(expr: str, where: str = "expression") -> tuple[Callable[[tuple], Any], list[str]]:
+    """A function of the values of the columns an expression reads, and those columns.
+
+    The expression is Kaitai's (``and``/``or``/``not``, ``true``/``false``,
+    arithmetic, bit operators, comparisons); column paths are its names
+    (``footer.unknown_4``, ``idle_weights[2]``) and ``_file_size`` is the size
+    of the row's file. It is written out as Python by the flattener's one
+    expression translator, which lets only names, operators and constants
+    through: no call, subscript or attribute of a value, no ``eval`` of the
+    text itself.
+
+    Raises
+    ------
+    UsageError
+        The expression uses anything else, or does not read.
+
+    Examples
+    --------
+    >>> fn, cols = compile_expr("a + 1 == b.c")
+    >>> cols, fn((1, 2)), fn((1, 3))
+    (['a', 'b.c'], True, False)
+    """
+    cols = expr_columns(expr)
+    src = expr
+    index = {c: i for i, c in enumerate(cols)}
+
+    def repl(m: re.Match) -> str:
+        name = m.group(1)
+        return _WORDS.get(name) or f"ANIMRE_C{index[name]}"
+
+    # replace names outside string literals only
+    parts = re.split(r"('[^']*'|\"[^\"]*\")", src)
+    py = "".join(p if i % 2 else _PATH.sub(repl, p) for i, p in enumerate(parts))
+
+    def name(n: ast.AST) -> str:
+        if isinstance(n, ast.Name) and n.id.startswith("ANIMRE_C"):
+            return f"R[{int(n.id[8:])}]"
+        if isinstance(n, ast.Name) and n.id in ("True", "False"):
+            return n.id
+        raise Untranslatable(f"{ast.unparse(n)} is not a column")
+
+    try:
+        body = expr_source(ast.parse(py.strip(), mode="eval").body, name)
+    except SyntaxError as e:
+        raise UsageError(f"{where}: cannot read {expr!r}: {e.msg}") from None
+    except Untranslatable as e:
+        raise UsageError(f"{where}: {e} in {expr!r}") from None
+    fn = eval(compile(f"lambda R: {body}", f"<animre claim: {where}>", "eval"),  # noqa: S307 - see docstring
+              {"__builtins__": {"bool": bool}})
+    return fn, cols
+
+
+def expr_claim(text: str, source: str, table: str, expr: str, *, format: str = "") -> Claim:
+    """A claim that the Kaitai expression ``expr`` holds in every row of ``table``.
+
+    A counterexample names the file, the byte offset of the first field the
+    expression reads, the expression as ``expected`` and the values read as
+    ``value``; rows where a value the expression reads is missing are not tested.
+
+    Examples
+    --------
+    >>> expr_claim("walk speed is a multiple of 50", "mine", "frm", "walk_speed % 50 == 0").reads
+    (('frm', 'walk_speed'),)
+    """
+    fn, cols = compile_expr(expr, f"claim {text!r}")
+    read_cols = [c for c in cols if c != FILE_SIZE]
+
+    def check(corpus):
+        df = corpus.tables.get(table)
+        if df is None or not len(df):
+            return pd.DataFrame(columns=CLAIM_COLUMNS)
+        series = []
+        for c in cols:
+            if c == FILE_SIZE:
+                sizes = corpus.files.drop_duplicates("file").set_index("file")["size"]
+                series.append(df["file"].map(sizes).tolist())
+            else:
+                series.append(df[c].tolist())
+        holds, keep = [], []
+        for i, vals in enumerate(zip(*series)):
+            if any(v is None or (isinstance(v, float) and v != v) or v is pd.NA for v in vals):
+                continue
+            try:
+                ok = bool(fn(tuple(_plain_value(v) for v in vals)))
+            except (TypeError, ValueError, ZeroDivisionError, ArithmeticError):
+                ok = False
+            holds.append(ok)
+            keep.append(i)
+        sel = df.index[keep]
+        first = read_cols[0] if read_cols else None
+        offs = corpus.offsets(table, first, sel) if first else pd.Series(pd.NA, index=sel, dtype="Int64")
+        found = [", ".join(f"{c}={_plain_value(s[i])}" for c, s in zip(cols, series)) for i in keep]
+        return pd.DataFrame({"file": df["file"].to_numpy()[keep] if len(keep) else [],
+                             "holds": holds, "offset": offs.tolist(), "value": found,
+                             "detail": "", "expected": expr}, columns=CLAIM_COLUMNS)
+
+    return Claim(text, source, check, format, _reads(table, read_cols), expected=expr)
+
+
+def _plain_value(v: Any) -> Any:
+    if isinstance(v, (np.integer,)):
+        return int(v)
+    if isinstance(v, (np.floating,)):
+        return float(v)
+    if isinstance(v, np.bool_):
+        return bool(v)
+    return v

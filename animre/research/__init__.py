@@ -12,7 +12,7 @@
 Nothing here plots or renders; see :mod:`animre.export` for writing results.
 """
 
-from ._claims import claims, file_claim, row_claim, verdict
+from ._claims import check, claims, file_claim, row_claim, verdict
 from ._compare import Comparison, compare
 from ._coverage import byte_categories, byte_matrix, coverage, coverage_by_format
 from ._diff import diff, diff_corpora
@@ -26,6 +26,7 @@ __all__ = [
     "byte_categories",
     "byte_matrix",
     "Reinterpretation",
+    "check",
     "claims",
     "compare",
     "Comparison",

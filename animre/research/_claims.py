@@ -14,12 +14,11 @@ from typing import Any
 
 import pandas as pd
 
-from ..formats import all_formats
-from ..formats.base import CLAIM_COLUMNS, Claim, file_claim, not_testable, row_claim  # noqa: F401
+from ..formats.base import CLAIM_COLUMNS, Claim, compile_expr, expr_claim, file_claim, not_testable, row_claim  # noqa: F401
 from ..formats.base import not_in_spec as _not_in_spec
 from ._util import plain
 
-__all__ = ["claims", "row_claim", "file_claim", "verdict", "CLAIMS_COLUMNS"]
+__all__ = ["claims", "check", "row_claim", "file_claim", "verdict", "CLAIMS_COLUMNS"]
 
 CLAIMS_COLUMNS = ["claim", "format", "source", "holds", "tested", "fails", "share", "verdict", "holds_all",
                   "counterexamples", "error", "status"]
@@ -66,39 +65,75 @@ def claims(corpus: Any, formats: Iterable[str] | None = None, *,
     present = set(corpus.files["format"].dropna())
     wanted = set(formats) if formats is not None else present
     rows = []
-    for fmt in all_formats().values():
+    for fmt in corpus.formats.values():
         if fmt.name not in wanted:
             continue
         for cl in fmt.claims:
-            row = {"claim": cl.text, "format": cl.format or fmt.name, "source": cl.source,
-                   "holds": 0, "tested": 0, "fails": 0, "share": float("nan"), "verdict": "not tested",
-                   "holds_all": False, "counterexamples": [], "error": None, "status": "no data"}
-            missing = not_testable(corpus, cl.reads) if hasattr(corpus, "has_column") else []
-            if missing:
-                row["status"] = _not_in_spec(missing)
-                rows.append(row)
-                continue
-            try:
-                res = cl.check(corpus)
-                res = pd.DataFrame(columns=CLAIM_COLUMNS) if res is None else pd.DataFrame(res)
-                ok = res["holds"].astype(bool) if len(res) else pd.Series([], dtype=bool)
-                row["holds"] = int(ok.sum())
-                row["tested"] = len(res)
-                row["holds_all"] = bool(len(res)) and bool(ok.all())
-                bad = res[~ok.to_numpy()] if len(res) else res
-                row["fails"] = row["tested"] - row["holds"]
-                if len(res):
-                    row["share"] = row["holds"] / row["tested"]
-                    row["verdict"] = verdict(row["holds"], row["tested"])
-                row["counterexamples"] = [_counter(r, cl.expected)
-                                          for r in bad.head(max_counterexamples).to_dict("records")]
-                if len(res):
-                    row["status"] = "holds" if row["holds_all"] else "fails"
-            except Exception as e:  # noqa: BLE001 - one broken check must not hide the others
-                row["error"] = f"{type(e).__name__}: {e}"
-                row["status"] = "error"
-            rows.append(row)
+            rows.append(_run(corpus, cl, fmt.name, max_counterexamples))
     return pd.DataFrame(rows, columns=CLAIMS_COLUMNS)
+
+
+def check(corpus: Any, table: str, expr: str, text: str | None = None, *, source: str = "a hypothesis",
+          max_counterexamples: int = MAX_COUNTEREXAMPLES) -> pd.DataFrame:
+    """Test a hypothesis, written as a Kaitai expression, over every row of a table.
+
+    Column paths are the expression's names (``file_hdr.ofs_bitmap <
+    file_hdr.len_file``, ``idle_weights[2] > 0``), ``_file_size`` is the size
+    of the row's file; ``and``/``or``/``not``, arithmetic, bit operators and
+    comparisons as in a spec. Rows where a value it reads is missing are not
+    tested. The same claim can live in a spec (``-animre-claims``).
+
+    Returns
+    -------
+    DataFrame
+        One row, as :func:`claims` gives it: holds, tested, verdict, and the
+        counterexamples (file, the byte offset of the first field the
+        expression reads, expected: the expression, value: the values read).
+
+    Examples
+    --------
+    >>> r = check(c, "frm", "walk_speed > 0").iloc[0]
+    >>> r["verdict"], r["status"]
+    ('51/51 hold', 'holds')
+    >>> bad = check(c, "frm", "walk_speed < 0").iloc[0]
+    >>> int(bad["fails"]), bad["counterexamples"][0]["offset"]
+    (51, 162)
+    """
+    compile_expr(expr, "check")  # a bad expression is a UsageError here, not a row
+    fmt = table.split("_", 1)[0]
+    cl = expr_claim(text or expr, source, table, expr, format=fmt)
+    return pd.DataFrame([_run(corpus, cl, fmt, max_counterexamples)], columns=CLAIMS_COLUMNS)
+
+
+def _run(corpus: Any, cl: Claim, format: str, max_counterexamples: int) -> dict:
+    """One claim's row of :func:`claims`."""
+    row = {"claim": cl.text, "format": cl.format or format, "source": cl.source,
+           "holds": 0, "tested": 0, "fails": 0, "share": float("nan"), "verdict": "not tested",
+           "holds_all": False, "counterexamples": [], "error": None, "status": "no data"}
+    missing = not_testable(corpus, cl.reads) if hasattr(corpus, "has_column") else []
+    if missing:
+        row["status"] = _not_in_spec(missing)
+        return row
+    try:
+        res = cl.check(corpus)
+        res = pd.DataFrame(columns=CLAIM_COLUMNS) if res is None else pd.DataFrame(res)
+        ok = res["holds"].astype(bool) if len(res) else pd.Series([], dtype=bool)
+        row["holds"] = int(ok.sum())
+        row["tested"] = len(res)
+        row["holds_all"] = bool(len(res)) and bool(ok.all())
+        bad = res[~ok.to_numpy()] if len(res) else res
+        row["fails"] = row["tested"] - row["holds"]
+        if len(res):
+            row["share"] = row["holds"] / row["tested"]
+            row["verdict"] = verdict(row["holds"], row["tested"])
+        row["counterexamples"] = [_counter(r, cl.expected)
+                                  for r in bad.head(max_counterexamples).to_dict("records")]
+        if len(res):
+            row["status"] = "holds" if row["holds_all"] else "fails"
+    except Exception as e:  # noqa: BLE001 - one broken check must not hide the others
+        row["error"] = f"{type(e).__name__}: {e}"
+        row["status"] = "error"
+    return row
 
 
 def verdict(holds: int, tested: int) -> str:

@@ -299,9 +299,6 @@ def _records_from_columns(corpus, locator: str, offset, length, fmt, ok: pd.Data
     """
     if not hasattr(corpus, "schema"):
         return None
-    from ..formats import all_formats
-    from ..read import plan_of
-
     sch = corpus.schema
     sch = sch[sch["path"].notna() & (sch["kind"] != "enum name")]
     if fmt is not None:
@@ -309,7 +306,7 @@ def _records_from_columns(corpus, locator: str, offset, length, fmt, ok: pd.Data
     hit = sch[_path_matches(sch["path"], locator)]
     if hit.empty or not hit["kind"].isin(["read", "pos"]).all():
         return None
-    plans = {spec: plan_of(all_formats()[spec], getattr(corpus, "parsers", None)) for spec in set(sch["spec"])}
+    plans = {spec: corpus.plan(spec) for spec in set(sch["spec"])}
     for plan in plans.values():
         skipped = pd.Series(plan.skipped, dtype=object)
         if len(skipped) and _path_matches(skipped, locator).any():
