@@ -25,9 +25,8 @@ from __future__ import annotations
 import re
 import struct
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
-
 
 __all__ = ["Check", "Signature", "signature"]
 

@@ -40,6 +40,12 @@ for folder in sys.argv[1:]:
                 h += ":" + hashlib.sha256(",".join(s).encode()).hexdigest()
             cols[col] = h
         out[f"{folder}::{t}"] = {"rows": len(df), "cols": cols}
+    cl = animre.claims(c)
+    for r in cl.itertuples(index=False):
+        ce = [(x["file"], x["offset"], str(x["expected"]), repr(x["value"])) for x in r.counterexamples]
+        out[f"{folder}::claim::{r.claim}"] = {"rows": int(r.tested), "cols": {
+            "holds": str(int(r.holds)), "status": r.status,
+            "counterexamples": hashlib.sha256(repr(ce).encode()).hexdigest()}}
     err = c.errors
     out[f"{folder}::errors"] = {"rows": len(err), "cols": {"rows": hashlib.sha256(
         err[["file", "path", "offset"]].to_csv(index=False).encode()).hexdigest()}}

@@ -201,3 +201,46 @@ enums:
     11: defeat_or_victory
     12: scrap
     13: destruction
+
+# The notes' claims that are expressions over one row (animre.claims runs them; animre.check runs yours).
+-animre-claims:
+  - text: "AF exec window (header word at 2) is always 10"
+    table: af_fighters
+    expr: "exec_window == 10"
+    expected: "10"
+    source: "One Must Fall 2097 community format notes (HAR file format, OpenOMF wiki)"
+  - text: "Animation unknown u4 (+4) is always 0"
+    table: af_moves
+    expr: "animation.unknown_4 == 0"
+    expected: "0"
+    source: "One Must Fall 2097 community format notes (HAR file format, OpenOMF wiki)"
+  - text: "Animation string length excludes the NUL, which is always present"
+    table: af_moves
+    expr: "animation.anim_string.terminator == 0"
+    expected: "0"
+    source: "openomf engine source (AF and BK file readers)"
+  - text: "Sound table entry 0 is 0 in all known AF files"
+    table: af_fighters
+    expr: "sound_ids[0] == 0"
+    expected: "0"
+    source: "One Must Fall 2097 community format notes (HAR file format, OpenOMF wiki)"
+  - text: "Header byte 27 is always 0x32"
+    table: af_fighters
+    expr: "unknown_27 == 0x32"
+    expected: "0x32"
+    source: "One Must Fall 2097 community format notes (HAR file format, OpenOMF wiki)"
+  - text: "Header byte 28 is always 0x14"
+    table: af_fighters
+    expr: "unknown_28 == 0x14"
+    expected: "0x14"
+    source: "One Must Fall 2097 community format notes (HAR file format, OpenOMF wiki)"
+  - text: "Collision coordinate bits 10-15 are always 0"
+    table: af_coords
+    expr: "unknown_bits_10_15 == 0"
+    expected: "0"
+    source: "One Must Fall 2097 community format notes (HAR file format, OpenOMF wiki)"
+  - text: "Health is at most 8717"
+    table: af_fighters
+    expr: "health <= 8717"
+    expected: "<= 8717"
+    source: "One Must Fall 2097 community format notes (HAR file format, OpenOMF wiki)"

@@ -58,3 +58,11 @@ types:
         type: strz
         encoding: ASCII
         doc: The member's name (up to 13 characters, NUL-terminated; the bytes after the NUL are padding).
+
+# The notes' claims that are expressions over one row (animre.claims runs them; animre.check runs yours).
+-animre-claims:
+  - text: "No entry is empty (the engine reads nothing for a size of 0)."
+    table: agg_entries
+    expr: "len_data > 0"
+    expected: ""
+    source: "fheroes2 engine source (AGG archive reader)"

@@ -133,3 +133,21 @@ types:
         repeat: expr
         repeat-expr: 19
         doc: 19 colour remap tables of 256 palette indices each.
+
+# The notes' claims that are expressions over one row (animre.claims runs them; animre.check runs yours).
+-animre-claims:
+  - text: "Animation unknown u4 (+4) is always 0 (BK)"
+    table: bk_animations
+    expr: "animation.unknown_4 == 0"
+    expected: "0"
+    source: "One Must Fall 2097 community format notes (HAR file format, OpenOMF wiki)"
+  - text: "Sound table entry 0 is 0 in all known BK files"
+    table: bk_files
+    expr: "sound_ids[0] == 0"
+    expected: "0"
+    source: "One Must Fall 2097 community format notes (HAR file format, OpenOMF wiki)"
+  - text: "Animation string NUL is always present (BK)"
+    table: bk_animations
+    expr: "animation.anim_string.terminator == 0"
+    expected: "0"
+    source: "openomf engine source (AF and BK file readers)"

@@ -206,3 +206,32 @@ enums:
     31: shoot_front_end
     32: shoot_bottom
     33: shoot_bottom_end
+
+# The notes' claims that are expressions over one row (animre.claims runs them; animre.check runs yours).
+-animre-claims:
+  - text: "FRM byte 0 is 0x01 (magic value)."
+    table: frm
+    expr: "unknown_magic == 1"
+    expected: "0x01"
+    source: "Heroes of Might and Magic II community notes on the monster animation .bin files"
+  - text: "Each animation section has at most 16 frames."
+    table: frm_frame_counts
+    expr: "num_frames_raw <= 16"
+    expected: "<= 16"
+    source: "Heroes of Might and Magic II community notes on the monster animation .bin files"
+  - text: "Section 7 (slot 6) is not in use (always empty)."
+    table: frm_frame_counts
+    expr: "num_frames_raw == 0"
+    where: "slot == 6"
+    expected: "0"
+    source: "Heroes of Might and Magic II community notes on the monster animation .bin files"
+  - text: "The idle animation count is at most 5."
+    table: frm
+    expr: "num_idles_raw <= 5"
+    expected: "<= 5"
+    source: "fheroes2 engine source (monster animation reader)"
+  - text: "The projectile sprite count is at most 12."
+    table: frm
+    expr: "num_projectile_frames_raw <= 12"
+    expected: "<= 12"
+    source: "fheroes2 engine source (monster animation reader)"

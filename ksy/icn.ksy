@@ -86,3 +86,11 @@ types:
         size: len_data
         -animre-skip: true
         doc: The sprite's run-length encoded pixel commands (decoded by animre.decode.icn).
+
+# The notes' claims that are expressions over one row (animre.claims runs them; animre.check runs yours).
+-animre-claims:
+  - text: "Every sprite has at least one data byte (an empty sprite is a single 0x80)."
+    table: icn_sprites
+    expr: "len_data >= 1"
+    expected: ""
+    source: "fheroes2 engine source (ICN reader and sprite decoder)"

@@ -407,3 +407,52 @@ enums:
     0x76: hair_left_3
     0x77: upper_breast
     0x78: lower_breast
+
+# The notes' claims that are expressions over one row (animre.claims runs them; animre.check runs yours).
+-animre-claims:
+  - text: "MOT header size is always 0x10"
+    table: mot
+    expr: "len_header == 0x10"
+    expected: "0x10"
+    source: "GNT4 community motion-format notes (MOT and GNTA files, by Sifo and Icylittlething)"
+  - text: "MOT header word 0 is zero (padding)"
+    table: mot
+    expr: "unknown_0 == 0"
+    expected: "0"
+    source: "GNT4 community motion-format notes (MOT and GNTA files, by Sifo and Icylittlething)"
+  - text: "Animations are 16-byte aligned"
+    table: mot_animations
+    expr: "ofs_gnta % 16 == 0"
+    expected: "a multiple of 16"
+    source: "animre format notes on GNT4 MOT/GNTA (docs/formats/mot.md: public reference implementations and real files)"
+  - text: "GNTA header size is always 0x10"
+    table: mot_animations
+    expr: "len_header == 0x10"
+    expected: "0x10"
+    source: "GNT4 community motion-format notes (MOT and GNTA files, by Sifo and Icylittlething)"
+  - text: "GNTA play speed is usually between .03 and .25"
+    table: mot_animations
+    expr: "play_speed >= 0.03 and play_speed <= 0.25"
+    expected: "0.03..0.25"
+    source: "GNT4 community motion-format notes (MOT and GNTA files, by Sifo and Icylittlething)"
+  - text: "GNTA end time is usually between .03 and 5.0"
+    table: mot_animations
+    expr: "end_time >= 0.03 and end_time <= 5.0"
+    expected: "0.03..5.0"
+    source: "GNT4 community motion-format notes (MOT and GNTA files, by Sifo and Icylittlething)"
+  - text: "Track flags are 0x0202 or 0x0000"
+    table: mot_tracks
+    expr: "flags == 0x0202 or flags == 0x0000"
+    expected: "0x0202 or 0x0000"
+    detail: "flags u2 at track header +0x00"
+    source: "GNT4 community motion-format notes (MOT and GNTA files, by Sifo and Icylittlething)"
+  - text: "Track header word at 0x0C is zero (padding)"
+    table: mot_tracks
+    expr: "unknown_0c == 0"
+    expected: "0"
+    source: "GNT4 community motion-format notes (MOT and GNTA files, by Sifo and Icylittlething)"
+  - text: "Track header word at 0x18 is zero (padding)"
+    table: mot_tracks
+    expr: "unknown_18 == 0"
+    expected: "0"
+    source: "GNT4 community motion-format notes (MOT and GNTA files, by Sifo and Icylittlething)"

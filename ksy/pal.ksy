@@ -40,3 +40,11 @@ types:
       - id: b
         type: u1
         doc: Blue, 6-bit VGA value (0-63).
+
+# The notes' claims that are expressions over one row (animre.claims runs them; animre.check runs yours).
+-animre-claims:
+  - text: "Palette components are 6-bit (0-63)."
+    table: pal_colors
+    expr: "r <= 63"
+    expected: ""
+    source: "fheroes2 engine source (game palette loader)"

@@ -203,3 +203,32 @@ enums:
     1: percent_error
     2: angular_percent
     3: no_weight
+
+# The notes' claims that are expressions over one row (animre.claims runs them; animre.check runs yours).
+-animre-claims:
+  - text: "At most 8 parms per anim state (engine limit)."
+    table: pas4_states
+    expr: "num_parm_infos >= 0 and num_parm_infos <= 8"
+    expected: "0..8"
+    source: "metaforce engine source (CPASDatabase, CPASAnimState, CPASParmInfo, CPASAnimInfo readers)"
+  - text: "Parm types are 0-4 (Int32, UInt32, Real, Bool, Enum)."
+    table: pas4_parms
+    expr: "parm_type >= 0 and parm_type <= 4"
+    expected: "0..4"
+    source: "Retro Modding Wiki, Parameterized Animation State Database page"
+  - text: "Weight functions are 0-3 (exact match, percent error, angular percent, no weight)."
+    table: pas4_parms
+    expr: "weight_function >= 0 and weight_function <= 3"
+    expected: "0..3"
+    source: "Retro Modding Wiki, Parameterized Animation State Database page"
+  - text: "Anim state types are 0-20 (the note's table)."
+    table: pas4_states
+    expr: "state_type >= 0 and state_type <= 20"
+    expected: "0..20"
+    detail: "ids 21-24 are the additive states (metaforce pas::EAnimationState)"
+    source: "Retro Modding Wiki, Parameterized Animation State Database page"
+  - text: "Anim state types are 0-24 (with the additive states of later games)."
+    table: pas4_states
+    expr: "state_type >= 0 and state_type <= 24"
+    expected: "0..24"
+    source: "metaforce engine source (pas::EAnimationState)"

@@ -53,7 +53,9 @@ def spec_claims(src: SpecSource) -> tuple[Claim, ...]:
     """The claims a spec carries (``-animre-claims``: a list of ``{text, expr, table, source}``).
 
     ``table`` is a table name (``frm_sequences``) or the short name after the
-    spec id (``sequences``); default the root table.
+    spec id (``sequences``); default the root table. Optional: ``where`` (an
+    expression choosing the rows tested) and ``expected`` (what a
+    counterexample says was expected; default the expression).
     """
     doc = src.doc
     items = doc.get("-animre-claims") or (doc.get("meta") or {}).get("-animre-claims") or []
@@ -66,7 +68,9 @@ def spec_claims(src: SpecSource) -> tuple[Claim, ...]:
             table = f"{src.id}_{table}"
         try:
             out.append(expr_claim(str(it["text"]), str(it.get("source") or "the spec"), table, str(it["expr"]),
-                                  format=src.id))
+                                  where=str(it["where"]) if it.get("where") else None, format=src.id,
+                                  expected=None if it.get("expected") is None else str(it["expected"]),
+                                  detail=str(it.get("detail") or "")))
         except UsageError as e:
             raise SpecError(src.name, f"-animre-claims[{k}]: {e}") from None
     return tuple(out)
@@ -157,10 +161,14 @@ def registry(specs: Iterable[str | Path] | str | Path | None = None, formats: It
                           else Format(src.id))
         reg[src.id] = _with_spec(base, src, base.plugin)
     for sid, mod in (parsers or {}).items():
-        if sid in reg:
-            reg[sid] = replace(reg[sid], parser=mod)
-            continue
         text = getattr(mod, "__animre_spec_text__", None)
+        if sid in reg:  # an edited spec: the plugin stays, the claims are the edited spec's
+            fmt = reg[sid]
+            if text is not None and fmt.source is not None and text != fmt.source.text:
+                edited = read_spec(text, name=f"{sid}.ksy")
+                fmt = replace(fmt, claims=_plugin_claims(fmt) + spec_claims(edited))
+            reg[sid] = replace(fmt, parser=mod)
+            continue
         if text is None:
             raise UsageError(f"parser {sid!r} has no spec text (compile it with animre.compile_spec)")
         reg[sid] = replace(_with_spec(Format(sid), read_spec(text, name=f"{sid}.ksy"), ""), parser=mod)

@@ -99,7 +99,5 @@ FORMAT = Format(
                   expected=lambda r: int(r["ofs_names"])),
         column_claim("Names are DOS 8.3 names in upper case (the engine looks them up as such).", ENGINE,
                      ENTRIES, "name", lambda v: bool(DOS_NAME.match(str(v)))),
-        column_claim("No entry is empty (the engine reads nothing for a size of 0).", ENGINE, ENTRIES,
-                     "len_data", lambda v: int(v) > 0),
     ),
 )

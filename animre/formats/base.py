@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import UsageError
-from ..flatten import expr_source, Untranslatable
+from ..flatten import Untranslatable, expr_source
 
 __all__ = ["Format", "Claim", "Derived", "derived", "column_claim", "row_claim", "file_claim", "expr_claim",
            "compile_expr", "expr_columns", "not_testable", "not_in_spec", "file_keys", "CLAIM_COLUMNS", "FILE_SIZE"]
@@ -379,12 +379,14 @@ def compile_expr(expr: str, where: str = "expression") -> tuple[Callable[[tuple]
     return fn, cols
 
 
-def expr_claim(text: str, source: str, table: str, expr: str, *, format: str = "") -> Claim:
-    """A claim that the Kaitai expression ``expr`` holds in every row of ``table``.
+def expr_claim(text: str, source: str, table: str, expr: str, *, where: str | None = None, format: str = "",
+               expected: str | None = None, detail: str = "") -> Claim:
+    """A claim that the Kaitai expression ``expr`` holds in every row of ``table`` (where ``where`` holds).
 
     A counterexample names the file, the byte offset of the first field the
-    expression reads, the expression as ``expected`` and the values read as
-    ``value``; rows where a value the expression reads is missing are not tested.
+    expression reads, ``expected`` (default: the expression itself), ``detail`` and the
+    value read (``a=1, b=2`` when it reads several); rows where a value the
+    expression reads is missing are not tested.
 
     Examples
     --------
@@ -392,38 +394,57 @@ def expr_claim(text: str, source: str, table: str, expr: str, *, format: str = "
     (('frm', 'walk_speed'),)
     """
     fn, cols = compile_expr(expr, f"claim {text!r}")
+    exp = expr if expected is None else expected
+    wfn, wcols = compile_expr(where, f"claim {text!r} (where)") if where else (None, [])
     read_cols = [c for c in cols if c != FILE_SIZE]
+    every = list(dict.fromkeys(cols + wcols))
 
     def check(corpus):
         df = corpus.tables.get(table)
         if df is None or not len(df):
             return pd.DataFrame(columns=CLAIM_COLUMNS)
-        series = []
-        for c in cols:
+        series = {}
+        for c in every:
             if c == FILE_SIZE:
                 sizes = corpus.files.drop_duplicates("file").set_index("file")["size"]
-                series.append(df["file"].map(sizes).tolist())
+                series[c] = df["file"].map(sizes).tolist()
             else:
-                series.append(df[c].tolist())
+                series[c] = [_plain_value(v) for v in df[c].tolist()]
         holds, keep = [], []
-        for i, vals in enumerate(zip(*series)):
-            if any(v is None or (isinstance(v, float) and v != v) or v is pd.NA for v in vals):
+        for i in range(len(df)):
+            if wfn is not None:
+                wv = tuple(series[c][i] for c in wcols)
+                if any(_absent(v) for v in wv) or not _safe(wfn, wv):
+                    continue
+            vals = tuple(series[c][i] for c in cols)
+            if any(_absent(v) for v in vals):
                 continue
-            try:
-                ok = bool(fn(tuple(_plain_value(v) for v in vals)))
-            except (TypeError, ValueError, ZeroDivisionError, ArithmeticError):
-                ok = False
-            holds.append(ok)
+            holds.append(_safe(fn, vals))
             keep.append(i)
         sel = df.index[keep]
         first = read_cols[0] if read_cols else None
         offs = corpus.offsets(table, first, sel) if first else pd.Series(pd.NA, index=sel, dtype="Int64")
-        found = [", ".join(f"{c}={_plain_value(s[i])}" for c, s in zip(cols, series)) for i in keep]
+        if len(cols) == 1:
+            found = [series[cols[0]][i] for i in keep]
+        else:
+            found = [", ".join(f"{c}={series[c][i]}" for c in cols) for i in keep]
         return pd.DataFrame({"file": df["file"].to_numpy()[keep] if len(keep) else [],
                              "holds": holds, "offset": offs.tolist(), "value": found,
-                             "detail": "", "expected": expr}, columns=CLAIM_COLUMNS)
+                             "detail": detail, "expected": exp}, columns=CLAIM_COLUMNS)
 
-    return Claim(text, source, check, format, _reads(table, read_cols), expected=expr)
+    reads = read_cols + [c for c in wcols if c != FILE_SIZE and c not in read_cols]
+    return Claim(text, source, check, format, _reads(table, reads), expected=exp)
+
+
+def _absent(v: Any) -> bool:
+    return v is None or v is pd.NA or (isinstance(v, float) and v != v)
+
+
+def _safe(fn: Callable[[tuple], Any], vals: tuple) -> bool:
+    try:
+        return bool(fn(vals))
+    except (TypeError, ValueError, ArithmeticError):
+        return False
 
 
 def _plain_value(v: Any) -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .base import Format, column_claim, derived, file_claim, file_keys, row_claim
+from .base import Format, derived, file_claim, file_keys, row_claim
 
 __all__ = ["FORMAT", "FRM_SIZE"]
 
@@ -86,16 +86,9 @@ FORMAT = Format(
         file_claim("FRM files are 821 bytes.", NOTE, "frm",
                    lambda r: r["size"] == FRM_SIZE, offset=lambda r: min(int(r["size"]), FRM_SIZE),
                    expected=str(FRM_SIZE)),
-        column_claim("FRM byte 0 is 0x01 (magic value).", NOTE, FRM, "unknown_magic", lambda v: v == 1,
-                     expected="0x01"),
         row_claim("The idle probabilities of the first idle-count idles sum to 1.", NOTE, FRM,
                   lambda r: abs(r["idle_weight_sum"] - 1.0) < 1e-3,
                   offset_column="idle_weights[0]", value="idle_weight_sum", expected="1.0"),
-        column_claim("Each animation section has at most 16 frames.", NOTE,
-                     "frm_frame_counts", "num_frames_raw", lambda v: v <= 16, expected="<= 16"),
-        row_claim("Section 7 (slot 6) is not in use (always empty).", NOTE,
-                  "frm_frame_counts", lambda r: r["num_frames_raw"] == 0,
-                  where=lambda r: r["slot"] == 6, offset_column="num_frames_raw", expected="0"),
         row_claim("X offsets are all zeros for flying monsters (fly_speed > 0).", NOTE, FRM,
                   lambda r: bool(r["x_offsets_all_zero"]), where=lambda r: r["fly_speed"] > 0,
                   offset=5, value="x_offsets_all_zero", reads=["fly_speed"], expected="True"),
@@ -103,9 +96,5 @@ FORMAT = Format(
                   "frm_frame_counts", lambda r: r["num_frames_raw"] == r["fill_length"],
                   offset_column="num_frames_raw", reads=["fill_length"],
                   expected=lambda r: r["fill_length"]),
-        column_claim("The idle animation count is at most 5.", ENGINE, FRM,
-                     "num_idles_raw", lambda v: v <= 5, expected="<= 5"),
-        column_claim("The projectile sprite count is at most 12.", ENGINE, FRM,
-                     "num_projectile_frames_raw", lambda v: v <= 12, expected="<= 12"),
     ),
 )

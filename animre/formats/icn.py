@@ -12,7 +12,7 @@ import struct
 
 import numpy as np
 
-from .base import Format, column_claim, derived, row_claim
+from .base import Format, derived, row_claim
 
 __all__ = ["FORMAT", "HEADER_SIZE", "SPRITE_HEADER_SIZE"]
 
@@ -81,7 +81,5 @@ FORMAT = Format(
         row_claim("Sprite data starts right after the 13-byte sprite headers.", ENGINE, SPRITES,
                   lambda r: bool(r["data_follows_headers"]), where=lambda r: r["sprite"] == 0,
                   offset_column="ofs_data", value="ofs_data", reads=["data_follows_headers", "sprite"]),
-        column_claim("Every sprite has at least one data byte (an empty sprite is a single 0x80).", ENGINE,
-                     SPRITES, "len_data", lambda v: v >= 1),
     ),
 )

@@ -129,33 +129,14 @@ def _check_descending(corpus) -> pd.DataFrame:
 
 
 CLAIMS = (
-    column_claim("MOT header size is always 0x10", SOURCE_COMMUNITY, "mot", "len_header", lambda v: v == 0x10,
-                 expected="0x10"),
     Claim("MOT file size field equals the real file length", SOURCE_NOTES, _check_len_file,
           reads=(("mot", "len_file"),)),
-    column_claim("MOT header word 0 is zero (padding)", SOURCE_COMMUNITY, "mot", "unknown_0", lambda v: v == 0,
-                 expected="0"),
-    column_claim("Animations are 16-byte aligned", SOURCE_NOTES, "mot_animations", "ofs_gnta",
-                 lambda v: v % 16 == 0, expected="a multiple of 16"),
     Claim("Animations are stored in descending id order", SOURCE_NOTES, _check_descending,
           expected="an offset below the previous id's",
           reads=(("mot_animations", "ofs_gnta"),)),
-    column_claim("GNTA header size is always 0x10", SOURCE_COMMUNITY, "mot_animations", "len_header",
-                 lambda v: v == 0x10, expected="0x10"),
-    column_claim("GNTA play speed is usually between .03 and .25", SOURCE_COMMUNITY, "mot_animations",
-                 "play_speed", lambda v: 0.03 <= v <= 0.25, expected="0.03..0.25"),
-    column_claim("GNTA end time is usually between .03 and 5.0", SOURCE_COMMUNITY, "mot_animations", "end_time",
-                 lambda v: 0.03 <= v <= 5.0, expected="0.03..5.0"),
-    column_claim("Track flags are 0x0202 or 0x0000", SOURCE_COMMUNITY, "mot_tracks", "flags",
-                 lambda v: v in (0x0202, 0x0000), detail="flags u2 at track header +0x00",
-                 expected="0x0202 or 0x0000"),
     column_claim("Track total time is frames / 60 (a whole number of frames)", SOURCE_COMMUNITY, "mot_tracks",
                  "total_time", lambda v: abs(v * 60 - round(v * 60)) < 1e-3,
                  expected="a multiple of 1/60"),
-    column_claim("Track header word at 0x0C is zero (padding)", SOURCE_COMMUNITY, "mot_tracks", "unknown_0c",
-                 lambda v: v == 0, expected="0"),
-    column_claim("Track header word at 0x18 is zero (padding)", SOURCE_COMMUNITY, "mot_tracks", "unknown_18",
-                 lambda v: v == 0, expected="0"),
 )
 
 FORMAT = Format(

@@ -234,26 +234,13 @@ AF_DERIVED = (_ofs_terminator_from_end, _af_len_trailing)
 BK_DERIVED = (_bk_len_trailing, _colors_max)
 
 AF_CLAIMS = (
-    column_claim("AF exec window (header word at 2) is always 10", SOURCE_NOTES, "af_fighters", "exec_window",
-                 lambda v: v == 10, expected="10"),
     Claim("The byte 31 from the end of an AF file is 250 (>= 70 required)", SOURCE_NOTES, _check_byte_31,
           expected="250"),
     Claim("AF files end with FGHED", SOURCE_NOTES, _check_fghed, expected="FGHED"),
-    column_claim("Animation unknown u4 (+4) is always 0", SOURCE_NOTES, "af_moves", "animation.unknown_4",
-                 lambda v: v == 0, expected="0"),
     column_claim("Move footer string length includes its NUL (last counted byte is 0)", SOURCE_OPENOMF,
                  "af_moves", "footer_string.terminator", _nul_or_absent, expected="0"),
-    column_claim("Animation string length excludes the NUL, which is always present", SOURCE_OPENOMF,
-                 "af_moves", "animation.anim_string.terminator", lambda v: v == 0, expected="0"),
-    column_claim("Sound table entry 0 is 0 in all known AF files", SOURCE_NOTES, "af_fighters", "sound_ids[0]",
-                 lambda v: v == 0, expected="0"),
     Claim("HAR number equals the number in the file name", SOURCE_NOTES, _check_fighter_id,
           expected="the number in the file name", reads=(("af_fighters", "fighter_id"),)),
-    column_claim("Header byte 27 is always 0x32", SOURCE_NOTES, "af_fighters", "unknown_27", lambda v: v == 0x32, expected="0x32"),
-    column_claim("Header byte 28 is always 0x14", SOURCE_NOTES, "af_fighters", "unknown_28", lambda v: v == 0x14, expected="0x14"),
-    column_claim("Collision coordinate bits 10-15 are always 0", SOURCE_NOTES, "af_coords", "unknown_bits_10_15",
-                 lambda v: v == 0, expected="0"),
-    column_claim("Health is at most 8717", SOURCE_NOTES, "af_fighters", "health", lambda v: v <= 8717, expected="<= 8717"),
     Claim("Move numbers are unique identifiers below 70", SOURCE_NOTES, _check_move_numbers,
           expected="a unique number < 70", reads=(("af_moves", "move_number"),)),
 )
@@ -264,17 +251,11 @@ BK_CLAIMS = (
                                   ("bk_files", "background"))),
     Claim("BK animation list ends with animation number 51", SOURCE_OPENOMF, _check_bk_terminator,
           expected="51", reads=(("bk_files", "terminator"), ("bk_files", "background"))),
-    column_claim("Animation unknown u4 (+4) is always 0 (BK)", SOURCE_NOTES, "bk_animations",
-                 "animation.unknown_4", lambda v: v == 0, expected="0"),
     row_claim("BK palette colours are 6-bit (0-63)", SOURCE_OPENOMF, "bk_palettes",
               lambda r: r["colors_max"] <= 63, offset_column="colors", value="colors_max",
               expected="<= 63"),
-    column_claim("Sound table entry 0 is 0 in all known BK files", SOURCE_NOTES, "bk_files", "sound_ids[0]",
-                 lambda v: v == 0, expected="0"),
     column_claim("BK footer string length includes its NUL", SOURCE_OPENOMF, "bk_animations",
                  "footer_string.terminator", _nul_or_absent, expected="0"),
-    column_claim("Animation string NUL is always present (BK)", SOURCE_OPENOMF, "bk_animations",
-                 "animation.anim_string.terminator", lambda v: v == 0, expected="0"),
 )
 
 AF = Format(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .base import Format, column_claim
+from .base import Format
 
 __all__ = ["FORMAT", "PAL_SIZE"]
 
@@ -33,7 +33,4 @@ FORMAT = Format(
     title="HoMM2 palette (KB.PAL)",
     extensions=(".pal",),
     detect=detect,
-    claims=(
-        column_claim("Palette components are 6-bit (0-63).", ENGINE, "pal_colors", "r", lambda v: v <= 63),
-    ),
 )

@@ -10,7 +10,7 @@ import pandas as pd
 from ..containers.pak import MAGIC as PAK_MAGIC
 from ..errors import ParseError
 from ._ancs import Character, characters
-from .base import CLAIM_COLUMNS, Claim, Format, column_claim, derived, file_keys
+from .base import CLAIM_COLUMNS, Claim, Format, derived, file_keys
 
 __all__ = ["FORMAT", "MAGIC", "locate", "next_block", "block_info", "detect"]
 
@@ -246,21 +246,8 @@ CLAIMS = (
           expected="-1", reads=(("pas4", "num_anim_states"), ("pas4", "default_anim_state"))),
     Claim("The default anim state is one of the file's anim state types.", ENGINE, _check_default_valid, "pas4",
           expected="a state type of the file", reads=(("pas4", "num_anim_states"), ("pas4", "default_anim_state"), ("pas4_states", "state_type"))),
-    column_claim("At most 8 parms per anim state (engine limit).", ENGINE, "pas4_states", "num_parm_infos",
-                 lambda v: 0 <= v <= 8, expected="0..8"),
-    column_claim("Parm types are 0-4 (Int32, UInt32, Real, Bool, Enum).", WIKI, "pas4_parms", "parm_type",
-                 lambda v: 0 <= v <= 4, expected="0..4"),
-    column_claim("Weight functions are 0-3 (exact match, percent error, angular percent, no weight).",
-                 WIKI, "pas4_parms", "weight_function", lambda v: 0 <= v <= 3,
-                 expected="0..3"),
     Claim("Bool anim values are 0 or 1.", ENGINE, _check_bool_values, "pas4", expected="0 or 1",
           reads=(("pas4_anim_values", "value"),) + _VALUE_PARM_TYPE),
-    column_claim("Anim state types are 0-20 (the note's table).", WIKI, "pas4_states", "state_type",
-                 lambda v: 0 <= v <= 20, "ids 21-24 are the additive states (metaforce pas::EAnimationState)",
-                 expected="0..20"),
-    column_claim("Anim state types are 0-24 (with the additive states of later games).", STATE_ENUM,
-                 "pas4_states", "state_type", lambda v: 0 <= v <= 24,
-                 expected="0..24"),
 )
 
 

@@ -14,7 +14,15 @@ from typing import Any
 
 import pandas as pd
 
-from ..formats.base import CLAIM_COLUMNS, Claim, compile_expr, expr_claim, file_claim, not_testable, row_claim  # noqa: F401
+from ..formats.base import (  # noqa: F401
+    CLAIM_COLUMNS,
+    Claim,
+    compile_expr,
+    expr_claim,
+    file_claim,
+    not_testable,
+    row_claim,
+)
 from ..formats.base import not_in_spec as _not_in_spec
 from ._util import plain
 
