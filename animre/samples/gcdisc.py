@@ -12,22 +12,34 @@ directory, directories ``[flag|name offset, parent, next]``, files
 Retro PAK), so a test can compare a file inside the disc with the same file
 loose. Manifest: per disc, every file's path, offset, size, sha256 and the
 loose sample it copies.
+
+The same disc is then written as RVZ, WIA, CISO and GCZ images by the nod
+library's own writer (``nod_rs.DiscWriter``, the ``disc`` extra; without it
+only the GCM is written): ``gcdisc/ANIMRE.rvz`` and so on, whose members are
+the same files at the same disc offsets. nod's CISO writer always uses
+2 MiB blocks, so the CISO copy is one 2 MiB block (2.1 MB) whatever the
+disc's size; the others are about 8 KB.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import os
 import struct
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from . import pak as pak_samples
 
-__all__ = ["generate", "encode_gcm", "USES", "SUBDIR", "GCN_MAGIC"]
+__all__ = ["generate", "encode_gcm", "convert", "USES", "SUBDIR", "GCN_MAGIC", "IMAGE_FORMATS"]
 
 SUBDIR = "gcdisc"
 USES = ("mot", "pak")  # generators whose files this one packs (they run first)
 GCN_MAGIC = 0xC2339F3D
 _ALIGN = 32
+IMAGE_FORMATS = ("RVZ", "WIA", "CISO", "GCZ")  # what nod's writer makes of the sample GCM
 
 
 def _pad(b: bytearray, align: int = _ALIGN) -> None:
@@ -114,12 +126,68 @@ def encode_gcm(tree: dict[str, bytes | dict], game_id: bytes = b"GANR01",
     return bytes(b), where
 
 
-def generate(out_dir: Path, seed: int) -> dict:
-    """Write ``gcdisc/ANIMRE.gcm`` (a GNT4 ``.mot`` and the Retro PAK samples inside); return the manifest section.
+@contextlib.contextmanager
+def _quiet_stdout() -> Iterator[None]:
+    """Native code's prints to file descriptor 1 go nowhere (nod's GCZ writer prints every block)."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 1)
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
 
-    Manifest ``files``: the disc (status ``container``), its files by corpus
-    name (``gcdisc/ANIMRE.gcm/<path>``) with offset, size, sha256 and the
-    loose sample each copies, and the members of the PAK inside it.
+
+def convert(src: str | os.PathLike, dst: str | os.PathLike, format: str) -> None:
+    """Write the disc image ``src`` as ``dst`` in ``format`` (``RVZ``, ``WIA``, ``CISO``, ``GCZ``...) with nod's writer.
+
+    Needs the ``disc`` extra (``nod_rs``).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> _ = (d / "a.gcm").write_bytes(encode_gcm({"a.bin": b"hello"})[0])
+    >>> convert(d / "a.gcm", d / "a.rvz", "RVZ")
+    >>> (d / "a.rvz").read_bytes()[:4]
+    b'RVZ\x01'
+    """
+    import nod_rs
+
+    writer = nod_rs.DiscWriter(nod_rs.DiscReader(os.fspath(src)), format)
+    tmp = Path(f"{os.fspath(dst)}.tmp")
+    with _quiet_stdout():
+        writer.process(os.fspath(tmp))
+    tmp.replace(dst)
+
+
+def _entries(out: Path, disc: str, img: bytes, where: dict, loose: dict[str, Path]) -> dict[str, dict]:
+    """Manifest entries of the files of ``disc`` (and of the PAK inside it)."""
+    files: dict[str, dict] = {}
+    for p, (o, s) in where.items():
+        inner = f"{disc}/{p}"
+        entry = {"status": "parsed", "format": "mot", "container": disc, "offset": o, "size": s,
+                 "sha256": hashlib.sha256(img[o:o + s]).hexdigest(), "loose": loose[p].relative_to(out).as_posix()}
+        if p.endswith(".pak"):
+            rebuilt, entries = pak_samples.build(out, inner)
+            assert rebuilt == loose[p].read_bytes()
+            entry.update(status="container", format=None, kind="pak", members=len(entries))
+            files.update(entries)
+        files[inner] = entry
+    return files
+
+
+def generate(out_dir: Path, seed: int) -> dict:
+    """Write ``gcdisc/ANIMRE.gcm`` (a GNT4 ``.mot`` and the Retro PAK samples inside) and its compressed copies.
+
+    Manifest ``files``: each disc image (status ``container``, its
+    ``image_format``), its files by corpus name (``gcdisc/ANIMRE.gcm/<path>``,
+    ``gcdisc/ANIMRE.rvz/<path>``) with disc offset, size, sha256 and the loose
+    sample each copies, and the members of the PAK inside it. ``planted``:
+    the GCM (``disc``), the compressed copies by format (``images``), the
+    loose sample of every file of every image (``loose_copies``).
     """
     out = Path(out_dir)
     mot = sorted((out / "mot").rglob("*.mot"))[0]
@@ -131,18 +199,22 @@ def generate(out_dir: Path, seed: int) -> dict:
     d.mkdir(parents=True, exist_ok=True)
     disc = f"{SUBDIR}/ANIMRE.gcm"
     (out / disc).write_bytes(img)
-    files: dict[str, dict] = {disc: {"status": "container", "format": None, "kind": "gcdisc",
-                                     "members": len(where), "size": len(img), "game_id": "GANR01"}}
+    images = {"ISO": disc}
+    try:
+        import nod_rs  # noqa: F401 - the disc extra writes the compressed copies
+    except ImportError:
+        pass
+    else:
+        for fmt in IMAGE_FORMATS:
+            images[fmt] = f"{SUBDIR}/ANIMRE.{fmt.lower()}"
+            convert(out / disc, out / images[fmt], fmt)
+    files: dict[str, dict] = {}
     copies = {}
-    for p, (o, s) in where.items():
-        inner = f"{disc}/{p}"
-        entry = {"status": "parsed", "format": "mot", "container": disc, "offset": o, "size": s,
-                 "sha256": hashlib.sha256(img[o:o + s]).hexdigest(), "loose": loose[p].relative_to(out).as_posix()}
-        if p.endswith(".pak"):
-            rebuilt, entries = pak_samples.build(out, inner)
-            assert rebuilt == pak.read_bytes()
-            entry.update(status="container", format=None, kind="pak", members=len(entries))
-            files.update(entries)
-        files[inner] = entry
-        copies[inner] = entry["loose"]
-    return {"files": files, "planted": {"disc": disc, "loose_copies": copies}}
+    for fmt, name in images.items():
+        files[name] = {"status": "container", "format": None, "kind": "gcdisc", "members": len(where),
+                       "size": (out / name).stat().st_size, "game_id": "GANR01", "image_format": fmt}
+        entries = _entries(out, name, img, where, loose)
+        files.update(entries)
+        copies.update({f: e["loose"] for f, e in entries.items() if e.get("container") == name})
+    return {"files": files, "planted": {"disc": disc, "images": {f: n for f, n in images.items() if f != "ISO"},
+                                        "loose_copies": copies}}
