@@ -15,14 +15,14 @@ import pytest
 import animre
 from animre.containers import detect_container
 from animre.containers.base import MAX_MEMBER
-from animre.containers.gcdisc import fst_files
+from animre.containers.gcdisc import fst_files, image_format
 from animre.containers.gcdisc import members as disc_members
 from animre.containers.pak import members as pak_members
 from animre.errors import ParseError
 from animre.formats._ancs import characters, pas4_length
 from animre.formats.pas4 import block_info, locate
 from animre.read import parse_blocks, parse_data
-from animre.samples.gcdisc import encode_gcm
+from animre.samples.gcdisc import IMAGE_FORMATS, convert, encode_gcm, encode_wii
 from animre.samples.pak import compress, encode_pak
 from animre.samples.pas4 import encode_ancs
 
@@ -38,12 +38,22 @@ def pak_truth(manifest) -> tuple[str, dict]:
     return arch, {f[len(arch) + 1:]: e for f, e in sec["files"].items() if e.get("container") == arch}
 
 
+IMAGES = ("ISO",) + IMAGE_FORMATS  # the sample GCM and the copies nod's writer made of it
+
+
 @pytest.fixture(scope="module")
-def disc_truth(manifest) -> tuple[str, dict]:
-    """(the disc's corpus name, {path inside the disc: manifest entry})."""
+def disc_images(manifest) -> dict[str, tuple[str, dict]]:
+    """Per image format, (the image's corpus name, {path inside the disc: manifest entry})."""
     sec = manifest["formats"]["gcdisc"]
-    disc = sec["planted"]["disc"]
-    return disc, {f[len(disc) + 1:]: e for f, e in sec["files"].items() if e.get("container") == disc}
+    names = {"ISO": sec["planted"]["disc"], **sec["planted"]["images"]}
+    return {fmt: (disc, {f[len(disc) + 1:]: e for f, e in sec["files"].items() if e.get("container") == disc})
+            for fmt, disc in names.items()}
+
+
+@pytest.fixture(scope="module")
+def disc_truth(disc_images) -> tuple[str, dict]:
+    """(the plain GCM's corpus name, {path inside the disc: manifest entry})."""
+    return disc_images["ISO"]
 
 
 def _values(corpus, table: str, file: str, character: str | None = None) -> pd.DataFrame:
@@ -167,22 +177,36 @@ def test_several_characters_and_a_broken_third(samples_dir, manifest):
 # ---------------------------------------------------------------- disc images
 
 
-def test_disc_members_match_manifest(samples_dir, disc_truth):
-    name, truth = disc_truth
+def test_sample_images_are_written_by_nod_in_every_format(samples_dir, disc_images, manifest):
+    assert set(disc_images) == set(IMAGES)
+    sizes = {}
+    for fmt, (name, _) in disc_images.items():
+        head = (samples_dir / name).read_bytes()[:64]
+        assert image_format(head) == fmt == manifest["formats"]["gcdisc"]["files"][name]["image_format"]
+        sizes[fmt] = (samples_dir / name).stat().st_size
+    assert all(sizes[f] < sizes["ISO"] for f in ("RVZ", "WIA", "GCZ"))  # compressed
+    assert sizes["CISO"] < 2_200_000  # nod's CISO writer: one 2 MiB block
+
+
+@pytest.mark.parametrize("fmt", IMAGES)
+def test_disc_members_match_manifest(samples_dir, disc_images, fmt):
+    name, truth = disc_images[fmt]
     with open(samples_dir / name, "rb") as fh:
         assert detect_container(fh.read(4096), name).name == "gcdisc"
         got = {m.name: m for m in disc_members(fh, name)}
     assert set(got) == set(truth) == {"anim/0000.mot", "Metroid/Metroid1.pak"}
     for p, t in truth.items():
         m = got[p]
-        assert (m.offset, m.size) == (t["offset"], t["size"])
+        assert (m.offset, m.size, m.compressed) == (t["offset"], t["size"], fmt != "ISO")  # offsets in the disc
         data = m.read()
         assert hashlib.sha256(data).hexdigest() == t["sha256"]
         assert data == (samples_dir / t["loose"]).read_bytes()
 
 
-def test_files_inside_the_disc_parse_as_the_same_files_loose(sample_corpus, disc_truth):
-    name, truth = disc_truth
+@pytest.mark.parametrize("fmt", IMAGES)
+def test_files_inside_the_disc_parse_as_the_same_files_loose(sample_corpus, disc_images, fmt):
+    name, truth = disc_images[fmt]
+    assert sample_corpus.files.set_index("file").at[name, "status"] == "container"
     files = sample_corpus.files.set_index("file")
     for p, t in truth.items():
         inner = f"{name}/{p}"
@@ -202,19 +226,88 @@ def test_files_inside_the_disc_parse_as_the_same_files_loose(sample_corpus, disc
                 pd.testing.assert_frame_equal(a.drop(columns=offs), b.drop(columns=offs), check_dtype=False)
 
 
-def test_disc_without_nod_names_the_extra(samples_dir, disc_truth, monkeypatch):
-    name, _ = disc_truth
-    monkeypatch.setitem(sys.modules, "nod", None)  # import nod now fails
-    with open(samples_dir / name, "rb") as fh, pytest.raises(ParseError, match=r"'disc' extra"):
-        disc_members(fh, name)
+def test_disc_without_nod_names_the_extra(samples_dir, disc_images, monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "nod_rs", None)  # import nod_rs now fails
+    for fmt, (name, _) in disc_images.items():
+        with open(samples_dir / name, "rb") as fh, pytest.raises(ParseError, match=r"'disc' extra") as ei:
+            disc_members(fh, name)
+        assert ei.value.file == name, fmt
+        (tmp_path / name.split("/")[-1]).write_bytes((samples_dir / name).read_bytes())
+    c = animre.open_corpus(tmp_path, cache=False)  # one error row per image, naming the extra
+    assert sorted(c.errors.file) == sorted(n.split("/")[-1] for n, _ in disc_images.values())
+    assert c.errors.message.str.contains("'disc' extra").all()
 
 
-def test_disc_held_in_memory_is_read_through_a_temporary_copy(samples_dir, disc_truth):
-    name, truth = disc_truth
+@pytest.mark.parametrize("fmt", ["ISO", "RVZ"])
+def test_disc_held_in_memory_is_read_through_a_temporary_copy(samples_dir, disc_images, fmt):
+    name, truth = disc_images[fmt]
     img = (samples_dir / name).read_bytes()
-    got = {m.name: m.read() for m in disc_members(io.BytesIO(img), "mem.gcm")}
+    got = {m.name: m.read() for m in disc_members(io.BytesIO(img), f"mem.{fmt.lower()}")}
     assert {p: hashlib.sha256(d).hexdigest() for p, d in got.items()} == {
         p: t["sha256"] for p, t in truth.items()}
+
+
+def test_wbfs_copy_reads_the_same_files(samples_dir, disc_truth, tmp_path):
+    """WBFS (a Wii format nod also writes for GameCube discs; 4 MiB, so it is made here, not a sample)."""
+    name, truth = disc_truth
+    convert(samples_dir / name, tmp_path / "A.wbfs", "WBFS")
+    with open(tmp_path / "A.wbfs", "rb") as fh:
+        assert image_format(fh.read(64)) == "WBFS"
+        got = {m.name: m.read() for m in disc_members(fh, "A.wbfs")}
+    assert {p: hashlib.sha256(d).hexdigest() for p, d in got.items()} == {p: t["sha256"] for p, t in truth.items()}
+
+
+def _wii_disc(samples_dir, disc_truth):
+    """A Wii disc: an update partition, the data partition (the sample .mot and PAK), a channel partition."""
+    _, truth = disc_truth
+    loose = {p: (samples_dir / t["loose"]).read_bytes() for p, t in truth.items()}
+    tree = {"anim": {"0000.mot": loose["anim/0000.mot"]}, "Metroid": {"Metroid1.pak": loose["Metroid/Metroid1.pak"]}}
+    img, parts = encode_wii([(1, {"sys.bin": b"update" * 9}), (0, tree), (2, {"c.bin": b"channel"})])
+    expect = {f"update0/{p}": (o, s) for p, (o, s) in parts[0][1].items()}
+    expect |= parts[1][1]
+    expect |= {f"channel2/{p}": (o, s) for p, (o, s) in parts[2][1].items()}
+    return img, parts, expect
+
+
+@pytest.mark.parametrize("fmt", ["ISO", "RVZ"])
+def test_wii_disc_partitions_are_members(samples_dir, disc_truth, tmp_path, fmt):
+    img, parts, expect = _wii_disc(samples_dir, disc_truth)
+    path = tmp_path / "W.iso"
+    path.write_bytes(img)
+    if fmt != "ISO":
+        convert(tmp_path / "W.iso", tmp_path / "W.rvz", fmt)
+        path = tmp_path / "W.rvz"
+    with open(path, "rb") as fh:
+        assert detect_container(fh.read(4096), path.name).name == "gcdisc"
+        got = {m.name: m for m in disc_members(fh, path.name)}
+    assert {n: (m.offset, m.size) for n, m in got.items()} == expect  # offsets in the partition's data
+    for n, m in got.items():
+        part = 0 if n.startswith("update0/") else 2 if n.startswith("channel2/") else 1
+        at = parts[part][0] + m.offset
+        assert m.read() == img[at:at + m.size], n
+
+
+def test_files_on_a_wii_rvz_parse_as_the_same_files_loose(samples_dir, disc_truth, tmp_path):
+    name, truth = disc_truth
+    img, _, _ = _wii_disc(samples_dir, disc_truth)
+    (tmp_path / "w.iso").write_bytes(img)
+    (tmp_path / "disc").mkdir()
+    convert(tmp_path / "w.iso", tmp_path / "disc" / "W.rvz", "RVZ")
+    (tmp_path / "loose").mkdir()
+    for p, t in truth.items():
+        (tmp_path / "loose" / p.split("/")[-1]).write_bytes((samples_dir / t["loose"]).read_bytes())
+    a = animre.open_corpus(tmp_path / "disc", cache=False)
+    b = animre.open_corpus(tmp_path / "loose", cache=False)
+    assert a.errors.empty and b.errors.empty
+    assert set(a.tables) == set(b.tables) and {"mot", "pas4"} <= set(a.tables)
+    for table in a.tables:
+        if table == "files" or "file" not in a.tables[table].columns:
+            continue
+        x = a.tables[table].copy()
+        x["file"] = x.file.str.replace(r"^W\.rvz/(anim|Metroid)/", "", regex=True)
+        x = x.sort_values(list(x.columns[:2])).reset_index(drop=True)
+        y = b.tables[table].sort_values(list(x.columns[:2])).reset_index(drop=True)
+        pd.testing.assert_frame_equal(x, y, check_dtype=False, obj=table)
 
 
 # ---------------------------------------------------------------- hostile containers

@@ -56,6 +56,10 @@ EXTRA = ("GameCube and Wii disc images need the nod-rs library: install the 'dis
 _MAGICS = ((b"RVZ\x01", "RVZ"), (b"WIA\x01", "WIA"), (b"CISO", "CISO"), (b"\x01\xc0\x0b\xb1", "GCZ"),
            (b"WBFS", "WBFS"))
 _FATAL = (KeyboardInterrupt, SystemExit, GeneratorExit)
+# what nod was reading when it failed (the start of its message) -> field path and offset in the disc
+_NOD_WHERE = (("Reading partition FST", "header.fst_size", 0x428), ("Reading DOL", "header.dol_offset", 0x420),
+              ("Seeking to DOL", "header.dol_offset", 0x420), ("Reading apploader", "apploader", 0x2440),
+              ("Reading boot.bin", "header", 0), ("Reading bi2.bin", "bi2", 0x440))
 
 
 def image_format(head: bytes) -> str | None:
@@ -219,6 +223,9 @@ def _nod(call: Callable, name: str, path: str, offset: int, what: str):
     except _FATAL:
         raise
     except BaseException as e:  # noqa: BLE001 - nod reports bad images as OSError, ValueError, panics
+        if path.endswith("header"):
+            path, offset = next(((path[:-6] + p, o) for s, p, o in _NOD_WHERE if str(e).startswith(s)),
+                                (path, offset))
         raise ParseError(name, path, offset, f"nod cannot {what}: {e}") from None
 
 
