@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
+import os
 import struct
+import subprocess
 import sys
+import tempfile
 import tracemalloc
 import zlib
+from pathlib import Path
 
 import pandas as pd
 import pytest
 
 import animre
+from animre.compile import PROJECT_ROOT
 from animre.containers import detect_container
 from animre.containers.base import MAX_MEMBER
 from animre.containers.gcdisc import fst_files, image_format
@@ -431,6 +437,118 @@ def test_hostile_disc_is_a_parse_error(case):
         assert ei.value.file == "H.gcm" and ei.value.path.startswith(path), (case, str(ei.value))
         assert 0 <= ei.value.offset < len(data)
     _bounded(run, len(data))
+
+
+@pytest.fixture(scope="module")
+def small_images(tmp_path_factory) -> dict[str, bytes]:
+    """The hand-made disc of the hostile cases (``_disc``), as nod's writer stores it in each format."""
+    d = tmp_path_factory.mktemp("images")
+    (d / "s.gcm").write_bytes(_disc(lambda i: i))
+    out = {}
+    for fmt in IMAGE_FORMATS:
+        convert(d / "s.gcm", d / f"s.{fmt.lower()}", fmt)
+        out[fmt] = (d / f"s.{fmt.lower()}").read_bytes()
+    return out
+
+
+def _cut(n):
+    return lambda b: b[:n] if n > 0 else b[:len(b) + n]
+
+
+def _half(b: bytes) -> bytes:
+    return b[:len(b) // 2]
+
+
+def _flip(at: int):
+    return lambda b: b[:at] + bytes([b[at] ^ 0x10]) + b[at + 1:]
+
+
+HOSTILE_IMAGES = {  # (format, case): (mutation of the image, field path the error names)
+    ("RVZ", "cut_in_header"): (_cut(0x30), "wia_header"),
+    ("RVZ", "cut_in_half"): (_half, "wia_header.wia_file_size"),
+    ("RVZ", "last_byte_cut"): (_cut(-1), "wia_header.wia_file_size"),
+    ("RVZ", "says_one_byte_more"): (lambda b: _set(b, 0x2C, ">Q", len(b) + 1), "wia_header.wia_file_size"),
+    ("RVZ", "disc_of_2_40_bytes"): (lambda b: _set(b, 0x24, ">Q", 1 << 40), "wia_header.iso_file_size"),
+    ("RVZ", "header_2_flipped"): (_flip(0x50), "rvz"),  # nod checks the header's SHA-1
+    ("WIA", "cut_in_half"): (_half, "wia_header.wia_file_size"),
+    ("GCZ", "cut_in_header"): (_cut(20), "gcz_header"),
+    ("GCZ", "cut_in_half"): (_half, "gcz_header.compressed_data_size"),
+    ("GCZ", "disc_of_2_40_bytes"): (lambda b: _set(b, 16, "<Q", 1 << 40), "gcz_header.data_size"),
+    ("CISO", "cut_in_header"): (_cut(0x100), "ciso_header"),
+    ("CISO", "cut_in_half"): (_half, "ciso_header.block_map"),
+}
+
+
+def _hostile_images(small_images) -> dict[str, tuple[bytes, str]]:
+    """{file name: (bytes, field path)}: the damaged images, and the hostile GCMs as nod's writer stores them in RVZ."""
+    out = {f"{case}.{fmt.lower()}": (mutate(small_images[fmt]), path)
+           for (fmt, case), (mutate, path) in HOSTILE_IMAGES.items()}
+    with tempfile.TemporaryDirectory() as tmp:
+        for case, (mutate, path) in HOSTILE_DISCS.items():
+            (Path(tmp) / "h.gcm").write_bytes(_disc(mutate))
+            convert(Path(tmp) / "h.gcm", Path(tmp) / "h.rvz", "RVZ")
+            out[f"{case}.rvz"] = ((Path(tmp) / "h.rvz").read_bytes(), path)
+    return out
+
+
+def test_hostile_compressed_images_are_one_error_row(small_images, samples_dir, disc_images, tmp_path):
+    """Truncated and damaged RVZ/WIA/GCZ/CISO images, and hostile file system tables inside an RVZ:
+    each is one error row naming the image, the field and an offset in the image (its header) or in the
+    disc it holds (the file system table); the scan goes on (a good RVZ in the same folder parses)."""
+    cases = _hostile_images(small_images)
+    for fname, (data, _) in cases.items():
+        (tmp_path / fname).write_bytes(data)
+    (tmp_path / "good.rvz").write_bytes((samples_dir / disc_images["RVZ"][0]).read_bytes())
+    c = animre.open_corpus(tmp_path, cache=False)
+    errs = c.errors.set_index("file")
+    assert errs.index.is_unique and set(errs.index) == set(cases)
+    disc_size = len(_disc(lambda i: i))
+    for fname, (data, path) in cases.items():
+        e = errs.loc[fname]
+        assert e.path.startswith(path), (fname, e.path, e.message)
+        assert 0 <= e.offset < max(len(data), disc_size), (fname, e.offset)
+    inside = c.files[c.files.container == "good.rvz"].set_index("file").status.to_dict()
+    assert inside == {"good.rvz/anim/0000.mot": "parsed", "good.rvz/Metroid/Metroid1.pak": "container"}
+
+
+def test_hostile_compressed_images_stay_bounded_in_native_memory(small_images, samples_dir, disc_images, tmp_path):
+    """nod's own allocations are invisible to tracemalloc: a fresh interpreter opens every hostile image,
+    every 61st truncation and every 37th one-byte flip of the sample RVZ, reads every member it lists, and
+    its peak resident memory grows by less than 64 MB."""
+    cases = {n: d for n, (d, _) in _hostile_images(small_images).items()}
+    rvz = (samples_dir / disc_images["RVZ"][0]).read_bytes()
+    cases |= {f"cut{i}.rvz": rvz[:i] for i in range(1, len(rvz), 61)}
+    cases |= {f"flip{i}.rvz": _flip(i)(rvz) for i in range(0, len(rvz), 37)}
+    for n, d in cases.items():
+        (tmp_path / n).write_bytes(d)
+    code = (
+        "import json, os, resource, sys\n"
+        "from animre.containers.gcdisc import members\n"
+        "from animre.errors import ParseError\n"
+        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "outcome = {}\n"
+        "for n in sorted(os.listdir(sys.argv[1])):\n"
+        "    try:\n"
+        "        with open(os.path.join(sys.argv[1], n), 'rb') as fh:\n"
+        "            ms = members(fh, n)\n"
+        "            for m in ms:\n"
+        "                try:\n"
+        "                    m.read()\n"
+        "                except ParseError:\n"
+        "                    pass\n"
+        "        outcome[n] = 'listed'\n"
+        "    except ParseError as e:\n"
+        "        outcome[n] = 'error' if e.file == n else 'misnamed'\n"
+        "after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "print(json.dumps({'grew_kb': after - before, 'outcome': outcome}))\n")
+    r = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, timeout=300,
+                       env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)})
+    assert r.returncode == 0, r.stderr[-2000:]
+    got = json.loads(r.stdout.strip().splitlines()[-1])
+    assert got["grew_kb"] < 64 * 1024, got["grew_kb"]
+    assert set(got["outcome"]) == set(cases)
+    assert "misnamed" not in got["outcome"].values()
+    assert all(got["outcome"][n] == "error" for n in cases if n.startswith("cut"))  # every truncation
 
 
 def test_valid_hand_made_containers_read(tmp_path):
