@@ -59,7 +59,9 @@ _FATAL = (KeyboardInterrupt, SystemExit, GeneratorExit)
 # what nod was reading when it failed (the start of its message) -> field path and offset in the disc
 _NOD_WHERE = (("Reading partition FST", "header.fst_size", 0x428), ("Reading DOL", "header.dol_offset", 0x420),
               ("Seeking to DOL", "header.dol_offset", 0x420), ("Reading apploader", "apploader", 0x2440),
-              ("Reading boot.bin", "header", 0), ("Reading bi2.bin", "bi2", 0x440))
+              ("Reading boot.bin", "header", 0), ("Reading bi2.bin", "bi2", 0x440),
+              ("Reading partition group", "partition_table.groups", 0x40000),
+              ("Reading partition header", "partition_table.entries", 0x40020))
 
 
 def image_format(head: bytes) -> str | None:
@@ -223,9 +225,8 @@ def _nod(call: Callable, name: str, path: str, offset: int, what: str):
     except _FATAL:
         raise
     except BaseException as e:  # noqa: BLE001 - nod reports bad images as OSError, ValueError, panics
-        if path.endswith("header"):
-            path, offset = next(((path[:-6] + p, o) for s, p, o in _NOD_WHERE if str(e).startswith(s)),
-                                (path, offset))
+        base = path[:-6] if path.endswith("header") else ""  # a partition's fields: below its prefix
+        path, offset = next(((base + p, o) for s, p, o in _NOD_WHERE if str(e).startswith(s)), (path, offset))
         raise ParseError(name, path, offset, f"nod cannot {what}: {e}") from None
 
 

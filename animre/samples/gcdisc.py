@@ -204,7 +204,7 @@ def convert(src: str | os.PathLike, dst: str | os.PathLike, format: str) -> None
     >>> _ = (d / "a.gcm").write_bytes(encode_gcm({"a.bin": b"hello"})[0])
     >>> convert(d / "a.gcm", d / "a.rvz", "RVZ")
     >>> (d / "a.rvz").read_bytes()[:4]
-    b'RVZ\x01'
+    b'RVZ\\x01'
     """
     import nod_rs
 
