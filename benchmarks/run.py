@@ -372,7 +372,11 @@ def _hostile_retro(samples: Path) -> dict:
     lzo_at = next(off for flag, _, _, size, off in entries if flag and pak[off + 4] != 0x78 and size > 4096)
     disc = (samples / "gcdisc" / "ANIMRE.gcm").read_bytes()
     fst = struct.unpack_from(">I", disc, 0x424)[0]
+    rvz = (samples / "gcdisc" / "ANIMRE.rvz").read_bytes() if (samples / "gcdisc" / "ANIMRE.rvz").exists() else b""
     return {
+        **({"gcdisc: truncated RVZ": ("D.rvz", rvz[:len(rvz) // 2], rvz),
+            "gcdisc: RVZ with a damaged header": ("D.rvz", edit(0x50, ">B", rvz[0x50] ^ 0x10, data=rvz), rvz)}
+           if rvz else {}),
         "pak: 2^32 resources": ("M.pak", edit(pos, ">I", 0xFFFFFFFF), pak),
         "pak: resource outside the file": ("M.pak", edit(table + 16, ">I", 10**9), pak),
         "pak: resource declaring 4 GB": ("M.pak", edit(zlib_at, ">I", 0xFFFFFFFF), pak),

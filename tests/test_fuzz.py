@@ -236,9 +236,14 @@ def test_real_malformed_fli_gives_error(realdata):
 
 # ------------------------------------------------------------------ containers (AGG, zip, PAK, disc images)
 
-CONTAINER_SAMPLES = {"agg": "agg/HEROES2.AGG", "zip": "zip/CIV3UNITS.ZIP", "pak": "pak/Metroid1.pak",
-                     "gcdisc": "gcdisc/ANIMRE.gcm"}
-DIRECTORY_END = {"agg": 2 + 12 * 16, "pak": 0x100, "gcdisc": 0x2700}  # header, tables (zip: the whole file)
+CONTAINER_SAMPLES = {"agg": ("agg/HEROES2.AGG",), "zip": ("zip/CIV3UNITS.ZIP",), "pak": ("pak/Metroid1.pak",),
+                     "gcdisc": ("gcdisc/ANIMRE.gcm",),
+                     # the compressed copies share one budget of examples: each example draws one of them
+                     "gcdisc_compressed": ("gcdisc/ANIMRE.rvz", "gcdisc/ANIMRE.wia", "gcdisc/ANIMRE.gcz",
+                                           "gcdisc/ANIMRE.ciso")}
+# header and tables (zip: the whole file); RVZ/WIA: headers 1 and 2 and the entry tables; CISO: its block map
+DIRECTORY_END = {".AGG": 2 + 12 * 16, ".pak": 0x100, ".gcm": 0x2700, ".rvz": 0x300, ".wia": 0x300,
+                 ".gcz": 32 + 12, ".ciso": 0x8000}
 
 
 def _sources_ok_or_errors(data: bytes, name: str) -> None:
@@ -269,9 +274,9 @@ def _sources_ok_or_errors(data: bytes, name: str) -> None:
 @FUZZ
 @given(data=st.data())
 def test_random_mutations_of_archives(kind, samples_dir, data):
-    path = CONTAINER_SAMPLES[kind]
+    path = data.draw(st.sampled_from(CONTAINER_SAMPLES[kind]))
     buf = bytearray((samples_dir / path).read_bytes())
-    directory = DIRECTORY_END.get(kind, len(buf))  # aim at the directory half of the time
+    directory = DIRECTORY_END.get(path[path.rindex("."):], len(buf))  # aim at the directory half of the time
     for _ in range(data.draw(st.integers(1, 6))):
         kind_of = data.draw(st.sampled_from(["flip", "word", "cut", "tail"]))
         if not buf:

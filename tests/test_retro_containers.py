@@ -4,25 +4,31 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
+import os
 import struct
+import subprocess
 import sys
+import tempfile
 import tracemalloc
 import zlib
+from pathlib import Path
 
 import pandas as pd
 import pytest
 
 import animre
+from animre.compile import PROJECT_ROOT
 from animre.containers import detect_container
 from animre.containers.base import MAX_MEMBER
-from animre.containers.gcdisc import fst_files
+from animre.containers.gcdisc import fst_files, image_format
 from animre.containers.gcdisc import members as disc_members
 from animre.containers.pak import members as pak_members
 from animre.errors import ParseError
 from animre.formats._ancs import characters, pas4_length
 from animre.formats.pas4 import block_info, locate
 from animre.read import parse_blocks, parse_data
-from animre.samples.gcdisc import encode_gcm
+from animre.samples.gcdisc import IMAGE_FORMATS, convert, encode_gcm, encode_wii
 from animre.samples.pak import compress, encode_pak
 from animre.samples.pas4 import encode_ancs
 
@@ -38,12 +44,22 @@ def pak_truth(manifest) -> tuple[str, dict]:
     return arch, {f[len(arch) + 1:]: e for f, e in sec["files"].items() if e.get("container") == arch}
 
 
+IMAGES = ("ISO",) + IMAGE_FORMATS  # the sample GCM and the copies nod's writer made of it
+
+
 @pytest.fixture(scope="module")
-def disc_truth(manifest) -> tuple[str, dict]:
-    """(the disc's corpus name, {path inside the disc: manifest entry})."""
+def disc_images(manifest) -> dict[str, tuple[str, dict]]:
+    """Per image format, (the image's corpus name, {path inside the disc: manifest entry})."""
     sec = manifest["formats"]["gcdisc"]
-    disc = sec["planted"]["disc"]
-    return disc, {f[len(disc) + 1:]: e for f, e in sec["files"].items() if e.get("container") == disc}
+    names = {"ISO": sec["planted"]["disc"], **sec["planted"]["images"]}
+    return {fmt: (disc, {f[len(disc) + 1:]: e for f, e in sec["files"].items() if e.get("container") == disc})
+            for fmt, disc in names.items()}
+
+
+@pytest.fixture(scope="module")
+def disc_truth(disc_images) -> tuple[str, dict]:
+    """(the plain GCM's corpus name, {path inside the disc: manifest entry})."""
+    return disc_images["ISO"]
 
 
 def _values(corpus, table: str, file: str, character: str | None = None) -> pd.DataFrame:
@@ -167,22 +183,36 @@ def test_several_characters_and_a_broken_third(samples_dir, manifest):
 # ---------------------------------------------------------------- disc images
 
 
-def test_disc_members_match_manifest(samples_dir, disc_truth):
-    name, truth = disc_truth
+def test_sample_images_are_written_by_nod_in_every_format(samples_dir, disc_images, manifest):
+    assert set(disc_images) == set(IMAGES)
+    sizes = {}
+    for fmt, (name, _) in disc_images.items():
+        head = (samples_dir / name).read_bytes()[:64]
+        assert image_format(head) == fmt == manifest["formats"]["gcdisc"]["files"][name]["image_format"]
+        sizes[fmt] = (samples_dir / name).stat().st_size
+    assert all(sizes[f] < sizes["ISO"] for f in ("RVZ", "WIA", "GCZ"))  # compressed
+    assert sizes["CISO"] < 2_200_000  # nod's CISO writer: one 2 MiB block
+
+
+@pytest.mark.parametrize("fmt", IMAGES)
+def test_disc_members_match_manifest(samples_dir, disc_images, fmt):
+    name, truth = disc_images[fmt]
     with open(samples_dir / name, "rb") as fh:
         assert detect_container(fh.read(4096), name).name == "gcdisc"
         got = {m.name: m for m in disc_members(fh, name)}
     assert set(got) == set(truth) == {"anim/0000.mot", "Metroid/Metroid1.pak"}
     for p, t in truth.items():
         m = got[p]
-        assert (m.offset, m.size) == (t["offset"], t["size"])
+        assert (m.offset, m.size, m.compressed) == (t["offset"], t["size"], fmt != "ISO")  # offsets in the disc
         data = m.read()
         assert hashlib.sha256(data).hexdigest() == t["sha256"]
         assert data == (samples_dir / t["loose"]).read_bytes()
 
 
-def test_files_inside_the_disc_parse_as_the_same_files_loose(sample_corpus, disc_truth):
-    name, truth = disc_truth
+@pytest.mark.parametrize("fmt", IMAGES)
+def test_files_inside_the_disc_parse_as_the_same_files_loose(sample_corpus, disc_images, fmt):
+    name, truth = disc_images[fmt]
+    assert sample_corpus.files.set_index("file").at[name, "status"] == "container"
     files = sample_corpus.files.set_index("file")
     for p, t in truth.items():
         inner = f"{name}/{p}"
@@ -202,19 +232,88 @@ def test_files_inside_the_disc_parse_as_the_same_files_loose(sample_corpus, disc
                 pd.testing.assert_frame_equal(a.drop(columns=offs), b.drop(columns=offs), check_dtype=False)
 
 
-def test_disc_without_nod_names_the_extra(samples_dir, disc_truth, monkeypatch):
-    name, _ = disc_truth
-    monkeypatch.setitem(sys.modules, "nod", None)  # import nod now fails
-    with open(samples_dir / name, "rb") as fh, pytest.raises(ParseError, match=r"'disc' extra"):
-        disc_members(fh, name)
+def test_disc_without_nod_names_the_extra(samples_dir, disc_images, monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "nod_rs", None)  # import nod_rs now fails
+    for fmt, (name, _) in disc_images.items():
+        with open(samples_dir / name, "rb") as fh, pytest.raises(ParseError, match=r"'disc' extra") as ei:
+            disc_members(fh, name)
+        assert ei.value.file == name, fmt
+        (tmp_path / name.split("/")[-1]).write_bytes((samples_dir / name).read_bytes())
+    c = animre.open_corpus(tmp_path, cache=False)  # one error row per image, naming the extra
+    assert sorted(c.errors.file) == sorted(n.split("/")[-1] for n, _ in disc_images.values())
+    assert c.errors.message.str.contains("'disc' extra").all()
 
 
-def test_disc_held_in_memory_is_read_through_a_temporary_copy(samples_dir, disc_truth):
-    name, truth = disc_truth
+@pytest.mark.parametrize("fmt", ["ISO", "RVZ"])
+def test_disc_held_in_memory_is_read_through_a_temporary_copy(samples_dir, disc_images, fmt):
+    name, truth = disc_images[fmt]
     img = (samples_dir / name).read_bytes()
-    got = {m.name: m.read() for m in disc_members(io.BytesIO(img), "mem.gcm")}
+    got = {m.name: m.read() for m in disc_members(io.BytesIO(img), f"mem.{fmt.lower()}")}
     assert {p: hashlib.sha256(d).hexdigest() for p, d in got.items()} == {
         p: t["sha256"] for p, t in truth.items()}
+
+
+def test_wbfs_copy_reads_the_same_files(samples_dir, disc_truth, tmp_path):
+    """WBFS (a Wii format nod also writes for GameCube discs; 4 MiB, so it is made here, not a sample)."""
+    name, truth = disc_truth
+    convert(samples_dir / name, tmp_path / "A.wbfs", "WBFS")
+    with open(tmp_path / "A.wbfs", "rb") as fh:
+        assert image_format(fh.read(64)) == "WBFS"
+        got = {m.name: m.read() for m in disc_members(fh, "A.wbfs")}
+    assert {p: hashlib.sha256(d).hexdigest() for p, d in got.items()} == {p: t["sha256"] for p, t in truth.items()}
+
+
+def _wii_disc(samples_dir, disc_truth):
+    """A Wii disc: an update partition, the data partition (the sample .mot and PAK), a channel partition."""
+    _, truth = disc_truth
+    loose = {p: (samples_dir / t["loose"]).read_bytes() for p, t in truth.items()}
+    tree = {"anim": {"0000.mot": loose["anim/0000.mot"]}, "Metroid": {"Metroid1.pak": loose["Metroid/Metroid1.pak"]}}
+    img, parts = encode_wii([(1, {"sys.bin": b"update" * 9}), (0, tree), (2, {"c.bin": b"channel"})])
+    expect = {f"update0/{p}": (o, s) for p, (o, s) in parts[0][1].items()}
+    expect |= parts[1][1]
+    expect |= {f"channel2/{p}": (o, s) for p, (o, s) in parts[2][1].items()}
+    return img, parts, expect
+
+
+@pytest.mark.parametrize("fmt", ["ISO", "RVZ"])
+def test_wii_disc_partitions_are_members(samples_dir, disc_truth, tmp_path, fmt):
+    img, parts, expect = _wii_disc(samples_dir, disc_truth)
+    path = tmp_path / "W.iso"
+    path.write_bytes(img)
+    if fmt != "ISO":
+        convert(tmp_path / "W.iso", tmp_path / "W.rvz", fmt)
+        path = tmp_path / "W.rvz"
+    with open(path, "rb") as fh:
+        assert detect_container(fh.read(4096), path.name).name == "gcdisc"
+        got = {m.name: m for m in disc_members(fh, path.name)}
+    assert {n: (m.offset, m.size) for n, m in got.items()} == expect  # offsets in the partition's data
+    for n, m in got.items():
+        part = 0 if n.startswith("update0/") else 2 if n.startswith("channel2/") else 1
+        at = parts[part][0] + m.offset
+        assert m.read() == img[at:at + m.size], n
+
+
+def test_files_on_a_wii_rvz_parse_as_the_same_files_loose(samples_dir, disc_truth, tmp_path):
+    name, truth = disc_truth
+    img, _, _ = _wii_disc(samples_dir, disc_truth)
+    (tmp_path / "w.iso").write_bytes(img)
+    (tmp_path / "disc").mkdir()
+    convert(tmp_path / "w.iso", tmp_path / "disc" / "W.rvz", "RVZ")
+    (tmp_path / "loose").mkdir()
+    for p, t in truth.items():
+        (tmp_path / "loose" / p.split("/")[-1]).write_bytes((samples_dir / t["loose"]).read_bytes())
+    a = animre.open_corpus(tmp_path / "disc", cache=False)
+    b = animre.open_corpus(tmp_path / "loose", cache=False)
+    assert a.errors.empty and b.errors.empty
+    assert set(a.tables) == set(b.tables) and {"mot", "pas4"} <= set(a.tables)
+    for table in a.tables:
+        if table == "files" or "file" not in a.tables[table].columns:
+            continue
+        x = a.tables[table].copy()
+        x["file"] = x.file.str.replace(r"^W\.rvz/(anim|Metroid)/", "", regex=True)
+        x = x.sort_values(list(x.columns[:2])).reset_index(drop=True)
+        y = b.tables[table].sort_values(list(x.columns[:2])).reset_index(drop=True)
+        pd.testing.assert_frame_equal(x, y, check_dtype=False, obj=table)
 
 
 # ---------------------------------------------------------------- hostile containers
@@ -338,6 +437,134 @@ def test_hostile_disc_is_a_parse_error(case):
         assert ei.value.file == "H.gcm" and ei.value.path.startswith(path), (case, str(ei.value))
         assert 0 <= ei.value.offset < len(data)
     _bounded(run, len(data))
+
+
+@pytest.fixture(scope="module")
+def small_images(tmp_path_factory) -> dict[str, bytes]:
+    """The hand-made disc of the hostile cases (``_disc``), as nod's writer stores it in each format."""
+    d = tmp_path_factory.mktemp("images")
+    (d / "s.gcm").write_bytes(_disc(lambda i: i))
+    out = {}
+    for fmt in IMAGE_FORMATS:
+        convert(d / "s.gcm", d / f"s.{fmt.lower()}", fmt)
+        out[fmt] = (d / f"s.{fmt.lower()}").read_bytes()
+    return out
+
+
+def _cut(n):
+    return lambda b: b[:n] if n > 0 else b[:len(b) + n]
+
+
+def _half(b: bytes) -> bytes:
+    return b[:len(b) // 2]
+
+
+def _flip(at: int):
+    return lambda b: b[:at] + bytes([b[at] ^ 0x10]) + b[at + 1:]
+
+
+HOSTILE_IMAGES = {  # (format, case): (mutation of the image, field path the error names)
+    ("RVZ", "cut_in_header"): (_cut(0x30), "wia_header"),
+    ("RVZ", "cut_in_half"): (_half, "wia_header.wia_file_size"),
+    ("RVZ", "last_byte_cut"): (_cut(-1), "wia_header.wia_file_size"),
+    ("RVZ", "says_one_byte_more"): (lambda b: _set(b, 0x2C, ">Q", len(b) + 1), "wia_header.wia_file_size"),
+    ("RVZ", "disc_of_2_40_bytes"): (lambda b: _set(b, 0x24, ">Q", 1 << 40), "wia_header.iso_file_size"),
+    ("RVZ", "header_2_flipped"): (_flip(0x50), "rvz"),  # nod checks the header's SHA-1
+    ("WIA", "cut_in_half"): (_half, "wia_header.wia_file_size"),
+    ("GCZ", "cut_in_header"): (_cut(20), "gcz_header"),
+    ("GCZ", "cut_in_half"): (_half, "gcz_header.compressed_data_size"),
+    ("GCZ", "disc_of_2_40_bytes"): (lambda b: _set(b, 16, "<Q", 1 << 40), "gcz_header.data_size"),
+    ("CISO", "cut_in_header"): (_cut(0x100), "ciso_header"),
+    ("CISO", "cut_in_half"): (_half, "ciso_header.block_map"),
+}
+
+
+def _wii(mutate) -> bytes:
+    return mutate(encode_wii([(0, {"a.bin": b"x" * 10})])[0])
+
+
+HOSTILE_WII = {  # plain Wii images: partition table (0x40000) and partition header (0x50000) fields
+    "wii_2_32_partitions": (lambda b: _set(b, 0x40000, ">I", 0xFFFFFFFF), "partition_table.groups"),
+    "wii_2_28_partitions": (lambda b: _set(b, 0x40000, ">I", 0x10000000), "partition_table.groups"),
+    "wii_table_outside": (lambda b: _set(b, 0x40004, ">I", 0x3FFFFFFF), "partition_table.groups"),
+    "wii_partition_outside": (lambda b: _set(b, 0x40020, ">I", 0x3FFFFFF0), "partition_table.entries"),
+    "wii_data_size_4_gb": (lambda b: _set(b, 0x502BC, ">I", 0xFFFFFFFF), "iso"),
+    "wii_tmd_4_gb": (lambda b: _set(b, 0x502A4, ">II", 0xFFFFFFFF, 0x100), "partitions[0].header"),
+}
+
+
+def _hostile_images(small_images) -> dict[str, tuple[bytes, str]]:
+    """{file name: (bytes, field path)}: the damaged images, and the hostile GCMs as nod's writer stores them in RVZ."""
+    out = {f"{case}.{fmt.lower()}": (mutate(small_images[fmt]), path)
+           for (fmt, case), (mutate, path) in HOSTILE_IMAGES.items()}
+    with tempfile.TemporaryDirectory() as tmp:
+        for case, (mutate, path) in HOSTILE_DISCS.items():
+            (Path(tmp) / "h.gcm").write_bytes(_disc(mutate))
+            convert(Path(tmp) / "h.gcm", Path(tmp) / "h.rvz", "RVZ")
+            out[f"{case}.rvz"] = ((Path(tmp) / "h.rvz").read_bytes(), path)
+    out |= {f"{case}.iso": (_wii(mutate), path) for case, (mutate, path) in HOSTILE_WII.items()}
+    return out
+
+
+def test_hostile_compressed_images_are_one_error_row(small_images, samples_dir, disc_images, tmp_path):
+    """Truncated and damaged RVZ/WIA/GCZ/CISO images, hostile file system tables inside an RVZ, hostile
+    Wii partition tables (2^32 partitions: nod reports it cannot allocate, and goes on):
+    each is one error row naming the image, the field and an offset in the image (its header) or in the
+    disc it holds (the file system table); the scan goes on (a good RVZ in the same folder parses)."""
+    cases = _hostile_images(small_images)
+    for fname, (data, _) in cases.items():
+        (tmp_path / fname).write_bytes(data)
+    (tmp_path / "good.rvz").write_bytes((samples_dir / disc_images["RVZ"][0]).read_bytes())
+    c = animre.open_corpus(tmp_path, cache=False)
+    errs = c.errors.set_index("file")
+    assert errs.index.is_unique and set(errs.index) == set(cases)
+    disc_size = len(_wii(lambda i: i))
+    for fname, (data, path) in cases.items():
+        e = errs.loc[fname]
+        assert e.path.startswith(path), (fname, e.path, e.message)
+        assert 0 <= e.offset < max(len(data), disc_size), (fname, e.offset)
+    inside = c.files[c.files.container == "good.rvz"].set_index("file").status.to_dict()
+    assert inside == {"good.rvz/anim/0000.mot": "parsed", "good.rvz/Metroid/Metroid1.pak": "container"}
+
+
+def test_hostile_compressed_images_stay_bounded_in_native_memory(small_images, samples_dir, disc_images, tmp_path):
+    """nod's own allocations are invisible to tracemalloc: a fresh interpreter opens every hostile image,
+    every 61st truncation and every 37th one-byte flip of the sample RVZ, reads every member it lists, and
+    its peak resident memory grows by less than 64 MB."""
+    cases = {n: d for n, (d, _) in _hostile_images(small_images).items()}
+    rvz = (samples_dir / disc_images["RVZ"][0]).read_bytes()
+    cases |= {f"cut{i}.rvz": rvz[:i] for i in range(1, len(rvz), 61)}
+    cases |= {f"flip{i}.rvz": _flip(i)(rvz) for i in range(0, len(rvz), 37)}
+    for n, d in cases.items():
+        (tmp_path / n).write_bytes(d)
+    code = (
+        "import json, os, resource, sys\n"
+        "from animre.containers.gcdisc import members\n"
+        "from animre.errors import ParseError\n"
+        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "outcome = {}\n"
+        "for n in sorted(os.listdir(sys.argv[1])):\n"
+        "    try:\n"
+        "        with open(os.path.join(sys.argv[1], n), 'rb') as fh:\n"
+        "            ms = members(fh, n)\n"
+        "            for m in ms:\n"
+        "                try:\n"
+        "                    m.read()\n"
+        "                except ParseError:\n"
+        "                    pass\n"
+        "        outcome[n] = 'listed'\n"
+        "    except ParseError as e:\n"
+        "        outcome[n] = 'error' if e.file == n else 'misnamed'\n"
+        "after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "print(json.dumps({'grew_kb': after - before, 'outcome': outcome}))\n")
+    r = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, timeout=300,
+                       env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)})
+    assert r.returncode == 0, r.stderr[-2000:]
+    got = json.loads(r.stdout.strip().splitlines()[-1])
+    assert got["grew_kb"] < 64 * 1024, got["grew_kb"]
+    assert set(got["outcome"]) == set(cases)
+    assert "misnamed" not in got["outcome"].values()
+    assert all(got["outcome"][n] == "error" for n in cases if n.startswith("cut"))  # every truncation
 
 
 def test_valid_hand_made_containers_read(tmp_path):

@@ -12,22 +12,35 @@ directory, directories ``[flag|name offset, parent, next]``, files
 Retro PAK), so a test can compare a file inside the disc with the same file
 loose. Manifest: per disc, every file's path, offset, size, sha256 and the
 loose sample it copies.
+
+The same disc is then written as RVZ, WIA, CISO and GCZ images by the nod
+library's own writer (``nod_rs.DiscWriter``, the ``disc`` extra; without it
+only the GCM is written): ``gcdisc/ANIMRE.rvz`` and so on, whose members are
+the same files at the same disc offsets. nod's CISO writer always uses
+2 MiB blocks, so the CISO copy is one 2 MiB block (2.1 MB) whatever the
+disc's size; the others are about 8 KB.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import os
 import struct
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from . import pak as pak_samples
 
-__all__ = ["generate", "encode_gcm", "USES", "SUBDIR", "GCN_MAGIC"]
+__all__ = ["generate", "encode_gcm", "encode_wii", "convert", "USES", "SUBDIR", "GCN_MAGIC", "IMAGE_FORMATS"]
 
 SUBDIR = "gcdisc"
 USES = ("mot", "pak")  # generators whose files this one packs (they run first)
 GCN_MAGIC = 0xC2339F3D
+WII_MAGIC = 0x5D1C9EA3
 _ALIGN = 32
+IMAGE_FORMATS = ("RVZ", "WIA", "CISO", "GCZ")  # what nod's writer makes of the sample GCM
 
 
 def _pad(b: bytearray, align: int = _ALIGN) -> None:
@@ -57,10 +70,12 @@ def _fst(tree: dict[str, bytes | dict]) -> tuple[list[tuple[str, bytes | None, i
 
 
 def encode_gcm(tree: dict[str, bytes | dict], game_id: bytes = b"GANR01",
-               title: str = "animre sample disc") -> tuple[bytes, dict[str, tuple[int, int]]]:
+               title: str = "animre sample disc", wii: bool = False) -> tuple[bytes, dict[str, tuple[int, int]]]:
     """A minimal GameCube disc image holding ``tree`` ({name: bytes or sub-tree}).
 
     Returns the image and, per file path, its (offset, size) in the image.
+    With ``wii=True`` it is the data of a Wii partition instead (Wii magic
+    0x5D1C9EA3 at 0x18, offsets stored shifted right by 2), see :func:`encode_wii`.
 
     Examples
     --------
@@ -71,7 +86,8 @@ def encode_gcm(tree: dict[str, bytes | dict], game_id: bytes = b"GANR01",
     """
     b = bytearray(0x440)
     b[0:6] = game_id
-    struct.pack_into(">I", b, 0x1C, GCN_MAGIC)
+    struct.pack_into(">I", b, 0x18 if wii else 0x1C, WII_MAGIC if wii else GCN_MAGIC)
+    shift = 2 if wii else 0
     t = title.encode("ascii")[:0x3DF]
     b[0x20:0x20 + len(t)] = t
     b += bytes(0x2000)  # bi2.bin
@@ -102,7 +118,7 @@ def encode_gcm(tree: dict[str, bytes | dict], game_id: bytes = b"GANR01",
         else:
             off = files_at + len(body)
             where[path] = (off, len(data))
-            fst += struct.pack(">III", name_off, off, len(data))
+            fst += struct.pack(">III", name_off, off >> shift, len(data))
             body += data
             _pad(body)
     fst += names
@@ -110,16 +126,120 @@ def encode_gcm(tree: dict[str, bytes | dict], game_id: bytes = b"GANR01",
     _pad(b)
     assert len(b) == files_at
     b += body
-    struct.pack_into(">IIII", b, 0x420, dol_off, fst_off, fst_size, fst_size)
+    stored = (fst_size + (1 << shift) - 1) >> shift  # on Wii the size in words (the table's padding rounds it up)
+    struct.pack_into(">IIII", b, 0x420, dol_off >> shift, fst_off >> shift, stored, stored)
     return bytes(b), where
 
 
-def generate(out_dir: Path, seed: int) -> dict:
-    """Write ``gcdisc/ANIMRE.gcm`` (a GNT4 ``.mot`` and the Retro PAK samples inside); return the manifest section.
+def encode_wii(partitions: list[tuple[int, dict[str, bytes | dict]]], game_id: bytes = b"RANR01",
+               title: str = "animre sample Wii disc") -> tuple[bytes, list[tuple[int, dict[str, tuple[int, int]]]]]:
+    """A minimal Wii disc image whose partitions ``[(kind, tree)]`` are stored without encryption and hashes.
 
-    Manifest ``files``: the disc (status ``container``), its files by corpus
-    name (``gcdisc/ANIMRE.gcm/<path>``) with offset, size, sha256 and the
-    loose sample each copies, and the members of the PAK inside it.
+    ``kind`` is the partition type (0 data, 1 update, 2 channel). The disc
+    header's flags at 0x60 (no partition hashes) and 0x61 (no partition
+    encryption) are set, as on development discs, so partition data is
+    plain (no title key is needed). Layout: disc header, the partition table
+    at 0x40000 (four groups of [count, offset >> 2]; group 0's entries
+    [offset >> 2, kind]), each partition from 0x50000 on (a ticket with the
+    retail issuer name and common key index 0, data offset and size at
+    0x2B8, then its data 0x20000 bytes after its start: :func:`encode_gcm`
+    with ``wii=True``, in 0x8000-byte sectors). Returns the image and per
+    partition the offset of its data in the image and, per file path, its
+    (offset, size) in that data.
+
+    Examples
+    --------
+    >>> img, parts = encode_wii([(0, {"a.bin": b"hello"})])
+    >>> data_at, where = parts[0]
+    >>> off, size = where["a.bin"]
+    >>> img[data_at + off:data_at + off + size], hex(struct.unpack_from(">I", img, 0x18)[0])
+    (b'hello', '0x5d1c9ea3')
+    """
+    b = bytearray(encode_gcm({}, game_id, title, wii=True)[0][:0x80])  # id, magic, title
+    b[0x60:0x62] = b"\x01\x01"  # no partition hashes, no partition encryption
+    b += bytes(0x50000 - len(b))
+    table = struct.pack(">II", len(partitions), 0x40020 >> 2)
+    out = []
+    for kind, tree in partitions:
+        data, where = encode_gcm(tree, game_id, title, wii=True)
+        data += bytes(-len(data) % 0x8000)
+        start = len(b)
+        table += struct.pack(">II", start >> 2, kind)
+        ticket = bytearray(0x2A4)
+        struct.pack_into(">I", ticket, 0, 0x10001)  # RSA-2048 signature (not checked)
+        ticket[0x140:0x140 + 26] = b"Root-CA00000001-XS00000003"
+        ticket[0x1DC:0x1E4] = b"\x00\x01\x00\x00" + game_id[:4]  # title id
+        b += ticket + struct.pack(">7I", 0, 0, 0, 0, 0, 0x20000 >> 2, len(data) >> 2)
+        b += bytes(start + 0x20000 - len(b))
+        out.append((len(b), where))
+        b += data
+    table = table[:8] + bytes(24) + table[8:]  # groups 1-3 empty, then group 0's entries at 0x40020
+    b[0x40000:0x40000 + len(table)] = table
+    return bytes(b), out
+
+
+@contextlib.contextmanager
+def _quiet_stdout() -> Iterator[None]:
+    """Native code's prints to file descriptor 1 go nowhere (nod's GCZ writer prints every block)."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 1)
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
+def convert(src: str | os.PathLike, dst: str | os.PathLike, format: str) -> None:
+    """Write the disc image ``src`` as ``dst`` in ``format`` (``RVZ``, ``WIA``, ``CISO``, ``GCZ``...) with nod's writer.
+
+    Needs the ``disc`` extra (``nod_rs``).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> _ = (d / "a.gcm").write_bytes(encode_gcm({"a.bin": b"hello"})[0])
+    >>> convert(d / "a.gcm", d / "a.rvz", "RVZ")
+    >>> (d / "a.rvz").read_bytes()[:4]
+    b'RVZ\\x01'
+    """
+    import nod_rs
+
+    writer = nod_rs.DiscWriter(nod_rs.DiscReader(os.fspath(src)), format)
+    tmp = Path(f"{os.fspath(dst)}.tmp")
+    with _quiet_stdout():
+        writer.process(os.fspath(tmp))
+    tmp.replace(dst)
+
+
+def _entries(out: Path, disc: str, img: bytes, where: dict, loose: dict[str, Path]) -> dict[str, dict]:
+    """Manifest entries of the files of ``disc`` (and of the PAK inside it)."""
+    files: dict[str, dict] = {}
+    for p, (o, s) in where.items():
+        inner = f"{disc}/{p}"
+        entry = {"status": "parsed", "format": "mot", "container": disc, "offset": o, "size": s,
+                 "sha256": hashlib.sha256(img[o:o + s]).hexdigest(), "loose": loose[p].relative_to(out).as_posix()}
+        if p.endswith(".pak"):
+            rebuilt, entries = pak_samples.build(out, inner)
+            assert rebuilt == loose[p].read_bytes()
+            entry.update(status="container", format=None, kind="pak", members=len(entries))
+            files.update(entries)
+        files[inner] = entry
+    return files
+
+
+def generate(out_dir: Path, seed: int) -> dict:
+    """Write ``gcdisc/ANIMRE.gcm`` (a GNT4 ``.mot`` and the Retro PAK samples inside) and its compressed copies.
+
+    Manifest ``files``: each disc image (status ``container``, its
+    ``image_format``), its files by corpus name (``gcdisc/ANIMRE.gcm/<path>``,
+    ``gcdisc/ANIMRE.rvz/<path>``) with disc offset, size, sha256 and the loose
+    sample each copies, and the members of the PAK inside it. ``planted``:
+    the GCM (``disc``), the compressed copies by format (``images``), the
+    loose sample of every file of every image (``loose_copies``).
     """
     out = Path(out_dir)
     mot = sorted((out / "mot").rglob("*.mot"))[0]
@@ -131,18 +251,22 @@ def generate(out_dir: Path, seed: int) -> dict:
     d.mkdir(parents=True, exist_ok=True)
     disc = f"{SUBDIR}/ANIMRE.gcm"
     (out / disc).write_bytes(img)
-    files: dict[str, dict] = {disc: {"status": "container", "format": None, "kind": "gcdisc",
-                                     "members": len(where), "size": len(img), "game_id": "GANR01"}}
+    images = {"ISO": disc}
+    try:
+        import nod_rs  # noqa: F401 - the disc extra writes the compressed copies
+    except ImportError:
+        pass
+    else:
+        for fmt in IMAGE_FORMATS:
+            images[fmt] = f"{SUBDIR}/ANIMRE.{fmt.lower()}"
+            convert(out / disc, out / images[fmt], fmt)
+    files: dict[str, dict] = {}
     copies = {}
-    for p, (o, s) in where.items():
-        inner = f"{disc}/{p}"
-        entry = {"status": "parsed", "format": "mot", "container": disc, "offset": o, "size": s,
-                 "sha256": hashlib.sha256(img[o:o + s]).hexdigest(), "loose": loose[p].relative_to(out).as_posix()}
-        if p.endswith(".pak"):
-            rebuilt, entries = pak_samples.build(out, inner)
-            assert rebuilt == pak.read_bytes()
-            entry.update(status="container", format=None, kind="pak", members=len(entries))
-            files.update(entries)
-        files[inner] = entry
-        copies[inner] = entry["loose"]
-    return {"files": files, "planted": {"disc": disc, "loose_copies": copies}}
+    for fmt, name in images.items():
+        files[name] = {"status": "container", "format": None, "kind": "gcdisc", "members": len(where),
+                       "size": (out / name).stat().st_size, "game_id": "GANR01", "image_format": fmt}
+        entries = _entries(out, name, img, where, loose)
+        files.update(entries)
+        copies.update({f: e["loose"] for f, e in entries.items() if e.get("container") == name})
+    return {"files": files, "planted": {"disc": disc, "images": {f: n for f, n in images.items() if f != "ISO"},
+                                        "loose_copies": copies}}
