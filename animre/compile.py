@@ -68,9 +68,12 @@ def _node() -> str:
     return node
 
 
-def run_compiler(specs: dict[str, str], mains: list[str], dirs: list[Path]) -> dict[str, dict]:
-    """Run the compiler bridge once for several specs; returns {main: {"files"|"error": ...}}."""
-    request = {"mains": mains, "specs": specs, "dirs": [str(d) for d in dirs]}
+def run_compiler(specs: dict[str, str], mains: list[str], dirs: list[Path], *, debug: bool = True) -> dict[str, dict]:
+    """Run the compiler bridge once for several specs; returns {main: {"files"|"error": ...}}.
+
+    ``debug=False`` compiles the ordinary way (no position tracking, parsing in the constructor).
+    """
+    request = {"mains": mains, "specs": specs, "dirs": [str(d) for d in dirs], "debug": debug}
     env = dict(os.environ, NODE_PATH=str(_node_modules()))
     try:
         proc = subprocess.run(

@@ -26,7 +26,7 @@ import pandas as pd
 from . import __version__
 from .atomic import write_atomic  # noqa: F401 - re-exported for callers of the old location
 from .cache import default_cache_dir, read_snapshot, snapshot_dir, write_snapshot
-from .errors import AnimreError, ParseError, UsageError
+from .errors import AnimreError, ParseError, SpecError, ToolchainError, UsageError
 from .flatten import COLUMN_INFO, EXTENT, Chunk
 from .formats import MIN_SCORE, Format, detect, registry
 from .formats.base import not_in_spec as _not_in_spec
@@ -94,6 +94,8 @@ def _trial(src: Source, fmt: Format) -> bool:
     try:
         parse_data(read_source(src), src.name, fmt, instance_errors=[])
         return True
+    except (SpecError, ToolchainError):  # the spec itself is broken: say so, never "not this format"
+        raise
     except (AnimreError, Exception):  # noqa: BLE001 - a failed trial only rules the format out
         return False
 

@@ -172,6 +172,8 @@ def _resolve(ref: str, sid: str, path: tuple, raw: dict) -> tuple | None:
         key = (sid, path[:k] + (ref,))
         if key in raw:
             return key
+    if (ref, ()) in raw:  # the top-level type of an imported spec
+        return (ref, ())
     return None
 
 

@@ -1,7 +1,8 @@
 // animre's bridge to the official Kaitai Struct compiler (npm kaitai-struct-compiler).
 // Reads a JSON request on stdin: {"mains": ["<id>", ...], "specs": {"<id>": "<yaml text>"}, "dirs": ["<ksy dir>"]}
 // and writes {"results": {"<id>": {"files": {"<name>.py": "<code>"}} | {"error": "<compiler message>"}}} on stdout.
-// Debug mode is always on: every field records _debug start/end and parsing is an explicit _read().
+// Debug mode is on unless the request says "debug": false (every field records _debug start/end and parsing
+// is an explicit _read()); the tests compile a spec the ordinary way too, to compare outcomes.
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -56,7 +57,7 @@ process.stdin.on("end", () => {
       return Promise.resolve({ error: errText(e) });
     }
     return ksc
-      .compile("python", spec, importer, true)
+      .compile("python", spec, importer, req.debug !== false)
       .then((files) => ({ files: files }))
       .catch((e) => ({ error: errText(e) }));
   };

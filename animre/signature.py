@@ -5,7 +5,8 @@ Detection reads these from the spec alone. From the start of the root type's
 and floats, ``contents``, sized strings and bytes, nested user types made of
 such fields); every ``contents`` there is a magic check, every ``valid`` on
 an integer at a fixed offset a constant check (``eq``, ``any-of``, ``min`` /
-``max``). Positional instances at a constant ``pos`` with ``contents`` or
+``max``); the first element of a ``repeat: eos``/``until`` array of a user
+type starts at a fixed offset too. Positional instances at a constant ``pos`` with ``contents`` or
 ``valid`` add checks at their offsets. The walk stops at the first field
 whose size or presence depends on the data (``if``, ``repeat``, ``size:``
 expressions, switch types, bit-sized integers, ``process``).
@@ -164,6 +165,12 @@ class _Walker:
         for a in tdoc.get("seq") or []:
             self.steps += 1
             if not isinstance(a, Mapping) or self.steps > MAX_WALK:
+                return offset, False
+            if a.get("repeat") in ("eos", "until") and not any(k in a for k in ("if", "process", "size", "io")):
+                # the first element of such an array starts here (an empty file has no element: min_size)
+                sub = self.find_type(a["type"], scope) if isinstance(a.get("type"), str) else None
+                if sub is not None:
+                    self.walk(sub, offset, scope + [sub], f"{prefix}{a.get('id', '')}[0].")
                 return offset, False
             if any(k in a for k in ("if", "repeat", "process", "io", "pos")):
                 return offset, False

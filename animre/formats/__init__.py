@@ -237,8 +237,12 @@ def detect(head: bytes, size: int, name: str, reg: Mapping[str, Format] | None =
                 out.append(Detection(f, s, "magic + plugin" if gate else "plugin"))
             continue
         if gate:
-            strong = sig.strength >= 2
-            out.append(Detection(f, 0.9 if strong else 0.6, "magic" if strong else "weak magic"))
+            if sig.strength >= 2:
+                out.append(Detection(f, 0.9, "magic"))
+            elif sig.extension_matches(name):
+                out.append(Detection(f, 0.7, "weak magic + extension"))
+            else:
+                out.append(Detection(f, 0.6, "weak magic"))
         elif sig is not None and sig.extension_matches(name):
             out.append(Detection(f, 0.5, "extension"))
         elif f.source is not None and not f.source.shipped:
