@@ -12,6 +12,7 @@ from pathlib import Path
 
 from .compile import KSY_DIR
 from .errors import AnimreError, SpecError, ToolchainError, UsageError
+from .folders import check_outside
 
 __all__ = ["main"]
 
@@ -126,6 +127,7 @@ def _cmd_coverage(args) -> int:
 def _cmd_export(args) -> int:
     from .export import export
 
+    check_outside(args.out, args.dir)
     c = _open(args)
     formats = tuple(x.strip() for x in args.format.split(",") if x.strip())
     tables = {t: df for t, df in c.tables.items() if not args.table or t in args.table}
@@ -138,6 +140,7 @@ def _cmd_export(args) -> int:
 def _cmd_report(args) -> int:
     from .report import write_report
 
+    check_outside(args.out, args.dir)
     c = _open(args)
     path = write_report(c, args.out, title=args.title)
     print(f"wrote {path} ({path.stat().st_size // 1024} KiB): files, errors, coverage, profiles, claims, "
@@ -151,6 +154,9 @@ def _cmd_suggest(args) -> int:
     from .atomic import write_atomic
     from .research import suggest
 
+    check_outside(args.out, args.dir)
+    if args.apply:
+        check_outside(args.ksy, args.dir)
     c = _open(args)
     tables = None
     if args.format:
