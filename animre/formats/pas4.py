@@ -234,8 +234,8 @@ def _check_default_valid(corpus) -> pd.DataFrame:
 
 
 def _check_bool_values(corpus) -> pd.DataFrame:
-    return _rows(corpus, "pas4_anim_values", "value", lambda d: d["parm_type"] == 3,
-                 lambda d: d["value"].isin([0, 1]), "per-animation values of Bool parms")
+    return _rows(corpus, "pas4_anim_values", "integer", lambda d: d["parm_type"] == 3,
+                 lambda d: d["integer"].isin([0, 1]), "per-animation values of Bool parms")
 
 
 _VALUE_PARM_TYPE = (("pas4_anim_values", "state"), ("pas4_anim_values", "parm"), ("pas4_parms", "state"),
@@ -254,7 +254,7 @@ CLAIMS = (
                  WIKI, "pas4_parms", "weight_function", lambda v: 0 <= v <= 3,
                  expected="0..3"),
     Claim("Bool anim values are 0 or 1.", ENGINE, _check_bool_values, "pas4", expected="0 or 1",
-          reads=(("pas4_anim_values", "value"),) + _VALUE_PARM_TYPE),
+          reads=(("pas4_anim_values", "integer"),) + _VALUE_PARM_TYPE),
     column_claim("Anim state types are 0-20 (the note's table).", WIKI, "pas4_states", "state_type",
                  lambda v: 0 <= v <= 20, "ids 21-24 are the additive states (metaforce pas::EAnimationState)",
                  expected="0..20"),
