@@ -12,6 +12,7 @@ from pathlib import Path
 
 from .compile import KSY_DIR
 from .errors import AnimreError, SpecError, ToolchainError, UsageError
+from .folders import check_outside
 
 __all__ = ["main"]
 
@@ -137,6 +138,7 @@ def _cmd_coverage(args) -> int:
 def _cmd_export(args) -> int:
     from .export import export
 
+    check_outside(args.out, args.dir)
     c = _open(args)
     legacy = [x.strip() for v in (args.format or []) for x in v.split(",") if x.strip() in EXPORT_TYPES]
     formats = tuple(x.strip() for x in (args.to or ",".join(legacy) or "csv,md").split(",") if x.strip())
@@ -150,6 +152,7 @@ def _cmd_export(args) -> int:
 def _cmd_report(args) -> int:
     from .report import write_report
 
+    check_outside(args.out, args.dir)
     c = _open(args)
     path = write_report(c, args.out, title=args.title)
     print(f"wrote {path} ({path.stat().st_size // 1024} KiB): files, errors, coverage, profiles, claims, "
@@ -163,6 +166,9 @@ def _cmd_suggest(args) -> int:
     from .atomic import write_atomic
     from .research import suggest
 
+    check_outside(args.out, args.dir)
+    if args.apply:
+        check_outside(args.ksy, args.dir)
     c = _open(args)
     tables = None
     wanted = _format_ids(args)

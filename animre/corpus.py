@@ -27,12 +27,13 @@ from . import __version__
 from .atomic import write_atomic  # noqa: F401 - re-exported for callers of the old location
 from .cache import default_cache_dir, read_snapshot, snapshot_dir, write_snapshot
 from .errors import AnimreError, ParseError, SpecError, ToolchainError, UsageError
-from .flatten import COLUMN_INFO, EXTENT, Chunk
+from .flatten import COLUMN_INFO, EXTENT, Chunk, column_values
 from .formats import MIN_SCORE, Format, detect, registry
 from .formats.base import not_in_spec as _not_in_spec
 from .formats.base import not_testable
 from .read import module_for, parse_blocks, parse_data, parse_file, plan_of, read_chunks
 from .sources import Source, list_sources, read_source
+from .tableview import TableView, show_table
 
 __all__ = ["Corpus", "open_corpus", "parse_file", "parse_data", "parse_blocks", "FileResult",
            "default_cache_dir", "UNAVAILABLE_COLUMNS"]
@@ -225,7 +226,7 @@ class _Collector:
                 v: list = []
                 for _, ch in parts:
                     v.extend(ch.data[col])
-                vals[col] = pd.Series(v)
+                vals[col] = column_values(v)  # integers with gaps stay integers (Int64)
             span_cols = parts[0][1].span_cols
             same = all(ch.span_cols == span_cols for _, ch in parts)
             spans = []
@@ -271,7 +272,10 @@ class _Collector:
                         joined = pd.concat(pieces, ignore_index=True)
                         if k == 0 and len({str(x.dtype) for x in pieces}) > 1:
                             # a part where the column was all None inferred another dtype: infer once
-                            joined = pd.Series(joined.tolist())
+                            # (integers with gaps stay nullable integers)
+                            known = {str(x.dtype) for x in pieces if x.notna().any()}
+                            joined = (joined.astype("Int64") if known and known <= {"int64", "Int64"}
+                                      else pd.Series(joined.tolist()))
                     del pieces
                     data[col] = joined.reset_index(drop=True)
                 frames.append(pd.DataFrame(data, columns=cols, copy=False))
@@ -410,7 +414,8 @@ class Corpus:
                 df = new
             else:
                 old = old[old["file"].isin(set(rank) - fresh_files)]
-                df = pd.concat([old, new], ignore_index=True) if len(new) else old
+                # no cached row left (its spec changed): the fresh columns only, never a stale column of NA
+                df = pd.concat([old, new], ignore_index=True) if len(new) and len(old) else new if len(new) else old
             if len(df):
                 r = df["file"].map(rank).to_numpy()
                 if len(r) > 1 and (r[1:] < r[:-1]).any():  # only reorder what is out of order (no copy otherwise)
@@ -507,6 +512,23 @@ class Corpus:
         frames = [plan_of(f, self.parsers).extent_info() for f in self._formats_in_use()]
         frames = [x for x in frames if len(x)]
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["table", "name", "category"])
+
+    def show(self, table: str, columns: Iterable[str] | None = None, *, rows: int | None = 20,
+             frame: pd.DataFrame | None = None) -> TableView:
+        """Table ``table`` (or ``frame``, rows taken from it) shown through the one formatter.
+
+        Magic values, flags, hashes and ids print in hex as the claims write them, decided by
+        :meth:`columns` (:mod:`animre.tableview`); ``rows``: the first rows shown (None: all).
+
+        Examples
+        --------
+        >>> print(c.show("mot_tracks", ["file", "flags"], rows=1))
+        mot_tracks · 1 of 1292 rows
+                                   file  flags
+        gcdisc/ANIMRE.gcm/anim/0000.mot 0x0202
+        """
+        return show_table(self.tables[table] if frame is None else frame, self.columns(table),
+                          None if columns is None else list(columns), rows=rows, title=table)
 
     def columns(self, table: str) -> pd.DataFrame:
         """The columns of one table with their kind, ksy type, enum and ``doc`` (from the spec).

@@ -3,9 +3,10 @@
 Each notebook in ``notebooks/`` is executed with :mod:`nbclient` in an
 IPython kernel (ipykernel, started with the Python running animre) with
 ``ANIMRE_DATA`` pointing at the corpus and ``ANIMRE_OUT`` at
-``<out>/<notebook name>/``. The executed notebook is written to
-``<out>/<notebook name>.ipynb``; the notebook's own last cell exports its
-findings (CSV + Markdown) into its folder.
+``<out>/<notebook name>/<name of the data folder>/`` (a run on real files
+never overwrites the sample run's exports). The executed notebook is
+written into that folder too; the notebook's own last cell exports its
+findings (CSV + Markdown) there. Nothing is written into the data folder.
 
 Examples
 --------
@@ -26,12 +27,13 @@ from pathlib import Path
 
 from .compile import PROJECT_ROOT
 from .errors import AnimreError, UsageError
+from .folders import SAMPLES_DIR, check_outside, prepare_run, run_folder
 
 __all__ = ["run_demo", "run_notebook", "notebook_paths", "real_data_folder", "NotebookError", "NOTEBOOK_DIR",
            "DEFAULT_DATA"]
 
 NOTEBOOK_DIR = PROJECT_ROOT / "notebooks"
-DEFAULT_DATA = PROJECT_ROOT / "data" / "samples"
+DEFAULT_DATA = SAMPLES_DIR
 CELL_TIMEOUT = 600
 
 
@@ -93,20 +95,25 @@ def _error_text(cell) -> str:
     return "cell failed"
 
 
-def run_notebook(path: str | os.PathLike, out_dir: str | os.PathLike, data: str | os.PathLike,
+def run_notebook(path: str | os.PathLike, out_dir: str | os.PathLike, data: str | os.PathLike | None,
                  *, env: Mapping[str, str] | None = None, timeout: int = CELL_TIMEOUT) -> Path:
-    """Execute one notebook headless; write the executed copy to ``out_dir/<name>.ipynb``.
+    """Execute one notebook headless; write the executed copy into its run folder.
 
-    The notebook sees ``ANIMRE_DATA=data`` and ``ANIMRE_OUT=out_dir/<name>``
-    and runs with the notebook's folder as working directory. Raises
-    :class:`NotebookError` naming the notebook and the failing cell (the
-    executed copy, with the error output, is written first).
+    The run folder is ``out_dir/<name>/<name of data>/`` (``out_dir/<name>/``
+    when ``data`` is None): the notebook sees ``ANIMRE_DATA=data`` and
+    ``ANIMRE_OUT`` = that folder, and runs with the notebook's folder as
+    working directory. With ``data=None`` no ``ANIMRE_DATA`` is set (not even
+    an inherited one): the notebook reads the ``DATA`` of its parameter cell.
+    Raises :class:`NotebookError` naming the notebook and the failing cell
+    (the executed copy, with the error output, is written first), and
+    :class:`~animre.errors.UsageError` when the run folder lies inside ``data``.
 
     Examples
     --------
     >>> import tempfile; out = tempfile.mkdtemp()
-    >>> run_notebook("notebooks/02_homm2_frm.ipynb", out, "data/samples").name
-    '02_homm2_frm.ipynb'
+    >>> p = run_notebook("notebooks/02_homm2_frm.ipynb", out, "data/samples")
+    >>> p.relative_to(out).as_posix()
+    '02_homm2_frm/samples/02_homm2_frm.ipynb'
     """
     import nbformat
     from nbclient import NotebookClient
@@ -115,13 +122,16 @@ def run_notebook(path: str | os.PathLike, out_dir: str | os.PathLike, data: str 
     from .atomic import write_atomic
 
     path = Path(path)
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    run_dir = run_folder(data, path.stem, base=out_dir) if data is not None else Path(out_dir) / path.stem
+    check_outside(run_dir, data)
+    run_dir.mkdir(parents=True, exist_ok=True)
     nb = nbformat.read(path, as_version=4)
     kenv = dict(os.environ)
     kenv.update(env or {})
-    kenv["ANIMRE_DATA"] = str(Path(data).resolve())
-    kenv["ANIMRE_OUT"] = str((out_dir / path.stem).resolve())
+    kenv.pop("ANIMRE_DATA", None)
+    if data is not None:
+        kenv["ANIMRE_DATA"] = str(Path(data).resolve())
+    kenv["ANIMRE_OUT"] = str(run_dir.resolve())
     kenv.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")
     # the kernel must import this animre, whatever the notebook's folder
     kenv["PYTHONPATH"] = os.pathsep.join(
@@ -131,7 +141,7 @@ def run_notebook(path: str | os.PathLike, out_dir: str | os.PathLike, data: str 
     def on_error(cell, cell_index, execute_reply):
         failed.setdefault("cell", cell_index)
 
-    target = out_dir / path.name
+    target = run_dir / path.name
     sockets = tempfile.TemporaryDirectory(prefix="animre-kernel-")
     km = _kernel_manager(Path(sockets.name))
     client = NotebookClient(nb, km=km, timeout=timeout,
@@ -177,11 +187,12 @@ def run_demo(out_dir: str | os.PathLike = "out", data: str | os.PathLike | None 
     Parameters
     ----------
     out_dir : path
-        Where the executed notebooks (``<name>.ipynb``) and each notebook's
-        exports (``<name>/*.csv``, ``<name>/*.md``) go.
+        Where each notebook's run folder goes: ``<name>/<name of the data
+        folder>/`` holds the executed notebook and its exports (``*.csv``,
+        ``*.md``). Never inside a folder being read.
     data : path, optional
         The corpus the notebooks open (``ANIMRE_DATA``); default the project's
-        ``data/samples``, generated first if it is missing.
+        ``data/samples``, generated first if it is missing. Only read.
     notebooks : paths, optional
         Run only these notebooks (default: all of ``notebooks/``).
     real : path, optional
@@ -199,29 +210,25 @@ def run_demo(out_dir: str | os.PathLike = "out", data: str | os.PathLike | None 
     --------
     >>> import tempfile; out = tempfile.mkdtemp()
     >>> files = run_demo(out, notebooks=["notebooks/06_spec_experiment.ipynb"])
-    >>> sorted(p.name for p in files)[:2]
-    ['06_spec_experiment.ipynb', 'spec_experiment_adopted_diff.csv']
+    >>> sorted(p.relative_to(out).as_posix() for p in files)[:2]
+    ['06_spec_experiment/samples/06_spec_experiment.ipynb', '06_spec_experiment/samples/spec_experiment_adopted_diff.csv']
     """
     out = Path(out_dir)
-    if data is None:
-        data = DEFAULT_DATA
-        if not (Path(data) / "manifest.json").exists():
-            from .samples import generate_all
-
-            generate_all(data)
-    if not Path(data).exists():
-        raise UsageError(f"{data}: no such corpus folder")
+    data = prepare_run(DEFAULT_DATA if data is None else data, out)
+    if real is not None:
+        check_outside(out, real)
     paths = [Path(p) for p in notebooks] if notebooks is not None else notebook_paths()
     if not paths:
         raise UsageError(f"no notebooks found in {NOTEBOOK_DIR}")
     written: list[Path] = []
     for p in paths:
-        before = _listing(out / p.stem)
         sub = real_data_folder(p) if real is not None else None
         use = Path(real) / sub if sub and (Path(real) / sub).is_dir() else data
+        before = _listing(out / p.stem)
         target = run_notebook(p, out, use)
         written.append(target)
-        written.extend(sorted(f for f, m in _listing(out / p.stem).items() if before.get(f) != m))
+        written.extend(sorted(f for f, m in _listing(out / p.stem).items()
+                              if before.get(f) != m and f != target))
     return written
 
 

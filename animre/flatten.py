@@ -62,6 +62,7 @@ EXTENT = "~"  #: prefix of the span-only entries of skipped fields in a table's 
 
 __all__ = [
     "EXTENT",
+    "column_values",
     "FieldDef",
     "TypeDef",
     "SpecModel",
@@ -651,7 +652,8 @@ class Chunk:
     def frames(self) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
         """(values, start offsets, end offsets) as DataFrames (offsets int32, -1 = none)."""
         cols = self.columns
-        df = pd.DataFrame(self.data, columns=cols) if self.n else pd.DataFrame({c: [] for c in cols}, columns=cols)
+        df = (pd.DataFrame({c: column_values(self.data[c]) for c in cols}, columns=cols) if self.n
+              else pd.DataFrame({c: [] for c in cols}, columns=cols))
         empty = np.full(self.n, -1, dtype=np.int32)
         starts, ends = self.starts, self.ends
         s = pd.DataFrame({c: starts.get(c, empty) for c in cols}, columns=cols)
@@ -660,6 +662,36 @@ class Chunk:
 
 
 _MISS = object()
+_INT64 = (-(2**63), 2**63 - 1)
+
+
+def column_values(values: list) -> pd.Series:
+    """One column's values as a Series; integers with gaps (an ``if:`` field) stay integers (Int64).
+
+    Examples
+    --------
+    >>> str(column_values([1, None, 3]).dtype), str(column_values([1.5, None]).dtype)
+    ('Int64', 'float64')
+    """
+    out = pd.Series(values)
+    if out.dtype.kind == "f" and _ints_with_gaps(values):
+        return pd.Series(pd.array(values, dtype="Int64"))
+    return out
+
+
+def _ints_with_gaps(values: list) -> bool:
+    """Whether ``values`` holds Python integers (within int64) and None, both.
+
+    Examples
+    --------
+    >>> _ints_with_gaps([1, None, 3]), _ints_with_gaps([1.5, None]), _ints_with_gaps([1, 2])
+    (True, False, False)
+    """
+    kinds = set(map(type, values))
+    if kinds != {int, type(None)}:
+        return False
+    ints = [v for v in values if v is not None]
+    return _INT64[0] <= min(ints) and max(ints) <= _INT64[1]
 
 
 def _debug_entry(obj, attr: str):

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .display import fmt
 from .errors import UsageError
 
 __all__ = [
@@ -241,7 +242,7 @@ class Player:
         show_png(self.image, self.png(i))
         self.play.interval = max(1, round(self.durations[i]))
         extra = self._caption(i) if self._caption else ""
-        self.label.value = f"frame {i + 1} / {self.n}, {self.durations[i]:.4g} ms {extra}"
+        self.label.value = f"frame {i} (0-{self.n - 1}), {self.durations[i]:.4g} ms {extra}"  # as the slider counts
         return self
 
     def export(self, path: str | os.PathLike) -> Path:
@@ -298,8 +299,7 @@ def sequence_player(frames: Any, info: pd.DataFrame | None = None, *, interval_m
     def caption(i: int) -> str:
         if info is None or i >= len(info):
             return ""
-        r = info.iloc[i]
-        return "; " + ", ".join(f"{c} {r[c]}" for c in info.columns if c != "interval_ms")
+        return "; " + ", ".join(f"{c} {fmt(info[c].iloc[i])}" for c in info.columns if c != "interval_ms")
 
     return _image_player(frames, durations, title=title, scale=scale, caption=caption)
 

@@ -66,6 +66,23 @@ def _axes(ax: Axes | None, figsize: tuple[float, float]) -> tuple[Figure, Axes]:
     return fig, fig.add_subplot()
 
 
+IDLE_TOP = 2.1  #: the idle-weights plot's axis stops here; bars above it are marked with their sum
+
+
+def _distinct_labels(files: Sequence[str]) -> list[str]:
+    """Short labels (stems) for files, longer where two files share a stem (folder or container kept).
+
+    Examples
+    --------
+    >>> _distinct_labels(["frm/GOBLNFRM.BIN", "agg/HEROES2.AGG/GOBLNFRM.BIN", "frm/ORC__FRM.BIN"])
+    ['frm/GOBLNFRM', 'agg/HEROES2.AGG/GOBLNFRM', 'ORC__FRM']
+    """
+    short = [_short(f) for f in files]
+    seen = pd.Series(short).value_counts()
+    return [s if seen[s] == 1 else (f.rsplit(".", 1)[0] if "." in f.rsplit("/", 1)[-1] else f)
+            for f, s in zip(files, short)]
+
+
 def _short(name: str) -> str:
     """A file's short label: its base name without the extension."""
     base = str(name).rsplit("/", 1)[-1]
@@ -111,7 +128,7 @@ def idle_weights(frm: pd.DataFrame, *, label: str = "file", n_idles: int = 5,
     cols = [f"idle_weights[{i}]" for i in range(n_idles)]
     _require(frm, cols + [label], "idle_weights")
     fig, ax = _axes(ax, (max(6.0, 0.28 * len(frm) + 2), 4.0))
-    names = [_short(v) for v in frm[label]]
+    names = _distinct_labels([str(v) for v in frm[label]])
     x = np.arange(len(frm))
     bottom = np.zeros(len(frm))
     for i, c in enumerate(cols):
@@ -119,6 +136,14 @@ def idle_weights(frm: pd.DataFrame, *, label: str = "file", n_idles: int = 5,
         ax.bar(x, h, bottom=bottom, label=f"idle {i + 1}", width=0.8)
         bottom = bottom + h
     ax.axhline(1.0, color="k", linestyle="--", linewidth=0.8)
+    top = max(1.2, float(np.nanmax(bottom)) * 1.05) if len(bottom) else 1.2
+    if top > IDLE_TOP:  # a few huge sums would flatten the rest: cut the axis and say so on each cut bar
+        top = IDLE_TOP
+        for xi, total in zip(x, bottom):
+            if total > IDLE_TOP:
+                ax.annotate(f"\u25b2 {fmt(float(total), ksy_type='f4')}", (xi, IDLE_TOP), ha="center",
+                            va="top", fontsize=6, rotation=90, color="#d1495b")
+    ax.set_ylim(0, top)
     ax.set_xticks(x, names, rotation=90, fontsize=7)
     ax.set_ylabel("idle weight (stacked)")
     ax.set_title("HoMM2 idle weights per monster")

@@ -370,7 +370,8 @@ class CorpusExplorer:
         if not len(row) or pd.isna(row["container"].iloc[0]) or pd.isna(row["offset"].iloc[0]):
             return ""
         cont, ofs = row["container"].iloc[0], int(row["offset"].iloc[0])
-        at = "" if start is None else f"; if stored uncompressed, this field is at 0x{ofs + start:X} of the container"
+        stored = (ft.loc[ft["file"] == cont, "kind"] == "agg").any()  # AGG members are never compressed
+        at = "" if start is None else f"; {'' if stored else 'if stored uncompressed, '}this field is at 0x{ofs + start:X} of the container"
         return (f"<br><span class='animre-member'>member of {html.escape(str(cont))}, its stored bytes from "
                 f"0x{ofs:X} ({ofs}){at}</span>")
 

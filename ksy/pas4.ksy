@@ -36,7 +36,9 @@ doc: |
   Tables (animre): `pas4` (one row per block), `pas4_states` (key `state`),
   `pas4_parms` (keys `state`, `parm`), `pas4_anims` (keys `state`, `anim`)
   and `pas4_anim_values` (keys `state`, `anim`, `parm`: one row per value,
-  `parm` is the position of the parm info the value belongs to).
+  `parm` is the position of the parm info the value belongs to). A value
+  (min, max, an anim's) is two columns: `integer` for Int32, UInt32, Bool
+  and Enum parms, `real` for Real parms; the other is NA.
 doc-ref:
   - Retro Modding Wiki, Parameterized Animation State Database page
   - metaforce engine source (CPASDatabase, CPASAnimState, CPASParmInfo, CPASAnimInfo readers)
@@ -140,24 +142,31 @@ types:
         -animre-key: parm
         doc: One value per parm info of the state; value i is typed by parm_infos[i].parm_type.
   parm_value:
-    doc: A value whose width and type come from a parm type (min, max, or an anim's value).
+    doc: |
+      A value whose width and type come from a parm type (min, max, or an
+      anim's value). It is read into one field per kind of number, `integer`
+      or `real`, so integers stay integers (a uint32 such as 1816825000 is
+      never a float) and reals stay floats; the parm type says which.
     params:
       - id: parm_type
         type: u4
         enum: parm_type
         doc: The parm type of the parameter this value belongs to.
     seq:
-      - id: value
+      - id: integer
         type:
           switch-on: parm_type
           cases:
             parm_type::int32: s4
             parm_type::uint32: u4
-            parm_type::real: f4
             parm_type::bool: u1
             parm_type::enum: s4
-        if: is_known_type
-        doc: The value; Bool is 1 byte (0/1), Enum is read as a signed 32-bit index; absent for an unknown parm type.
+        if: is_known_type and parm_type != parm_type::real
+        doc: The value of an integer parm (Int32 s4, UInt32 u4, Bool u1 0/1, Enum s4 index); absent (NA) for a Real or an unknown parm type.
+      - id: real
+        type: f4
+        if: parm_type == parm_type::real
+        doc: The value of a Real parm (f4); absent (NA) for every other parm type.
     instances:
       is_known_type:
         value: >-

@@ -122,3 +122,35 @@ def test_suggest_prints_evidence_writes_the_patch_and_applies(samples_dir, manif
     assert f"valid: {value}" in (ksy / "af.ksy").read_text()
     assert (KSY_DIR / "af.ksy").read_text() != (ksy / "af.ksy").read_text()
     assert main(["suggest", str(samples_dir / "af"), "--format", "nope", "-q", "--out", str(out)]) == 2
+
+
+def _state(folder):
+    return {p.relative_to(folder).as_posix(): p.read_bytes() if p.is_file() else None for p in folder.rglob("*")}
+
+
+@pytest.mark.parametrize("args", [
+    ["export", "{d}", "--out", "{d}/findings", "-q"],
+    ["export", "{d}", "--out", "{d}", "-q"],
+    ["report", "{d}", "--out", "{d}/report.html", "-q"],
+    ["suggest", "{d}", "--out", "{d}/suggest", "-q"],
+    ["suggest", "{d}", "--apply", "--ksy", "{d}/ksy", "--out", "{o}", "-q"],
+    ["samples", "{d}"],
+    ["samples", "{d}/sub/.."],
+], ids=["export-inside", "export-same", "report", "suggest-out", "suggest-ksy", "samples", "samples-dotdot"])
+def test_commands_refuse_to_write_into_the_folder_they_read(frm_dir, tmp_path, args, capsys):
+    """A user's folder is read-only to the kit: exit 2 with a clear message, nothing written there."""
+    d = tmp_path / "game"
+    shutil.copytree(frm_dir, d)
+    (d / "sub").mkdir()
+    before = _state(d)
+    code = main([a.format(d=d, o=tmp_path / "o") for a in args])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "never" in err and str(d) in err
+    assert _state(d) == before
+
+
+def test_commands_write_beside_the_folder_they_read(frm_dir, tmp_path, capsys):
+    """An output folder next to (or above) the one read is fine."""
+    assert main(["export", str(frm_dir), "--out", str(tmp_path / "exp"), "-q", "--no-cache"]) == 0
+    assert (tmp_path / "exp" / "frm.csv").is_file()

@@ -1,8 +1,16 @@
-"""Every notebook runs headless on the generated samples and exports its findings; `run_demo` collects them."""
+"""Every notebook runs headless on the generated samples and exports its findings; `run_demo` collects them.
+
+The notebooks run once, on a read-only folder as a user keeps one (the generated samples without their
+manifest, plus real files), named in each notebook's parameter cell: the folder is unchanged afterwards.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
+import shutil
+import stat
 from pathlib import Path
 
 import nbformat
@@ -32,38 +40,100 @@ def test_stored_without_outputs_and_parameter_cell_first(path):
     assert first.cell_type == "code" and "parameters" in first.metadata.get("tags", [])
     assert 'DATA = os.environ.get("ANIMRE_DATA"' in first.source
     assert 'OUT = os.environ.get("ANIMRE_OUT"' in first.source
-    assert f'"{path.stem}"' in first.source  # default OUT is out/<notebook name>
+    setup = code[1].source
+    assert f'run_folder(DATA, "{path.stem}", out=OUT)' in setup  # default OUT: out/<notebook>/<DATA's name>
+    assert "prepare_run(DATA, OUT)" in setup
+    assert "generate_all" not in path.read_text()  # samples only through prepare_run (the kit's own folder)
     assert "export(" in code[-1].source and "OUT" in code[-1].source
     assert nb.metadata["kernelspec"]["name"] == "python3"
 
 
+def _state(folder: Path) -> dict[str, tuple[str, str]]:
+    """Every entry under ``folder`` (the folder itself too): kind and mode, and a hash of each file's bytes."""
+    out = {}
+    for p in [folder, *sorted(folder.rglob("*"))]:
+        st = p.lstat()
+        digest = hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else ""
+        out[p.relative_to(folder.parent).as_posix()] = (stat.filemode(st.st_mode), digest)
+    return out
+
+
+def _with_data_in_cell(nb_path: Path, folder: Path, data: Path) -> Path:
+    """A copy of the notebook whose parameter cell names ``data`` itself (as a user edits it)."""
+    nb = nbformat.read(nb_path, as_version=4)
+    line = 'DATA = os.environ.get("ANIMRE_DATA", str(SAMPLES_DIR))'
+    assert nb.cells[0].source.count(line) == 1, nb_path.name
+    nb.cells[0].source = nb.cells[0].source.replace(line, f"DATA = {str(data)!r}")
+    target = folder / nb_path.name
+    nbformat.write(nb, target)
+    return target
+
+
 @pytest.fixture(scope="module")
-def demo_run(tmp_path_factory, samples_dir):
-    """All notebooks executed once through run_demo (the `make demo` entry point)."""
+def user_folder(tmp_path_factory, samples_dir, real_or_none):
+    """A folder as a user keeps one, read-only: the samples without their manifest (loose files, the AGG,
+    zip, PAK and disc image), and the real files when present (in ``game/``), all copied at test time."""
+    parent = tmp_path_factory.mktemp("user")
+    folder = parent / "MyGames"
+    shutil.copytree(samples_dir, folder, ignore=shutil.ignore_patterns("manifest.json"))
+    if real_or_none is not None:
+        shutil.copytree(real_or_none, folder / "game", ignore=shutil.ignore_patterns("*.md"))
+    for p in [folder, *folder.rglob("*")]:
+        p.chmod(p.stat().st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))  # chmod -R a-w
+    yield folder
+    for p in [folder, *folder.rglob("*")]:
+        p.chmod(p.stat().st_mode | stat.S_IWUSR)
+
+
+@pytest.fixture(scope="module")
+def demo_run(tmp_path_factory, user_folder):
+    """All notebooks executed once, each with DATA set in its parameter cell to the read-only user folder.
+
+    No ANIMRE_DATA in the kernels' environment; ANIMRE_OUT names the run folder. Returns the
+    exports' folder, the files written, and the user folder's state before and after.
+    """
     out = tmp_path_factory.mktemp("demo-out")
+    copies = tmp_path_factory.mktemp("notebooks")
+    before = _state(user_folder.parent)
+    written = []
     with pytest.MonkeyPatch.context() as mp:  # the kernels inherit it: keep their cache out of ~
         mp.setenv("ANIMRE_CACHE_DIR", str(tmp_path_factory.mktemp("demo-cache")))
-        written = run_demo(out, data=samples_dir)
-    return out, written
+        mp.delenv("ANIMRE_DATA", raising=False)
+        for p in NOTEBOOKS:
+            executed = run_notebook(_with_data_in_cell(p, copies, user_folder), out, None)
+            written += [executed, *sorted(f for f in (out / p.stem).rglob("*") if f.is_file() and f != executed)]
+    return out, written, (before, _state(user_folder.parent))
 
 
 @pytest.mark.slow
-def test_run_demo_executes_every_notebook(demo_run):
-    out, written = demo_run
+def test_notebooks_leave_a_folder_they_read_unchanged(demo_run, user_folder):
+    """Byte for byte: no file added, removed or changed in the folder (nor beside it), no mode changed."""
+    _, _, (before, after) = demo_run
+    assert len(before) > 100 and any("/game/" in f for f in before) == (user_folder / "game").is_dir()
+    added, removed = sorted(set(after) - set(before)), sorted(set(before) - set(after))
+    changed = sorted(f for f in before if f in after and before[f] != after[f])
+    assert (added, removed, changed) == ([], [], [])
+
+
+@pytest.mark.slow
+def test_every_notebook_runs_on_the_read_only_folder(demo_run):
+    out, written, _ = demo_run
     for name in EXPECTED:
-        executed = out / f"{name}.ipynb"
+        executed = out / name / f"{name}.ipynb"
         assert executed in written
         nb = nbformat.read(executed, as_version=4)
         code = [c for c in nb.cells if c.cell_type == "code"]
         assert all(c.execution_count is not None for c in code), name
         errors = [o for c in code for o in c.outputs if o.get("output_type") == "error"]
         assert not errors, (name, errors[:1])
+        tracebacks = [o for c in code for o in c.outputs if o.get("name") == "stderr" and "Traceback" in o["text"]]
+        assert not tracebacks, (name, tracebacks[:1])
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", EXPECTED)
 def test_notebook_exports_findings(demo_run, name):
-    out, written = demo_run
+    out, written, _ = demo_run
     folder = out / name
     csvs = sorted(folder.glob("*.csv"))
     mds = sorted(folder.glob("*.md"))
@@ -78,7 +148,7 @@ def test_notebook_exports_findings(demo_run, name):
 
 @pytest.mark.slow
 def test_pas4_notebook_shows_the_databases_per_character_of_the_pak(demo_run, manifest):
-    out, _ = demo_run
+    out, _, _ = demo_run
     chars = pd.read_csv(out / "04_retro_pas4" / "pas4_characters.csv")
     arch = manifest["formats"]["pak"]["planted"]["archive"]
     got = chars[chars["pak"] == arch]
@@ -93,8 +163,8 @@ def test_pas4_notebook_shows_the_databases_per_character_of_the_pak(demo_run, ma
 
 
 @pytest.mark.slow
-def test_exports_carry_the_planted_findings(demo_run, manifest):
-    out, _ = demo_run
+def test_exports_carry_the_planted_findings(demo_run, manifest, user_folder):
+    out, _, _ = demo_run
     homm2 = manifest["formats"]["frm"]["planted"]
     weights = pd.read_csv(out / "02_homm2_frm" / "frm_idle_weights.csv")
     off = weights.loc[(weights["idle_weight_sum"] - 1).abs() > 1e-5, "file"]
@@ -105,7 +175,10 @@ def test_exports_carry_the_planted_findings(demo_run, manifest):
     readings = pd.read_csv(out / "03_gnt4_mot" / "mot_component_readings.csv")
     assert readings.loc[0, "type"] == "gnt4half"  # the note's reading of the 16-bit components wins
     files = pd.read_csv(out / "00_quickstart" / "files.csv")
-    assert len(files) == sum(len(s["files"]) for s in manifest["formats"].values())
+    real = sorted(files.loc[files["file"].str.startswith("game/"), "file"])
+    assert real == sorted(p.relative_to(user_folder).as_posix() for p in (user_folder / "game").rglob("*")
+                          if p.is_file() and p.suffix != ".md")
+    assert len(files) - len(real) == sum(len(s["files"]) for s in manifest["formats"].values())
     diff = pd.read_csv(out / "06_spec_experiment" / "spec_experiment_diff.csv")
     assert diff[["field_a", "field_b", "change"]].values.tolist() == [
         ["frm.unknown_magic", "frm.format_version", "renamed, retyped"]]
@@ -120,8 +193,9 @@ def test_spec_experiment_on_real_files(tmp_path, realdata, samples_dir):
     nb = NOTEBOOKS[EXPECTED.index("06_spec_experiment")]
     assert demo.real_data_folder(nb) == "flic"
     written = run_demo(tmp_path / "out", data=samples_dir, notebooks=[nb], real=realdata)
-    folder = tmp_path / "out" / "06_spec_experiment"
-    assert folder / "spec_experiment_diff.csv" in written
+    folder = tmp_path / "out" / "06_spec_experiment" / "flic"  # never over the samples run's exports
+    assert folder / "06_spec_experiment.ipynb" in written and folder / "spec_experiment_diff.csv" in written
+    assert not (tmp_path / "out" / "06_spec_experiment" / samples_dir.name).exists()
     diff = pd.read_csv(folder / "spec_experiment_diff.csv")
     assert diff[["table", "field_a", "field_b"]].values.tolist() == [
         ["flc_files", "flicanim_header.flags", "flicanim_header.tool_flags"]]
@@ -145,8 +219,9 @@ def test_failing_notebook_names_notebook_and_cell(tmp_path, samples_dir):
     e = ei.value
     assert (e.notebook, e.cell) == ("99_broken.ipynb", 2)
     assert str(e).startswith("99_broken.ipynb: cell 2: ValueError: planted failure")
-    assert str(tmp_path / "out" / "99_broken") in str(e)  # ANIMRE_OUT = out/<notebook name>
-    executed = nbformat.read(tmp_path / "out" / "99_broken.ipynb", as_version=4)
+    run = tmp_path / "out" / "99_broken" / samples_dir.name
+    assert str(run) in str(e)  # ANIMRE_OUT = out/<notebook name>/<data folder name>
+    executed = nbformat.read(run / "99_broken.ipynb", as_version=4)
     assert executed.cells[2].outputs[0]["output_type"] == "error"
     assert executed.cells[3].execution_count is None
 
@@ -175,7 +250,7 @@ def test_notebooks_are_in_the_project():
 @pytest.mark.slow
 def test_wiki_exports_read_like_a_format_wiki(demo_run, manifest):
     """The wiki tables give NOTES.md offsets and the planted exceptions by file."""
-    out, _ = demo_run
+    out, _, _ = demo_run
     frm = pd.read_csv(out / "02_homm2_frm" / "frm_wiki.csv", dtype=str).set_index("name")
     # offsets from NOTES.md section 2
     assert frm.loc["walk_speed", "offset"] == "162" and frm.loc["troop_box_left", "offset"] == "235"
@@ -198,9 +273,7 @@ OUTSIDE = r"\.\./|NOTES\.md|seeds/|/shared/|realdata"
 @pytest.mark.slow
 def test_no_notebook_or_export_mentions_a_file_outside_the_repo(demo_run):
     """A user's clone has no notes folder and no real-file folder: nothing cites them."""
-    import re
-
-    out, _ = demo_run
+    out, _, _ = demo_run
     for p in NOTEBOOKS:
         hits = re.findall(rf".{{0,40}}(?:{OUTSIDE}).{{0,40}}", Path(p).read_text())
         assert not hits, (p, hits)

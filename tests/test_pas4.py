@@ -40,8 +40,23 @@ def tables(sample_corpus, pas_files) -> dict[str, pd.DataFrame]:
 def _same(a, b) -> bool:
     """Equal values; a missing manifest value (unknown parm type) must be NA in the table."""
     if b is None:
-        return a is None or (isinstance(a, float) and math.isnan(a))
+        return a is None or a is pd.NA or (isinstance(a, float) and math.isnan(a))
     return a == b
+
+
+INTEGER_TYPES = {0, 1, 3, 4}  # int32, uint32, bool, enum (the spec's parm_type enum)
+
+
+def _typed_value(row, prefix: str, parm_type: int, planted) -> bool:
+    """A value keeps the type its parm type gives it: an integer parm's value is an integer in
+    ``<prefix>integer`` (the real column NA), a Real's a float in ``<prefix>real``; both NA when unknown."""
+    integer, real = row[prefix + "integer"], row[prefix + "real"]
+    if parm_type in INTEGER_TYPES:
+        return (isinstance(planted, int) and isinstance(integer, (int, np.integer)) and integer == planted
+                and pd.isna(real))
+    if parm_type == 2:
+        return isinstance(real, float) and real == planted and pd.isna(integer)
+    return planted is None and pd.isna(integer) and pd.isna(real)
 
 
 def _pas4(states, default=None) -> bytes:
@@ -113,9 +128,10 @@ def test_tables_come_from_the_spec():
                                                   "num_anim_infos"])
     assert layout["pas4_parms"][0] == ("state", "parm")
     assert {"parm_type", "parm_type_name", "weight_function", "weight_function_name", "weight",
-            "min_value.value", "max_value.value", "is_known_type"} <= set(layout["pas4_parms"][1])
+            "min_value.integer", "min_value.real", "max_value.integer", "max_value.real",
+            "is_known_type"} <= set(layout["pas4_parms"][1])
     assert layout["pas4_anims"] == (("state", "anim"), ["anim_id"])
-    assert layout["pas4_anim_values"] == (("state", "anim", "parm"), ["value", "is_known_type"])
+    assert layout["pas4_anim_values"] == (("state", "anim", "parm"), ["integer", "real", "is_known_type"])
 
 
 def test_derived_columns_and_claims_declare_spec_columns():
@@ -166,8 +182,8 @@ def test_parms_match_manifest(tables, pas_files):
                 assert row["weight_function"] == p["weight_function"]
                 assert row["weight_function_name"] == p["weight_function_name"]
                 assert row["weight"] == p["weight"]
-                assert _same(row["min_value.value"], p["min_value"]), (name, si, pi)
-                assert _same(row["max_value.value"], p["max_value"]), (name, si, pi)
+                assert _typed_value(row, "min_value.", p["parm_type"], p["min_value"]), (name, si, pi)
+                assert _typed_value(row, "max_value.", p["parm_type"], p["max_value"]), (name, si, pi)
                 assert bool(row["min_value.is_known_type"]) == bool(row["max_value.is_known_type"]) \
                     == p["is_known_type"]
                 n += 1
@@ -193,7 +209,7 @@ def test_anims_and_values_match_manifest(tables, pas_files):
                     row = vals.loc[(name, si, ai, pi)]
                     assert row["anim_id"] == a["anim_id"]
                     assert row["parm_type"] == s["parms"][pi]["parm_type"]
-                    assert _same(row["value"], v), (name, si, ai, pi, row["value"], v)
+                    assert _typed_value(row, "", s["parms"][pi]["parm_type"], v), (name, si, ai, pi, v)
                     nv += 1
     assert na == len(anims) and nv == len(vals)
 
@@ -206,11 +222,13 @@ def test_cells_point_at_their_bytes(sample_corpus, samples_dir, pas_files):
     for i in df.index[df["is_known_type"] & df["file"].isin(list(pas_files))]:
         name = df.at[i, "file"]
         data = (samples_dir / name).read_bytes()
-        s, e = int(starts.at[i, "value"]), int(ends.at[i, "value"])
         ptype = df.at[i, "parm_type"]
+        col, other = ("real", "integer") if ptype == 2 else ("integer", "real")
+        s, e = int(starts.at[i, col]), int(ends.at[i, col])
+        assert pd.isna(starts.at[i, other])  # the other column read nothing
         fmt = {0: ">i", 1: ">I", 2: ">f", 3: ">B", 4: ">i"}[ptype]
         assert e - s == struct.calcsize(fmt)
-        assert struct.unpack(fmt, data[s:e])[0] == df.at[i, "value"]
+        assert struct.unpack(fmt, data[s:e])[0] == df.at[i, col]
         assert pas_files[name]["pas4_offset"] <= s < pas_files[name]["pas4_end"]
         checked += 1
     assert checked > 100
@@ -242,10 +260,10 @@ def test_planted_regularities_visible_in_tables(tables, pas_manifest):
     assert sorted(zip(odd["state"], odd["parm"])) == sorted((p["state"], p["parm"]) for p in exc["parms"])
 
     vals = tables["pas4_anim_values"]
-    ranges = parms[["file", "state", "parm", "min_value.value", "max_value.value"]].rename(
-        columns={"min_value.value": "parm_min", "max_value.value": "parm_max"})
+    ranges = parms[["file", "state", "parm", "min_value.real", "max_value.real"]].rename(
+        columns={"min_value.real": "parm_min", "max_value.real": "parm_max"})
     real = vals[vals["parm_type"] == 2].merge(ranges, on=["file", "state", "parm"], how="left")
-    out = real[(real["value"] < real["parm_min"]) | (real["value"] > real["parm_max"])]
+    out = real[(real["real"] < real["parm_min"]) | (real["real"] > real["parm_max"])]
     r = planted["real_out_of_range"]
     assert list(zip(out["file"], out["state"], out["anim"], out["parm"])) == [
         (r["file"], r["state"], r["anim"], r["parm"])]
@@ -260,7 +278,11 @@ def test_planted_regularities_visible_in_tables(tables, pas_manifest):
 
     rc = planted["random_column"]
     col = vals[(vals["file"] == rc["file"]) & (vals["state"] == rc["state"]) & (vals["parm"] == rc["parm"])]
-    assert len(col) >= 5 and col["value"].nunique() == len(col) and col["value"].max() > 2**20
+    assert len(col) >= 5 and col["integer"].nunique() == len(col) and col["integer"].max() > 2**20
+    # a uint32 past 2**31 stays an exact integer (no float rounding, no 1.816825e+09)
+    assert str(col["integer"].dtype) == "Int64" and col["real"].isna().all()
+    planted = [a["values"][rc["parm"]] for a in pas_manifest["files"][rc["file"]]["states"][rc["state"]]["anims"]]
+    assert sorted(int(v) for v in col["integer"]) == sorted(planted)
 
 
 def test_unknown_parm_type_is_flagged_not_guessed(tables, pas_manifest):
@@ -269,11 +291,12 @@ def test_unknown_parm_type_is_flagged_not_guessed(tables, pas_manifest):
     row = parms.loc[(u["file"], u["state"], u["parm"])]
     assert row["parm_type"] == u["parm_type"] == 7
     assert not row["is_known_type"]
-    assert pd.isna(row["min_value.value"]) and pd.isna(row["max_value.value"]) and pd.isna(row["parm_type_name"])
+    assert all(pd.isna(row[f"{m}.{k}"]) for m in ("min_value", "max_value") for k in ("integer", "real"))
+    assert pd.isna(row["parm_type_name"])
     assert not row["min_value.is_known_type"] and not row["max_value.is_known_type"]
     vals = tables["pas4_anim_values"]
     col = vals[(vals["file"] == u["file"]) & (vals["state"] == u["state"]) & (vals["parm"] == u["parm"])]
-    assert len(col) > 0 and (~col["is_known_type"]).all() and col["value"].isna().all()
+    assert len(col) > 0 and (~col["is_known_type"]).all() and col[["integer", "real"]].isna().all().all()
     # every other value of the corpus is known
     assert vals.drop(col.index)["is_known_type"].all()
 
@@ -285,9 +308,9 @@ def test_unknown_parm_type_takes_no_bytes_in_a_hand_made_block():
     _, obj, _ = parse_data(data, "hand.pas4", "pas4")
     st = obj.anim_states[0]
     assert not st.parm_infos[0].is_known_type and st.parm_infos[1].is_known_type
-    assert not hasattr(st.parm_infos[0].min_value, "value")
+    assert not hasattr(st.parm_infos[0].min_value, "integer") and not hasattr(st.parm_infos[0].min_value, "real")
     assert st.anim_infos[0].anim_id == 42
-    assert st.anim_infos[0].values[1].value == 0.5
+    assert st.anim_infos[0].values[1].real == 0.5 and not hasattr(st.anim_infos[0].values[1], "integer")
     assert obj._debug["anim_states"]["end"] == len(data)
     assert obj.len_block == len(data)  # the spec's block length: where the engine reader stops
 

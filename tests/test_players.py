@@ -23,6 +23,7 @@ from animre.players import (  # noqa: E402
     image_png,
     key_curve_player,
     omf_player,
+    sequence_player,
 )
 
 SETTLER = ("Build", "Captured", "Death", "Default", "Fidget", "Run")
@@ -67,7 +68,7 @@ def test_flc_player_slider_shows_each_frame(sample_corpus, civ3):
         img = Image.open(io.BytesIO(p.image.value))
         assert img.size == (2 * w, 2 * h)  # integer scale, nothing resampled
         assert p.image.layout.width == f"{2 * w}px"
-        assert f"frame {i + 1} / {len(p)}" in p.label.value
+        assert p.label.value.startswith(f"frame {i} (0-{len(p) - 1})")  # counts as the slider does
     assert "civilization colours" in p.widget.children[-1].value
     with pytest.raises(UsageError):
         flc_player(sample_corpus.path(name), direction="XX")
@@ -235,3 +236,13 @@ def test_bit_matrix_labels_bit_numbers():
     fig = plots.bit_matrix(pd.Series([1, 0x80]), bits=8)
     top = fig.axes[0].child_axes[0]
     assert [t.get_text() for t in top.get_xticklabels()] == [str(b) for b in range(8)]
+
+
+def test_sequence_player_caption_writes_integers_as_integers():
+    """The caption goes through the formatter: a row mixing ints and floats never prints 9.0 for 9."""
+    frames = [np.zeros((2, 2, 4), np.uint8)] * 3
+    info = pd.DataFrame({"frame_id": [9, 10, 11], "x_offset": [-36, 0, 4], "interval_ms": [125.0] * 3,
+                         "scale": [0.5, 1.0, 1.5]})
+    p = sequence_player(frames, info)
+    assert "frame_id 9, x_offset -36, scale 0.5" in p.label.value and "9.0" not in p.label.value
+    assert p.label.value.startswith("frame 0 (0-2)")  # the slider's own count

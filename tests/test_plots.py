@@ -38,11 +38,28 @@ def test_idle_weight_bars_equal_manifest(sample_corpus, homm2):
         expected = [np.float32(homm2["files"][f]["idle_weights"][i]) for f in frm["file"]]
         assert heights == expected, i
     labels = [t.get_text() for t in ax.get_xticklabels()]
-    assert labels == [f.rsplit("/", 1)[-1].rsplit(".", 1)[0] for f in frm["file"]]
+    stems = [f.rsplit("/", 1)[-1].rsplit(".", 1)[0] for f in frm["file"]]
+    assert len(set(labels)) == len(labels)  # three GOBLNFRM files (frm/, agg/, inside the AGG): three labels
+    for label, stem, f in zip(labels, stems, frm["file"]):
+        assert label == (stem if stems.count(stem) == 1 else f.rsplit(".", 1)[0]), (label, f)
+    assert sum(stems.count(s) > 1 for s in set(stems)) >= 1  # the samples do hold such copies
     # stacked: each segment starts where the previous idles end
     f0 = list(frm["file"]).index("frm/ARCHRFRM.BIN")
     w = homm2["files"]["frm/ARCHRFRM.BIN"]["idle_weights"]
     assert ax.containers[2].patches[f0].get_y() == pytest.approx(w[0] + w[1], rel=1e-6)
+
+
+def test_idle_weights_marks_the_bars_it_cuts(sample_corpus):
+    """A sum far above 1 would flatten every other bar: the axis stops at 2.1 and the cut bar says its sum."""
+    frm = sample_corpus.tables["frm"].head(4).copy()
+    frm.loc[frm.index[1], "idle_weights[0]"] = 40.0
+    total = float(frm.loc[frm.index[1], [f"idle_weights[{i}]" for i in range(5)]].sum())
+    ax = plots.idle_weights(frm).axes[0]
+    assert ax.get_ylim()[1] == plots.IDLE_TOP
+    marks = [t.get_text() for t in ax.texts]
+    assert len(marks) == 1 and float(marks[0].split()[1]) == pytest.approx(total, rel=1e-6)
+    ax = plots.idle_weights(sample_corpus.tables["frm"].head(4)).axes[0]
+    assert not ax.texts and ax.get_ylim()[1] < plots.IDLE_TOP  # nothing cut, nothing marked
 
 
 def test_idle_weights_rejects_other_tables(sample_corpus):

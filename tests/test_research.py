@@ -470,6 +470,47 @@ def test_coverage_matches_generator(sample_corpus, manifest, samples_dir):
         assert g.length == g.end - g.start
 
 
+def test_coverage_counts_a_containers_members_apart(sample_corpus, manifest, samples_dir):
+    """An archive's member bytes are `members` (each member has its own coverage), its directory typed;
+    per-format totals count a member's bytes once. Truth: the AGG generator's entries, and the zip read
+    with the standard library's zipfile."""
+    import zipfile
+
+    from animre.research import coverage_by_format
+
+    per_file, gaps = coverage(sample_corpus)
+    pf = per_file.set_index("file")
+    agg = manifest["formats"]["agg"]
+    arch = agg["planted"]["archive"]
+    span = agg["planted"]["member_bytes"]
+    entries = [v for f, v in agg["files"].items() if v.get("container") == arch]
+    planted_members = sum(v["size"] for v in entries)
+    assert planted_members == span["end"] - span["start"]  # the members fill their span (no padding)
+    size = (samples_dir / arch).stat().st_size
+    row = pf.loc[arch]
+    assert (row["members"], row["typed"], row["opaque"], row["uncovered"]) == \
+        (planted_members, size - planted_members, 0, 0)
+    assert row["share"] == 1.0 and row["ok"]
+    assert arch not in set(gaps["file"])
+    # the zip: no format reads it; its members' stored (compressed) bytes, the rest is its directory
+    zname = manifest["formats"]["zip"]["planted"]["archive"]
+    with zipfile.ZipFile(samples_dir / zname) as z:
+        stored = sum(i.compress_size for i in z.infolist())
+        assert any(i.compress_size != i.file_size for i in z.infolist())  # some are deflated
+    zsize = (samples_dir / zname).stat().st_size
+    zrow = pf.loc[zname]
+    assert (zrow["members"], zrow["typed"], zrow["uncovered"]) == (stored, zsize - stored, 0)
+    assert not zrow["ok"]  # no spec parsed it
+    # totals: the AGG format's own bytes are its directory, all typed; FRM counts its members' bytes
+    by = coverage_by_format(per_file).set_index("format")
+    assert (by.at["agg", "members"], by.at["agg", "share_typed"], by.at["agg", "share_gaps"]) == \
+        (planted_members, 1.0, 0.0)
+    frm_rows = per_file[per_file["ok"] & (per_file["format"] == "frm")]
+    assert by.at["frm", "size"] == frm_rows["size"].sum() == 821 * len(frm_rows)
+    own = per_file.loc[per_file["ok"], "size"].sum() - per_file.loc[per_file["ok"], "members"].sum()
+    assert (by["size"] - by["members"]).sum() == own  # every parsed byte counted once
+
+
 # ----------------------------------------------------------------------------- diff
 
 
@@ -549,7 +590,7 @@ def test_coverage_from_offsets_equals_a_walk_of_every_field(sample_corpus, real_
         assert per["ok"].sum() > 0
         for r in per[per["ok"]].itertuples():
             ref = byte_categories(c.fields(r.file), r.size)
-            assert r.covered == int((ref != 0).sum()), r.file
+            assert r.covered - r.members == int((ref != 0).sum()), r.file  # fields know no members
             assert r.typed >= int((ref == TYPED).sum()), r.file
             if not r.file.startswith(("flc/Plain/Title", "flic/standard/2422")):  # files with kept-out records
                 assert r.typed == int((ref == TYPED).sum()), r.file

@@ -305,5 +305,6 @@ def test_explorer_says_where_a_member_sits_in_its_archive(sample_corpus, manifes
     assert "bytes [162, 166)" in ex.info.value
     assert f"member of agg/HEROES2.AGG, its stored bytes from 0x{entry['ofs_data']:X}" in ex.info.value
     assert f"at 0x{entry['ofs_data'] + 162:X} of the container" in ex.info.value
+    assert "if stored uncompressed" not in ex.info.value  # AGG members are never compressed
     ex.select(file=sorted(manifest["formats"]["frm"]["files"])[0], path="walk_speed")
     assert "member of" not in ex.info.value

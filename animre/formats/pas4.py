@@ -234,8 +234,8 @@ def _check_default_valid(corpus) -> pd.DataFrame:
 
 
 def _check_bool_values(corpus) -> pd.DataFrame:
-    return _rows(corpus, "pas4_anim_values", "value", lambda d: d["parm_type"] == 3,
-                 lambda d: d["value"].isin([0, 1]), "per-animation values of Bool parms")
+    return _rows(corpus, "pas4_anim_values", "integer", lambda d: d["parm_type"] == 3,
+                 lambda d: d["integer"].isin([0, 1]), "per-animation values of Bool parms")
 
 
 _VALUE_PARM_TYPE = (("pas4_anim_values", "state"), ("pas4_anim_values", "parm"), ("pas4_parms", "state"),
@@ -247,7 +247,7 @@ CLAIMS = (
     Claim("The default anim state is one of the file's anim state types.", ENGINE, _check_default_valid, "pas4",
           expected="a state type of the file", reads=(("pas4", "num_anim_states"), ("pas4", "default_anim_state"), ("pas4_states", "state_type"))),
     Claim("Bool anim values are 0 or 1.", ENGINE, _check_bool_values, "pas4", expected="0 or 1",
-          reads=(("pas4_anim_values", "value"),) + _VALUE_PARM_TYPE),
+          reads=(("pas4_anim_values", "integer"),) + _VALUE_PARM_TYPE),
 )
 
 

@@ -35,7 +35,9 @@ class Pas4(KaitaiStruct):
     Tables (animre): `pas4` (one row per block), `pas4_states` (key `state`),
     `pas4_parms` (keys `state`, `parm`), `pas4_anims` (keys `state`, `anim`)
     and `pas4_anim_values` (keys `state`, `anim`, `parm`: one row per value,
-    `parm` is the position of the parm info the value belongs to).
+    `parm` is the position of the parm info the value belongs to). A value
+    (min, max, an anim's) is two columns: `integer` for Int32, UInt32, Bool
+    and Enum parms, `real` for Real parms; the other is NA.
     
     .. seealso::
        Retro Modding Wiki, Parameterized Animation State Database page
@@ -275,8 +277,12 @@ class Pas4(KaitaiStruct):
 
 
     class ParmValue(KaitaiStruct):
-        """A value whose width and type come from a parm type (min, max, or an anim's value)."""
-        SEQ_FIELDS = ["value"]
+        """A value whose width and type come from a parm type (min, max, or an
+        anim's value). It is read into one field per kind of number, `integer`
+        or `real`, so integers stay integers (a uint32 such as 1816825000 is
+        never a float) and reals stay floats; the parm type says which.
+        """
+        SEQ_FIELDS = ["integer", "real"]
         def __init__(self, parm_type, _io, _parent=None, _root=None):
             super(Pas4.ParmValue, self).__init__(_io)
             self._parent = _parent
@@ -285,32 +291,35 @@ class Pas4(KaitaiStruct):
             self._debug = collections.defaultdict(dict)
 
         def _read(self):
-            if self.is_known_type:
+            if  ((self.is_known_type) and (self.parm_type != Pas4.ParmType.real)) :
                 pass
-                self._debug['value']['start'] = self._io.pos()
+                self._debug['integer']['start'] = self._io.pos()
                 _on = self.parm_type
                 if _on == Pas4.ParmType.bool:
                     pass
-                    self.value = self._io.read_u1()
+                    self.integer = self._io.read_u1()
                 elif _on == Pas4.ParmType.enum:
                     pass
-                    self.value = self._io.read_s4be()
+                    self.integer = self._io.read_s4be()
                 elif _on == Pas4.ParmType.int32:
                     pass
-                    self.value = self._io.read_s4be()
-                elif _on == Pas4.ParmType.real:
-                    pass
-                    self.value = self._io.read_f4be()
+                    self.integer = self._io.read_s4be()
                 elif _on == Pas4.ParmType.uint32:
                     pass
-                    self.value = self._io.read_u4be()
-                self._debug['value']['end'] = self._io.pos()
+                    self.integer = self._io.read_u4be()
+                self._debug['integer']['end'] = self._io.pos()
+
+            if self.parm_type == Pas4.ParmType.real:
+                pass
+                self._debug['real']['start'] = self._io.pos()
+                self.real = self._io.read_f4be()
+                self._debug['real']['end'] = self._io.pos()
 
 
 
         def _fetch_instances(self):
             pass
-            if self.is_known_type:
+            if  ((self.is_known_type) and (self.parm_type != Pas4.ParmType.real)) :
                 pass
                 _on = self.parm_type
                 if _on == Pas4.ParmType.bool:
@@ -319,10 +328,11 @@ class Pas4(KaitaiStruct):
                     pass
                 elif _on == Pas4.ParmType.int32:
                     pass
-                elif _on == Pas4.ParmType.real:
-                    pass
                 elif _on == Pas4.ParmType.uint32:
                     pass
+
+            if self.parm_type == Pas4.ParmType.real:
+                pass
 
 
         @property

@@ -5,29 +5,36 @@ sees what is not understood yet. Bytes that a field reads without a type
 (raw ``size:`` bytes, a switch with no case for the value: FLC pixel chunks,
 compressed streams, sprite pixel data; records or arrays with no parsed
 child) are *opaque*: read, bounded, but not explained. Bytes under a typed
-leaf (integers, floats, strings, enums, ``contents``) are *typed*. Coverage
-counts each category per file (:func:`coverage`) and per format
+leaf (integers, floats, strings, enums, ``contents``) are *typed*. The bytes
+of a container (an AGG, a zip, a PAK, a disc image) that hold its members
+are *members*: each member is a file of the corpus with its own coverage,
+so they are neither a gap nor counted twice in a format's totals; the rest
+of a container no format reads is its directory, read and checked by the
+container's reader (:mod:`animre.containers`), and counts as typed.
+Coverage counts each category per file (:func:`coverage`) and per format
 (:func:`coverage_by_format`), from the byte ranges of :meth:`Corpus.fields`.
 """
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from ..containers import get_container
 from ..display import fmt
 from ..flatten import EXTENT
 
-__all__ = ["coverage", "coverage_by_format", "covered_mask", "byte_categories", "COVERAGE_COLUMNS",
+__all__ = ["coverage", "coverage_by_format", "covered_mask", "byte_categories", "member_spans", "COVERAGE_COLUMNS",
            "GAP_COLUMNS", "GAP", "OPAQUE", "TYPED"]
 
 GAP, OPAQUE, TYPED = 0, 1, 2  #: byte categories of :func:`byte_categories`
 RECORDS = 3  # bytes of records a ``-animre-where`` keeps out of their table (typed unless a cell says opaque)
-COVERAGE_COLUMNS = ["file", "format", "size", "typed", "opaque", "covered", "share_typed", "share_opaque",
-                    "share", "n_gaps", "uncovered", "ok"]
+COVERAGE_COLUMNS = ["file", "format", "size", "typed", "opaque", "members", "covered", "share_typed",
+                    "share_opaque", "share_members", "share", "n_gaps", "uncovered", "ok"]
 _RAW_TYPES = ("bytes",)  # raw ``size:`` bytes; a ``switch`` leaf is raw when no case typed its value
 GAP_COLUMNS = ["file", "format", "start", "end", "length", "preview"]
 
@@ -157,6 +164,30 @@ def _paint(size: int, s: np.ndarray, e: np.ndarray) -> np.ndarray:
     return np.cumsum(d[:-1]) > 0
 
 
+def member_spans(corpus: Any, file: str) -> list[tuple[int, int]]:
+    """``[start, end)`` of every member's stored bytes in container ``file`` (its directory read again).
+
+    A compressed member's span is its compressed bytes. A file that is no
+    container (no ``kind`` in ``corpus.files``) has none.
+
+    Examples
+    --------
+    >>> spans = member_spans(c, "zip/CIV3UNITS.ZIP")
+    >>> len(spans), spans[0][0]
+    (5, 54)
+    """
+    row = corpus.files.drop_duplicates("file").set_index("file").loc[file]
+    if pd.isna(row["kind"]):
+        return []
+    reader = get_container(str(row["kind"])).members
+    if pd.isna(row["container"]):  # a file on disk: read its directory in place (a disc image can be large)
+        with open(corpus.path(file), "rb") as fh:
+            members = reader(fh, file)
+    else:
+        members = reader(io.BytesIO(corpus.read_bytes(file)), file)
+    return sorted((int(m.offset), int(m.offset) + int(m.size)) for m in members)
+
+
 def coverage(corpus: Any, files: Iterable[str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Share of each file's bytes that parsed fields describe, and the uncovered gaps.
 
@@ -178,12 +209,15 @@ def coverage(corpus: Any, files: Iterable[str] | None = None) -> tuple[pd.DataFr
     (per_file, gaps) : tuple of DataFrame
         ``per_file``: file, format, size, typed (bytes a typed field
         explains), opaque (bytes read as a blob: pixel data, compressed
-        streams, raw ``size:`` bytes), covered (typed + opaque),
-        share_typed, share_opaque, share (covered, 0..1), n_gaps, uncovered
-        (bytes), ok (parsed); files that were not parsed (failed, skipped,
-        containers no format reads) have NaN shares. ``gaps``: file, format,
-        start, end (exclusive), length, preview (hex of the first 16 bytes of
-        the gap).
+        streams, raw ``size:`` bytes), members (a container's bytes that
+        hold its members, see :func:`member_spans`), covered (typed +
+        opaque + members), share_typed, share_opaque, share_members, share
+        (covered, 0..1), n_gaps, uncovered (bytes), ok (parsed). A container
+        no format reads (a zip) counts its members and, as typed, its
+        directory (``ok`` False: no spec parsed it); other files that were
+        not parsed (failed, skipped) have NaN shares. ``gaps``: file,
+        format, start, end (exclusive), length, preview (hex of the first 16
+        bytes of the gap).
 
     Examples
     --------
@@ -191,6 +225,9 @@ def coverage(corpus: Any, files: Iterable[str] | None = None) -> tuple[pd.DataFr
     >>> row = per_file.set_index("file").loc["frm/GOBLNFRM.BIN"]
     >>> float(row["share"]), int(row["opaque"])     # every byte of a FRM file is a typed field
     (1.0, 0)
+    >>> agg = per_file.set_index("file").loc["agg/HEROES2.AGG"]   # its directory typed, the rest members
+    >>> float(agg["share"]), int(agg["typed"] + agg["members"]) == int(agg["size"])
+    (1.0, True)
     """
     ft = corpus.files.drop_duplicates("file")
     if files is not None:
@@ -203,35 +240,51 @@ def coverage(corpus: Any, files: Iterable[str] | None = None) -> tuple[pd.DataFr
     F, S, E, OP = F[order], S[order], E[order], OP[order]
     bounds = np.searchsorted(F, np.arange(len(codes) + 1))
     per, gaps = [], []
-    for r, is_parsed in zip(ft.itertuples(index=False), parsed.to_numpy()):
+    status = ft["status"] if "status" in ft.columns else pd.Series("", index=ft.index)
+    kinds = ft["kind"] if "kind" in ft.columns else pd.Series(None, index=ft.index, dtype=object)
+    for r, is_parsed, st, kind in zip(ft.itertuples(index=False), parsed.to_numpy(), status, kinds):
         fmt_name = None if pd.isna(r.format) else r.format
         size = int(r.size)
-        if not is_parsed:
+        container = not pd.isna(kind) and (is_parsed or st == "container")
+        if not is_parsed and not container:
             per.append({"file": r.file, "format": fmt_name, "size": size, "typed": 0, "opaque": 0,
-                        "covered": 0, "share_typed": float("nan"), "share_opaque": float("nan"),
+                        "members": 0, "covered": 0, "share_typed": float("nan"),
+                        "share_opaque": float("nan"), "share_members": float("nan"),
                         "share": float("nan"), "n_gaps": 0, "uncovered": size, "ok": False})
             continue
-        k = codes[r.file]
-        a, b = bounds[k], bounds[k + 1]
-        cat, s, e = OP[a:b], S[a:b], E[a:b]
-        # typed wins over opaque; the bytes of records kept out of a table count as typed unless a kept
-        # cell says opaque
-        opaque = _paint(size, s[cat == OPAQUE], e[cat == OPAQUE])
-        typed_mask = _paint(size, s[cat == TYPED], e[cat == TYPED]) | (
-            _paint(size, s[cat == RECORDS], e[cat == RECORDS]) & ~opaque)
-        mask = typed_mask | opaque
+        members = np.zeros(size, dtype=bool)
+        if container:
+            spans = np.array(member_spans(corpus, r.file), dtype=np.int64).reshape(-1, 2)
+            members = _paint(size, spans[:, 0], spans[:, 1])
+        if is_parsed:
+            k = codes[r.file]
+            a, b = bounds[k], bounds[k + 1]
+            cat, s, e = OP[a:b], S[a:b], E[a:b]
+            # typed wins over opaque and members; the bytes of records kept out of a table count as typed
+            # unless a kept cell says opaque; a blob over members' bytes is the members
+            opaque = _paint(size, s[cat == OPAQUE], e[cat == OPAQUE])
+            typed_mask = _paint(size, s[cat == TYPED], e[cat == TYPED]) | (
+                _paint(size, s[cat == RECORDS], e[cat == RECORDS]) & ~opaque)
+            opaque &= ~members
+        else:  # a container no format reads: outside its members, the directory its reader checked
+            opaque = np.zeros(size, dtype=bool)
+            typed_mask = ~members
+        members &= ~typed_mask
+        mask = typed_mask | opaque | members
         runs = _runs(mask)
         if runs:
             data = corpus.read_bytes(r.file)
             for s, e in runs:
                 gaps.append({"file": r.file, "format": fmt_name, "start": s, "end": e, "length": e - s,
                              "preview": fmt(data[s:min(e, s + 16)])})
-        cov, typed = int(mask.sum()), int(typed_mask.sum())
-        per.append({"file": r.file, "format": fmt_name, "size": size, "typed": typed, "opaque": cov - typed,
-                    "covered": cov, "share_typed": typed / size if size else 1.0,
-                    "share_opaque": (cov - typed) / size if size else 0.0,
+        cov, typed, n_members = int(mask.sum()), int(typed_mask.sum()), int(members.sum())
+        n_opaque = cov - typed - n_members
+        per.append({"file": r.file, "format": fmt_name, "size": size, "typed": typed, "opaque": n_opaque,
+                    "members": n_members, "covered": cov, "share_typed": typed / size if size else 1.0,
+                    "share_opaque": n_opaque / size if size else 0.0,
+                    "share_members": n_members / size if size else 0.0,
                     "share": cov / size if size else 1.0, "n_gaps": len(runs),
-                    "uncovered": size - cov, "ok": True})
+                    "uncovered": size - cov, "ok": bool(is_parsed)})
     per_df = pd.DataFrame(per, columns=COVERAGE_COLUMNS)
     gaps_df = pd.DataFrame(gaps, columns=GAP_COLUMNS)
     for c in ("start", "end", "length"):
@@ -242,21 +295,30 @@ def coverage(corpus: Any, files: Iterable[str] | None = None) -> tuple[pd.DataFr
 def coverage_by_format(per_file: pd.DataFrame) -> pd.DataFrame:
     """Corpus totals of a :func:`coverage` ``per_file`` table, one row per format.
 
-    Columns: format, files, size, typed, opaque, uncovered (bytes) and
-    share_typed, share_opaque, share_gaps (of all bytes of the format's
-    parsed files).
+    Columns: format, files, size, members, typed, opaque, uncovered
+    (bytes) and share_typed, share_opaque, share_gaps. A container's
+    ``members`` bytes are counted once, in the members' own formats: the
+    shares are of the format's own bytes (``size - members``), so an
+    archive whose directory its spec reads whole is 100% typed.
 
     Examples
     --------
     >>> per_file, _ = coverage(c, files=["frm/GOBLNFRM.BIN", "frm/ODDMGFRM.BIN"])
     >>> coverage_by_format(per_file)[["format", "files", "share_typed"]].values.tolist()
     [['frm', 2, 1.0]]
+    >>> per_file, _ = coverage(c, files=["agg/HEROES2.AGG"])
+    >>> coverage_by_format(per_file)[["format", "share_typed", "share_gaps"]].values.tolist()
+    [['agg', 1.0, 0.0]]
     """
     ok = per_file[per_file["ok"].astype(bool)]
+    if "members" not in ok.columns:
+        ok = ok.assign(members=0)
     g = ok.groupby("format", sort=True)
-    out = pd.DataFrame({"files": g.size(), "size": g["size"].sum(), "typed": g["typed"].sum(),
-                        "opaque": g["opaque"].sum(), "uncovered": g["uncovered"].sum()}).reset_index()
-    total = out["size"].where(out["size"] > 0)
+    out = pd.DataFrame({"files": g.size(), "size": g["size"].sum(), "members": g["members"].sum(),
+                        "typed": g["typed"].sum(), "opaque": g["opaque"].sum(),
+                        "uncovered": g["uncovered"].sum()}).reset_index()
+    own = out["size"] - out["members"]
+    total = own.where(own > 0)
     for c, src in (("share_typed", "typed"), ("share_opaque", "opaque"), ("share_gaps", "uncovered")):
         out[c] = (out[src] / total).fillna(0.0)
     return out

@@ -17,7 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["generate_all", "generator_names", "load_manifest", "planted_files", "seed_for", "to_jsonable"]
+from ..errors import UsageError
+
+__all__ = ["MANIFEST", "check_sample_target", "generate_all", "generator_names", "load_manifest", "planted_files", "seed_for", "to_jsonable"]
 
 
 def generator_names() -> list[str]:
@@ -76,8 +78,36 @@ def seed_for(seed: int, name: str) -> int:
     return (seed * 1_000_003 + zlib.crc32(name.encode())) % (2**32)
 
 
+MANIFEST = "manifest.json"
+
+
+def check_sample_target(folder: str | Path) -> Path:
+    """Refuse a folder that holds other files (a user's game folder) as the target of samples.
+
+    Samples go into an empty (or new) folder, or over an earlier sample
+    corpus (a folder with the ``manifest.json`` the generator writes).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> check_sample_target(tempfile.mkdtemp()).is_dir()
+    True
+    """
+    f = Path(folder)
+    if f.exists() and not f.is_dir():
+        raise UsageError(f"{folder}: not a folder; samples are written into a folder")
+    if f.is_dir() and not (f / MANIFEST).is_file() and any(f.iterdir()):
+        raise UsageError(f"{folder} holds files and no {MANIFEST}: samples are generated only into an empty "
+                         "folder or an earlier sample folder (the kit's own data/samples), never among "
+                         "a user's files")
+    return f
+
+
 def generate_all(out_dir: str | Path, seed: int = 2097, only: list[str] | None = None) -> dict:
     """Write every format's sample corpus and ``manifest.json`` into ``out_dir``.
+
+    ``out_dir`` must be empty, new, or an earlier sample folder
+    (:func:`check_sample_target`): samples never land among a user's files.
 
     Examples
     --------
@@ -86,7 +116,7 @@ def generate_all(out_dir: str | Path, seed: int = 2097, only: list[str] | None =
     >>> sorted(m["formats"])
     ['agg', 'flc', 'frm', 'gcdisc', 'icn', 'mot', 'omf', 'pak', 'pas4', 'zip']
     """
-    out = Path(out_dir)
+    out = check_sample_target(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     manifest = {"seed": seed, "formats": {}}
     need = _with_uses(only) if only else None
@@ -95,15 +125,15 @@ def generate_all(out_dir: str | Path, seed: int = 2097, only: list[str] | None =
             continue
         mod = importlib.import_module(f"{__name__}.{name}")
         manifest["formats"][name] = to_jsonable(mod.generate(out, seed_for(seed, name)))
-    tmp = out / "manifest.json.tmp"
+    tmp = out / (MANIFEST + ".tmp")
     tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True))
-    tmp.replace(out / "manifest.json")
+    tmp.replace(out / MANIFEST)
     return manifest
 
 
 def load_manifest(out_dir: str | Path) -> dict:
     """Read ``manifest.json`` written by :func:`generate_all`."""
-    return json.loads((Path(out_dir) / "manifest.json").read_text())
+    return json.loads((Path(out_dir) / MANIFEST).read_text())
 
 
 def planted_files(manifest: dict, fmt: str) -> dict[str, dict]:

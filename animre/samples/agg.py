@@ -145,8 +145,9 @@ def generate(out_dir: Path, seed: int, extra_members: list[tuple[str, bytes]] | 
             "renamed_frm": f"{arch}/{RENAMED}",
             "palette": f"{arch}/KB.PAL",
             "icn_members": [f"{arch}/{n}" for n, _ in icn],
-            # the members' bytes: no field of the archive's own spec describes them (its members do)
-            "gaps": [{"file": arch, "start": entries[0]["ofs_data"],
-                      "end": entries[-1]["ofs_data"] + entries[-1]["len_data"]}],
+            # the members' bytes: no field of the archive's own spec describes them (its members do);
+            # coverage counts them as "members", not as a gap
+            "member_bytes": {"file": arch, "start": entries[0]["ofs_data"],
+                             "end": entries[-1]["ofs_data"] + entries[-1]["len_data"]},
         },
     }
