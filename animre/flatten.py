@@ -54,6 +54,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import yaml
+from kaitaistruct import KaitaiStruct
 
 from .errors import SpecError
 from .parse import Bases
@@ -993,7 +994,7 @@ def _row_filler(t: TablePlan, skip: frozenset = frozenset()) -> Callable:
     fn = cache.get(skip)
     if fn is not None:
         return fn
-    lines = ["def fill(recs, base, V, S, E):", "    _Enum = Enum; _bc = base.cache.get; _sub = base.sub"]
+    lines = ["def fill(recs, base, V, S, E):", "    _Enum = Enum; _KS = KaitaiStruct; _bc = base.cache.get; _sub = base.sub"]
     cols = {j: c for j, c in enumerate(t.columns + t.extents) if j not in skip}  # original positions
     groups: dict[tuple, int] = {}
     for c in cols.values():
@@ -1034,6 +1035,9 @@ def _row_filler(t: TablePlan, skip: frozenset = frozenset()) -> Callable:
                           f"{body}if d{g}:"]
             elif c.field.enum is None and c.field.kind == "seq" and not c.field.is_user and c.field.type != "switch":
                 lines += [f"{body}v{j}[i] = x", f"{body}if d{g}:"]  # a plain number, string or bytes
+            elif c.field.kind == "value":  # a computed value: a number, or an object no cell can hold
+                lines += [f"{body}v{j}[i] = x.value if isinstance(x, _Enum) else (None if isinstance(x, _KS) else x)",
+                          f"{body}if d{g}:"]
             else:
                 lines += [f"{body}v{j}[i] = x.value if isinstance(x, _Enum) else x", f"{body}if d{g}:"]
             body += "    "
@@ -1056,7 +1060,7 @@ def _row_filler(t: TablePlan, skip: frozenset = frozenset()) -> Callable:
                       f"{body}    s{j}[i] = b{g} + q['start']; e{j}[i] = b{g} + q['end']"]
     if not cols:
         lines.append("        pass")
-    scope: dict[str, Any] = {"Enum": enum.Enum}
+    scope: dict[str, Any] = {"Enum": enum.Enum, "KaitaiStruct": KaitaiStruct}
     exec(compile("\n".join(lines), f"<animre flattener: {t.name}>", "exec"), scope)  # noqa: S102 - see docstring
     cache[skip] = scope["fill"]
     return cache[skip]
