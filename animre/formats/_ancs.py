@@ -16,9 +16,9 @@ effects (version > 2; Prime 1 names the bone, Prime 2 gives its id), overlay
 model and skin (version > 3), animation index map (version > 4) and, from
 version 10, a spatial-primitives id, a byte and indexed bounding boxes.
 
-The PAS4 block is measured here with the widths the spec (``ksy/pas4.ksy``)
-uses, only to step over it to the next character; its values are read by
-the spec. A test checks that this length equals the spec's ``len_block``.
+The PAS4 block is stepped over by reading it with the spec itself
+(``ksy/pas4.ksy``): its length is where the spec's parse ends, so no width
+of the spec is repeated here.
 Every count is checked against the bytes left before looping, so a hostile
 file fails fast with a :class:`~animre.errors.ParseError`.
 """
@@ -28,11 +28,12 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 
+from ..compile import load_parser
 from ..errors import ParseError
+from ..parse import parse_bytes
 
 __all__ = ["Character", "characters", "pas4_length"]
 
-_WIDTH = {0: 4, 1: 4, 2: 4, 3: 1, 4: 4}  # PAS4 parm type -> value width (unknown types: 0 bytes)
 
 
 @dataclass(frozen=True)
@@ -106,23 +107,12 @@ def pas4_length(data: bytes, offset: int, file: str = "") -> int:
 
 
 def _pas4(r: _Reader, path: str) -> None:
-    if r.data[r.pos:r.pos + 4] != b"PAS4":
-        r.fail(f"{path}.magic", f"expected PAS4, found {r.data[r.pos:r.pos + 4]!r}")
-    r.take(4, f"{path}.magic")
-    n_states = r.count(f"{path}.num_anim_states", 12)
-    r.take(4, f"{path}.default_anim_state")
-    for s in range(n_states):
-        sp = f"{path}.anim_states[{s}]"
-        r.take(4, f"{sp}.state_type")
-        n_parms = r.count(f"{sp}.num_parm_infos", 12)
-        n_anims = r.count(f"{sp}.num_anim_infos", 4)
-        widths = []
-        for p in range(n_parms):
-            t = r.u(">I", f"{sp}.parm_infos[{p}].parm_type")
-            w = _WIDTH.get(t, 0)
-            r.take(8 + 2 * w, f"{sp}.parm_infos[{p}]")
-            widths.append(w)
-        r.take(n_anims * (4 + sum(widths)), f"{sp}.anim_infos")
+    """Step over the PAS4 database at ``r.pos``: its length is what the spec reads (``ksy/pas4.ksy``)."""
+    try:
+        obj = parse_bytes(r.data[r.pos:], load_parser("pas4"), r.file, fetch_instances=False)
+    except ParseError as e:
+        r.fail(f"{path}.{e.path}" if e.path else path, e.reason, r.pos + e.offset)
+    r.pos += obj._io.pos()
 
 
 def characters(data: bytes, file: str = "") -> list[Character]:
