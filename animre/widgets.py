@@ -607,7 +607,7 @@ class CorpusExplorer:
         >>> ex.select(file="frm/GOBLNFRM.BIN", path="walk_speed").selected["start"]
         162
         >>> ex.select(file="zip/CIV3UNITS.ZIP").selected["members"][:1]
-        ['zip/CIV3UNITS.ZIP/Warrior/Run.flc']
+        ['zip/CIV3UNITS.ZIP/run0/Warrior/Default.flc']
         """
         if file is not None:
             if file not in self._status:
