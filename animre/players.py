@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from matplotlib import colormaps
 
 from .errors import UsageError
 
@@ -501,8 +502,6 @@ def index_palette() -> np.ndarray:
     >>> index_palette().shape, int(index_palette()[:, 3].min())
     ((256, 4), 255)
     """
-    from matplotlib import colormaps
-
     return np.rint(colormaps["turbo"](np.linspace(0.0, 1.0, 256)) * 255).astype(np.uint8)
 
 

@@ -108,6 +108,10 @@ class Format:
         Extra columns for the block at ``offset`` (PAS4: the ``character``
         an ANCS block belongs to and how the block was ``located_by``); every
         block of the format returns the same keys.
+    picture : str, optional
+        ``"module:function"`` of the presentation-layer function
+        ``fn(corpus, files) -> list of (caption, PNG bytes or Figure)`` that
+        draws the format's files for the report (:mod:`animre.pictures`).
     """
 
     name: str
@@ -119,6 +123,7 @@ class Format:
     locate: Callable[[bytes], int] | None = None
     next_block: Callable[[bytes, int], int] | None = None
     block_info: Callable[[bytes, int], dict] | None = None
+    picture: str | None = None
 
     def __post_init__(self) -> None:
         # a claim belongs to the format that lists it: say so once, here
