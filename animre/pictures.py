@@ -37,7 +37,7 @@ from .decode import icn as icn_decode
 from .errors import AnimreError
 from .players import checkerboard, image_png, index_palette
 
-__all__ = ["Picture", "flc", "omf", "icn", "frm", "mot", "pal", "sheet", "MAX_FILES"]
+__all__ = ["Picture", "flc", "omf", "icn", "frm", "mot", "pal", "sheet", "distinct", "MAX_FILES"]
 
 #: (caption, PNG bytes or Figure or None).
 Picture = tuple[str, Any]
@@ -59,11 +59,14 @@ def _more(files: Sequence[str], limit: int = MAX_FILES) -> list[Picture]:
     return [(f"first {limit} of {len(files)} files drawn", None)] if len(files) > limit else []
 
 
-def sheet(images: Sequence[np.ndarray], *, columns: int = 8, gap: int = 2, zoom: int | None = None,
-          cell: int = 96) -> bytes:
-    """PNG of RGBA images in a grid (row by row), each on its own checkerboard, at one whole-number zoom.
+def sheet(images: Sequence[np.ndarray], *, columns: int | None = None, gap: int = 2, zoom: int | None = None,
+          cell: int = 64, max_width: int = 800) -> bytes:
+    """PNG of RGBA images laid out in rows, each on its own checkerboard, at one whole-number zoom.
 
-    ``zoom`` defaults to the largest (1 to 4) that keeps the biggest image within ``cell`` pixels.
+    ``zoom`` defaults to the largest (1 to 4) that brings the median image
+    near ``cell`` pixels while the widest stays within ``max_width``.
+    Images are placed left to right and wrap at ``max_width`` (or after
+    ``columns`` images of equal width: a grid). Empty images are left out.
 
     Examples
     --------
@@ -72,21 +75,52 @@ def sheet(images: Sequence[np.ndarray], *, columns: int = 8, gap: int = 2, zoom:
     >>> Image.open(io.BytesIO(sheet([np.zeros((3, 5, 4), np.uint8)] * 3, columns=2, zoom=1))).size
     (12, 8)
     """
-    imgs = [np.asarray(a) for a in images]
+    imgs = [np.asarray(a) for a in images if np.asarray(a).size]
     if not imgs:
         return image_png(np.zeros((1, 1, 4), np.uint8))
-    h = max(a.shape[0] for a in imgs)
-    w = max(a.shape[1] for a in imgs)
-    k = zoom or max(1, min(4, cell // max(1, h, w)))
-    cols = max(1, min(columns, len(imgs)))
-    rows = -(-len(imgs) // cols)
-    gh, gw = h * k + gap, w * k + gap
-    out = np.full((rows * gh - gap, cols * gw - gap, 3), 255, np.uint8)
-    for n, a in enumerate(imgs):
-        r, c = divmod(n, cols)
+    longest = sorted(max(a.shape[:2]) for a in imgs)
+    widest = max(a.shape[1] for a in imgs)
+    k = zoom or max(1, min(4, cell // max(1, longest[len(longest) // 2]), max_width // widest))
+    if columns:
+        limit = columns * (max(a.shape[1] for a in imgs) * k + gap) - gap
+    else:
+        limit = max(max_width, widest * k)
+    places, x, y, row = [], 0, 0, 0
+    for a in imgs:
+        h, w = a.shape[0] * k, a.shape[1] * k
+        if x and x + w > limit:
+            x, y, row = 0, y + row + gap, 0
+        places.append((y, x))
+        x, row = x + w + gap, max(row, h)
+    height = y + row
+    width = max(px + a.shape[1] * k for (_, px), a in zip(places, imgs, strict=True))
+    out = np.full((height, width, 3), 255, np.uint8)
+    for (py, px), a in zip(places, imgs, strict=True):
         big = checkerboard(np.repeat(np.repeat(a, k, axis=0), k, axis=1), cell=8 if k > 1 else 4)
-        out[r * gh:r * gh + big.shape[0], c * gw:c * gw + big.shape[1]] = big
+        out[py:py + big.shape[0], px:px + big.shape[1]] = big
     return image_png(out, 1, checker=False)
+
+
+def distinct(corpus: Any, files: Sequence[str]) -> list[tuple[str, list[str]]]:
+    """The files with different bytes (by SHA-256), each with its byte-identical copies, in corpus order.
+
+    Examples
+    --------
+    >>> [f for f, copies in distinct(corpus, ["agg/GOBLNFRM.BIN", "agg/HEROES2.AGG/GOBLNFRM.BIN"])]
+    ['agg/GOBLNFRM.BIN']
+    """
+    ft = corpus.files
+    sha = dict(zip(ft["file"], ft["sha256"], strict=True)) if "sha256" in ft.columns else {}
+    groups: dict[Any, list[str]] = {}
+    for f in files:
+        groups.setdefault(sha.get(f) or f, []).append(f)
+    return [(g[0], g[1:]) for g in groups.values()]
+
+
+def _also(copies: Sequence[str]) -> str:
+    if not copies:
+        return ""
+    return f"; the same bytes as {', '.join(copies[:3])}{' ...' if len(copies) > 3 else ''}"
 
 
 # ----------------------------------------------------------------------------- Civ3 FLC
@@ -129,7 +163,7 @@ def flc(corpus: Any, files: Sequence[str]) -> list[Picture]:
             out.insert(0, (f"Civ3 contact sheet: {name}: rows {', '.join(rows)}; first {shown} of {n} frames "
                            "(transparent and shadow pixels over a checkerboard)", sheet(grid, columns=shown)))
     if firsts:
-        out.append((f"first frames: {', '.join(names)}", sheet(firsts, columns=6, cell=160)))
+        out.append((f"first frames: {', '.join(names)}", sheet(firsts, cell=160)))
     return out + _more(files)
 
 
@@ -166,7 +200,7 @@ def omf(corpus: Any, files: Sequence[str]) -> list[Picture]:
             continue
         if imgs:
             out.append((f"{_name(name)}: first sprite of {', '.join(str(s.number) for s in firsts)} ({where})",
-                        sheet(imgs, columns=8)))
+                        sheet(imgs)))
     return out + _more(files)
 
 
@@ -196,7 +230,8 @@ def icn(corpus: Any, files: Sequence[str]) -> list[Picture]:
     """
     palette, colours = _kb_palette(corpus)
     out: list[Picture] = []
-    for name in files[:MAX_FILES]:
+    unique = distinct(corpus, files)
+    for name, copies in unique[:MAX_FILES]:
         try:
             sprites = icn_decode.read_icn(corpus.read_bytes(name), name)
         except AnimreError as e:
@@ -206,9 +241,9 @@ def icn(corpus: Any, files: Sequence[str]) -> list[Picture]:
             out.append((f"{name}: no sprite", None))
             continue
         shown = sprites[:MAX_SPRITES]
-        out.append((f"{name}: sprites 0-{len(shown) - 1} of {len(sprites)} ({colours})",
-                    sheet([icn_decode.sprite_rgba(s, palette) for s in shown], columns=8)))
-    return out + _more(files)
+        out.append((f"{name}: sprites 0-{len(shown) - 1} of {len(sprites)} ({colours}){_also(copies)}",
+                    sheet([icn_decode.sprite_rgba(s, palette) for s in shown])))
+    return out + _more(unique)
 
 
 def frm(corpus: Any, files: Sequence[str]) -> list[Picture]:
@@ -230,16 +265,16 @@ def frm(corpus: Any, files: Sequence[str]) -> list[Picture]:
     for f in ft.loc[(ft["format"] == "icn") & (ft["status"] == "parsed"), "file"]:
         icns.setdefault(_name(f).upper(), f)
     palette, colours = _kb_palette(corpus)
-    paired = [(f, icns.get(icn_decode.icn_for_frm(f))) for f in files]
-    strips = [(f, i) for f, i in paired if i is not None][:3]
-    for f, i in strips:
+    paired = [(f, copies, icns.get(icn_decode.icn_for_frm(f))) for f, copies in distinct(corpus, files)]
+    strips = [(f, c, i) for f, c, i in paired if i is not None][:3]
+    for f, copies, i in strips:
         try:
             sprites = icn_decode.read_icn(corpus.read_bytes(i), i)
             frames, info = icn_decode.sequence_frames(corpus.tables, sprites, "move_main", palette=palette, file=f)
         except AnimreError as e:
             out.append(_failed(f, e))
             continue
-        out.append((f"{f}: move_main with the sprites of {i} ({colours}; red cross: the anchor)",
+        out.append((f"{f}: move_main with the sprites of {i} ({colours}; red cross: the anchor){_also(copies)}",
                     plots.sequence_strip(frames, info, title=f"{_name(f)}: move_main")))
     if not strips and files:
         out.append((f"no sequence strip: none of the {len(files)} FRM files has its ICN in the corpus", None))

@@ -29,6 +29,7 @@ from . import plots
 from .display import fmt as show
 from .display import formatters, hex_digits
 from .errors import AnimreError, ParseError, UsageError
+from .htmltable import counterexample_table
 from .players import figure_png, show_png
 
 __all__ = [
@@ -1050,10 +1051,7 @@ class ClaimsBoard:
         ce = row.get("counterexamples")
         self.details = pd.DataFrame(list(ce) if isinstance(ce, (list, tuple)) else [],
                                     columns=["file", "offset", "expected", "value", "detail"])
-        shown = self.details.assign(offset=[f"{o} (0x{o:X})" if isinstance(o, int) else "" for o in
-                                            self.details["offset"]],
-                                    expected=[show(v) for v in self.details["expected"]],
-                                    value=[show(v, max_len=80) for v in self.details["value"]])
+        shown = counterexample_table(list(ce) if isinstance(ce, (list, tuple)) else [], limit=None)
         bad = row["tested"] and row["holds"] < row["tested"]
         colour = "#d1495b" if bad else "#3a9d5d"
         err = row.get("error")
@@ -1064,7 +1062,7 @@ class ClaimsBoard:
             f"<i>source: {html.escape(str(row.get('source', '')))}</i><br>"
             f"<span style='color:{colour}; font-weight:bold'>{html.escape(str(row.get('verdict', '')))}</span>"
             f"{err_html}</div>counterexamples (offset: where the value found was read):"
-            + _df_html(shown.rename(columns={"value": "found"})))
+            + _df_html(shown))
 
 
 def claims_board(corpus, formats: Sequence[str] | None = None) -> ClaimsBoard:
