@@ -319,7 +319,8 @@ def _pictures(corpus) -> str:
                             f"<figcaption>{_e(caption)}</figcaption></figure>")
             else:
                 figs.append(f"<figure>{_fig(pic, caption)}<figcaption>{_e(caption)}</figcaption></figure>")
-        out.append(f'<h3 id="pictures-{_e(name)}">{_e(spec.title)}</h3><div class="pics">{"".join(figs)}</div>')
+        out.append(f'<div id="pictures-{_e(name)}"><h3>{_e(spec.title)}</h3><div class="pics">{"".join(figs)}</div>'
+                   '</div>')
     return "".join(out) or '<p class="note">No format of this corpus has pictures.</p>'
 
 
