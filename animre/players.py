@@ -25,6 +25,7 @@ Examples
 from __future__ import annotations
 
 import io
+import math
 import os
 import re
 import struct
@@ -34,17 +35,21 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from matplotlib import colormaps
 
 from .display import fmt
 from .errors import UsageError
 
 __all__ = [
     "Player",
+    "play_steps",
     "flc_player",
     "omf_player",
     "key_curve_player",
     "sequence_player",
     "anim_string_frames",
+    "index_palette",
+    "omf_zoom",
     "checkerboard",
     "board",
     "image_png",
@@ -52,8 +57,16 @@ __all__ = [
     "show_png",
 ]
 
+#: The longer side (pixels) an OMF frame is enlarged to at most (:func:`omf_zoom`).
+OMF_VIEW_PX = 720
+#: Transparent pixels around the union of an OMF move's sprites and collision points.
+OMF_MARGIN = 4
+#: Colour of an OMF collision point.
+COLLISION_RGBA = (255, 40, 70, 255)
 #: Milliseconds per OMF tick (the openomf engine's static tick; the game's speed setting slows it down).
 OMF_MS_PER_TICK = 10
+#: The shortest Play step (ms): durations that differ are played in steps of their common divisor, not below this.
+MIN_STEP_MS = 10
 CHECKER = ((204, 204, 204), (255, 255, 255))
 #: Colour of the time cursor of :func:`key_curve_player` (none of matplotlib's first line colours).
 CURSOR_RGB = (120, 0, 170)
@@ -174,25 +187,36 @@ def _auto_scale(h: int, w: int, target: int = 480) -> int:
 class Player:
     """Play button + frame slider + picture; one frame per step, each shown for its own duration.
 
+    The Play button advances in steps of a fixed ``play.interval`` (the
+    greatest common divisor of the frame durations: one step per frame when
+    every frame lasts the same, one OMF tick when they differ) and each frame
+    spans as many steps as its duration holds. The browser's timer alone
+    decides when a step comes, so every frame is shown exactly its own time;
+    changing the interval from the kernel as frames come would reach the
+    browser only after it had scheduled the next step with the old one (each
+    frame then lasts the previous frame's time).
+
     Attributes
     ----------
     widget : ipywidgets.VBox
         The container (CSS class ``animre-player``).
     play : ipywidgets.Play
-        Steps through the frames; its ``interval`` is the shown frame's duration (ms).
+        Steps ``0 .. len(steps) - 1`` every ``play.interval`` ms.
     slider : ipywidgets.IntSlider
-        The frame number (linked to ``play``).
+        The frame number (follows ``play``; dragging it moves ``play`` to the frame's first step).
     image : ipywidgets.Image
         The current frame as PNG at its exact pixel size.
     frames : list of numpy.ndarray or None
         RGBA frames in play order (image players; None for the curve player).
     durations : list of float
         Milliseconds per frame, from the file.
+    steps : list of int
+        Play steps per frame.
     """
 
     def __init__(self, n: int, render: Callable[[int], bytes], durations: Sequence[float], *, title: str = "",
                  caption: Callable[[int], str] | None = None, frames: list[np.ndarray] | None = None,
-                 extra: Sequence[Any] = ()):
+                 extra: Sequence[Any] = (), steps: Sequence[int] | None = None, tick_ms: float | None = None):
         import ipywidgets as w
 
         if n < 1:
@@ -202,21 +226,58 @@ class Player:
         self.n = n
         self.frames = frames
         self.durations = [float(d) for d in durations]
+        if steps is None or tick_ms is None:
+            steps, tick_ms = play_steps(self.durations)
+        if len(steps) != n or any(int(k) < 0 for k in steps) or not sum(steps):
+            raise UsageError(f"{n} frames need one whole number of steps each, not {list(steps)}")
+        self.steps = [int(k) for k in steps]
+        self._frame_of = np.repeat(np.arange(n), self.steps)
+        self._first = np.concatenate([[0], np.cumsum(self.steps)[:-1]]).astype(int)
         self._render = render
         self._caption = caption
         self._pngs: dict[int, bytes] = {}
-        self.play = w.Play(value=0, min=0, max=n - 1, step=1, interval=max(1, round(self.durations[0])),
+        self._stepping = False
+        self.play = w.Play(value=0, min=0, max=len(self._frame_of) - 1, step=1, interval=max(1, round(tick_ms)),
                            description="play", show_repeat=True)
         self.play.repeat = True
         self.slider = w.IntSlider(value=0, min=0, max=n - 1, description="frame", continuous_update=True)
-        w.jslink((self.play, "value"), (self.slider, "value"))
         self.image = w.Image(format="png")
         self.label = w.HTML()
-        self.slider.observe(lambda ch: self.show(ch["new"]), "value")
+        self.play.observe(self._on_step, "value")
+        self.slider.observe(self._on_frame, "value")
         self.widget = w.VBox([w.HTML(f"<b>{title}</b>") if title else w.HTML(),
                               w.HBox([self.play, self.slider, self.label]), self.image, *extra])
         self.widget.add_class("animre-player")
         self.show(0)
+
+    @property
+    def schedule(self) -> pd.DataFrame:
+        """What the Play button shows: per frame its steps, first step, start and length in ms.
+
+        Examples
+        --------
+        >>> p = Player(3, lambda i: b"", [30, 80, 170])
+        >>> p.schedule["ms"].tolist(), p.play.interval
+        ([30, 80, 170], 10)
+        """
+        ms = self.play.interval
+        return pd.DataFrame({"frame": range(self.n), "steps": self.steps, "first_step": self._first,
+                             "start_ms": self._first * ms, "ms": np.asarray(self.steps) * ms})
+
+    def _on_step(self, change) -> None:
+        i = int(self._frame_of[min(max(int(change["new"]), 0), len(self._frame_of) - 1)])
+        if self.slider.value != i:
+            self._stepping = True
+            try:
+                self.slider.value = i
+            finally:
+                self._stepping = False
+
+    def _on_frame(self, change) -> None:
+        i = int(change["new"])
+        self._draw(i)
+        if not self._stepping and self.steps[i] and int(self._frame_of[self.play.value]) != i:
+            self.play.value = int(self._first[i])  # a drag: play on from the frame's first step
 
     def __len__(self) -> int:
         return self.n
@@ -234,16 +295,18 @@ class Player:
         return self._pngs[i]
 
     def show(self, i: int) -> Player:
-        """Show frame ``i`` (moves the slider; the play interval becomes that frame's duration)."""
+        """Show frame ``i`` (moves the slider, and the Play button to the frame's first step)."""
         i = int(i)
         if self.slider.value != i:
-            self.slider.value = i  # the observer comes back here
+            self.slider.value = i  # the observer draws it
             return self
+        self._draw(i)
+        return self
+
+    def _draw(self, i: int) -> None:
         show_png(self.image, self.png(i))
-        self.play.interval = max(1, round(self.durations[i]))
         extra = self._caption(i) if self._caption else ""
         self.label.value = f"frame {i} (0-{self.n - 1}), {self.durations[i]:.4g} ms {extra}"  # as the slider counts
-        return self
 
     def export(self, path: str | os.PathLike) -> Path:
         """Write the frames as an animated GIF or APNG (by the suffix) with their durations.
@@ -260,6 +323,28 @@ class Player:
         if self.frames is None:
             raise UsageError("this player shows a figure, not image frames: nothing to export")
         return export_animation(self.frames, path, self.durations)
+
+
+def play_steps(durations: Sequence[float]) -> tuple[list[int], float]:
+    """Steps per frame and the step length (ms) that play ``durations`` exactly.
+
+    Equal durations: one step each. Whole milliseconds: steps of their
+    greatest common divisor (at least :data:`MIN_STEP_MS`; shorter ones are
+    rounded to it). Otherwise steps of the shortest duration, rounded.
+
+    Examples
+    --------
+    >>> play_steps([88.0] * 3), play_steps([30, 80, 170]), play_steps([40, 100])
+    (([1, 1, 1], 88.0), ([3, 8, 17], 10), ([2, 5], 20))
+    """
+    d = [float(x) for x in durations]
+    if not d or len(set(d)) == 1:
+        return [1] * len(d), (d[0] if d else 1.0)
+    if all(abs(x - round(x)) < 1e-9 for x in d):
+        g = max(MIN_STEP_MS, math.gcd(*(int(round(x)) for x in d)))
+    else:
+        g = max(MIN_STEP_MS, min(x for x in d if x > 0))
+    return [max(0, int(round(x / g))) for x in d], g
 
 
 def _image_player(frames: list[np.ndarray], durations: Sequence[float], *, title: str, scale: int | None,
@@ -406,9 +491,41 @@ def anim_string_frames(text: str) -> list[tuple[int, int]]:
     return out
 
 
+def index_palette() -> np.ndarray:
+    """Colours for indexed sprites when no palette is given: (256, 4) RGBA, dark to bright hues.
+
+    Every index stands out from the checkerboard's grey and white (a grey
+    ramp would hide indices near 204 and 255 in it). Not the game's colours.
+
+    Examples
+    --------
+    >>> index_palette().shape, int(index_palette()[:, 3].min())
+    ((256, 4), 255)
+    """
+    return np.rint(colormaps["turbo"](np.linspace(0.0, 1.0, 256)) * 255).astype(np.uint8)
+
+
+def omf_zoom(height: int, width: int) -> int:
+    """The integer zoom of an OMF frame: the largest that fits its longer side in :data:`OMF_VIEW_PX`, 1 to 8.
+
+    Examples
+    --------
+    >>> omf_zoom(172, 224), omf_zoom(26, 28), omf_zoom(900, 300)
+    (3, 8, 1)
+    """
+    return max(1, min(8, OMF_VIEW_PX // max(1, height, width)))
+
+
 def omf_player(corpus: Any, file: str, move: int, *, palette: Any = None, ms_per_tick: float = OMF_MS_PER_TICK,
                scale: int | None = None) -> Player:
     """Play an OMF AF move: its sprites in animation-string order, each frame's collision points in red.
+
+    Each frame of the animation string (``A3-B8``: sprite A for 3 ticks, then
+    B for 8) lasts its ticks: the Play button steps one tick every
+    ``ms_per_tick`` ms (:attr:`Player.schedule`). The picture is the union of
+    every sprite's box and every collision point of the move (the animation's
+    coordinates; ``origin`` is its top-left, ``bbox`` the union), enlarged by
+    :func:`omf_zoom`; a grey box marks each sprite.
 
     Parameters
     ----------
@@ -419,15 +536,17 @@ def omf_player(corpus: Any, file: str, move: int, *, palette: Any = None, ms_per
     move : int
         The move number.
     palette : optional
-        As :func:`animre.decode.omf_sprites.to_rgba` (e.g. a BK file path); default grey.
+        As :func:`animre.decode.omf_sprites.to_rgba` (e.g. a BK file path); default :func:`index_palette`.
     ms_per_tick : float
         Milliseconds per tick of the animation string (openomf's tick, 10 ms).
+    scale : int, optional
+        Integer enlargement instead of :func:`omf_zoom`.
 
     Examples
     --------
     >>> p = omf_player(corpus, "af/FIGHTR0.AF", 1)
-    >>> [int(d) for d in p.durations]
-    [100, 30, 80, 140]
+    >>> [int(d) for d in p.durations], p.steps, p.play.interval
+    ([100, 30, 80, 140], [10, 3, 8, 14], 10)
     """
     from .decode.omf_sprites import sprite_images, to_rgba
 
@@ -440,21 +559,29 @@ def omf_player(corpus: Any, file: str, move: int, *, palette: Any = None, ms_per
     sprites = [s for s in sprite_images(corpus.path(file)) if s.number == move]
     if not sprites:
         raise UsageError(f"{file}: move {move} has no sprites")
-    seq = [(sp, t) for sp, t in anim_string_frames(row["animation.anim_string.text"].iloc[0]) if sp < len(sprites)]
+    text = row["animation.anim_string.text"].iloc[0]
+    tags = anim_string_frames(text)
+    seq = [(sp, t) for sp, t in tags if sp < len(sprites)]
+    dropped = len(tags) - len(seq)
     if not seq:
         seq = [(k, 1) for k in range(len(sprites))]
     coords = corpus.tables.get("af_coords", pd.DataFrame(columns=["file", "move", "frame", "x", "y"]))
     pts = coords[(coords["file"] == file) & (coords["move"] == int(row["move"].iloc[0]))]
-    xs = [s.x for s in sprites] + [s.x + s.image.shape[1] for s in sprites] + pts["x"].astype(int).tolist()
-    ys = [s.y for s in sprites] + [s.y + s.image.shape[0] for s in sprites] + pts["y"].astype(int).tolist()
-    x0, y0 = min(xs) - 2, min(ys) - 2
-    width, height = max(xs) - x0 + 3, max(ys) - y0 + 3
+    px, py = pts["x"].astype(int).tolist(), pts["y"].astype(int).tolist()
+    bx0 = min([s.x for s in sprites] + px)
+    by0 = min([s.y for s in sprites] + py)
+    bx1 = max([s.x + s.image.shape[1] for s in sprites] + [x + 1 for x in px])
+    by1 = max([s.y + s.image.shape[0] for s in sprites] + [y + 1 for y in py])
+    margin = OMF_MARGIN
+    x0, y0 = bx0 - margin, by0 - margin
+    width, height = bx1 - bx0 + 2 * margin, by1 - by0 + 2 * margin
     if width * height > 4096 * 4096:
         raise UsageError(f"{file}: move {move} spans {width} x {height} pixels: too large to draw")
+    pal = index_palette() if palette is None else palette
     pictures: dict[int, np.ndarray] = {}
     for k, s in enumerate(sprites):
         canvas = np.zeros((height, width, 4), np.uint8)
-        img = to_rgba(s.image, palette)
+        img = to_rgba(s.image, pal)
         oy, ox = s.y - y0, s.x - x0
         h, w = img.shape[:2]
         region = canvas[oy:oy + h, ox:ox + w]
@@ -465,19 +592,24 @@ def omf_player(corpus: Any, file: str, move: int, *, palette: Any = None, ms_per
             canvas[yy, max(0, ox - 1):ox + w + 1][canvas[yy, max(0, ox - 1):ox + w + 1, 3] == 0] = grey
         for xx in (ox - 1, ox + w):
             canvas[max(0, oy - 1):oy + h + 1, xx][canvas[max(0, oy - 1):oy + h + 1, xx, 3] == 0] = grey
-        for px, py in pts.loc[pts["frame"] == k, ["x", "y"]].astype(int).itertuples(index=False):
-            cx, cy = px - x0, py - y0
-            canvas[cy, max(0, cx - 2):cx + 3] = (255, 40, 70, 255)
-            canvas[max(0, cy - 2):cy + 3, cx] = (255, 40, 70, 255)
+        for cx, cy in pts.loc[pts["frame"] == k, ["x", "y"]].astype(int).itertuples(index=False):
+            cx, cy = cx - x0, cy - y0
+            canvas[cy, max(0, cx - 2):cx + 3] = COLLISION_RGBA
+            canvas[max(0, cy - 2):cy + 3, cx] = COLLISION_RGBA
         pictures[k] = canvas
     frames = [pictures[sp] for sp, _ in seq]
     n_pts = {k: int((pts["frame"] == k).sum()) for k in pictures}
-    title = (f"{file.rsplit('/', 1)[-1]}: move {move}, {len(frames)} frames "
-             f"({row['animation.anim_string.text'].iloc[0]}), {ms_per_tick:g} ms per tick; red: collision points")
-    p = _image_player(frames, [t * ms_per_tick for _, t in seq], title=title, scale=scale,
-                      caption=lambda i: f"(sprite {seq[i][0]}, {seq[i][1]} ticks, "
-                                        f"{n_pts[seq[i][0]]} collision points)")
+    zoom = scale or omf_zoom(height, width)
+    colours = "index colours (no palette given)" if palette is None else "palette given"
+    note = f"; {dropped} frame(s) name a sprite the move lacks, not shown" if dropped else ""
+    title = (f"{file.rsplit('/', 1)[-1]}: move {move}, {len(frames)} frames ({text}), {ms_per_tick:g} ms per "
+             f"tick; {width} x {height} px at {zoom}x, {colours}; red: collision points{note}")
+    p = Player(len(frames), lambda i: image_png(frames[i], zoom), [t * ms_per_tick for _, t in seq], title=title,
+               frames=frames, steps=[t for _, t in seq], tick_ms=ms_per_tick,
+               caption=lambda i: f"(sprite {seq[i][0]}, {seq[i][1]} ticks, {n_pts[seq[i][0]]} collision points)")
     p.origin = (x0, y0)  # the animation coordinate of the frames' top-left pixel
+    p.bbox = (bx0, by0, bx1, by1)  # the union of the sprites' boxes and the collision points, end exclusive
+    p.zoom = zoom
     p.sprites = [sp for sp, _ in seq]
     return p
 

@@ -1,12 +1,14 @@
 """A corpus report to share: one self-contained HTML file.
 
-Files, errors, coverage, per-table profiles with their alerts, the notes'
-claims, the strongest relations per format and pictures (a Civ3 contact
-sheet and first frames, OMF sprites, HoMM2 idle weights, GNT4 key curves)
-in one HTML file a browser opens with no network: CSS inline, every picture
-a ``data:`` URI. Every number comes from :mod:`animre.research` or the
-corpus tables; values are written by the one formatter
-(:func:`animre.display.fmt`). ``animre report DIR -o report.html`` writes it.
+Files with their status, errors, coverage, per-table profiles with their
+alerts, the notes' claims with their counterexamples, the strongest
+relations per format and the pictures each format plugin names
+(``Format.picture``, drawn by :mod:`animre.pictures`) in one HTML file a
+browser opens with no network: CSS inline, every picture a ``data:`` URI.
+Every number comes from :mod:`animre.research` or the corpus tables; values
+are written by the one formatter (:func:`animre.display.fmt`, hex where the
+spec says), hashes by their first digits (all of them in a tooltip).
+``animre report DIR -o report.html`` writes it.
 
 Kept fast (seconds for a few hundred files): profiles read the tables alone
 (no spec lookups), relations are tested on the widest table of each format
@@ -26,6 +28,7 @@ from __future__ import annotations
 import base64
 import datetime as _dt
 import html
+import importlib
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -34,17 +37,27 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .display import fmt
+from . import __version__
+from .atomic import write_atomic
+from .display import fmt, formatters
+from .errors import UsageError
+from .formats import all_formats
+from .htmltable import HASH_SHOWN, MAX_COUNTEREXAMPLES, counterexample_table
+from .htmltable import table as _table
+from .players import _png_size, figure_png
+from .research import claims, coverage, coverage_by_format, profile, relations
 
-__all__ = ["report_html", "write_report", "SECTIONS", "MAX_RELATION_COLUMNS"]
+__all__ = ["report_html", "write_report", "picture_function", "SECTIONS", "MAX_RELATION_COLUMNS"]
 
 #: The report's sections, in order: (anchor id, heading).
 SECTIONS = (("files", "Files"), ("errors", "Errors"), ("coverage", "Coverage"), ("profiles", "Profiles"),
             ("claims", "Claims"), ("relations", "Relations"), ("pictures", "Pictures"))
 #: Relations are tested over at most this many value columns of a format's widest table.
 MAX_RELATION_COLUMNS = 12
-MAX_ROWS = 200
+#: Pictures per format.
 MAX_PICTURES = 12
+#: File statuses (``corpus.files["status"]``), in the order the summary shows them.
+STATUSES = ("parsed", "failed", "skipped", "container")
 
 CSS = """
 body {font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; color: #222; background: #fafafa;}
@@ -66,7 +79,9 @@ table.t td.n {text-align: right; font-family: ui-monospace, monospace;}
 .alert {display: inline-block; background: #fff3cd; border: 1px solid #e0c36a; border-radius: 3px;
         padding: 0 4px; margin: 1px; font-size: 11px; font-family: ui-monospace, monospace;}
 .pics {display: flex; flex-wrap: wrap; gap: 10px; align-items: flex-end;}
-figure {margin: 0; text-align: center; font-size: 11px; color: #555;}
+figure {margin: 0; text-align: center; font-size: 11px; color: #555; max-width: 100%;}
+figure.none {color: #666; max-width: 320px; text-align: left;} figure.none.bad {color: #d1495b;}
+figcaption {max-width: 760px; margin: 2px auto;}
 img.px {image-rendering: pixelated; image-rendering: crisp-edges;}
 .sheet td {padding: 2px; border: none;} .sheet th {font-size: 12px; padding-right: 6px;}
 """
@@ -84,41 +99,13 @@ def _data_uri(png: bytes) -> str:
 
 
 def _img(png: bytes, alt: str, *, pixelated: bool = False) -> str:
-    from .players import _png_size
-
     w, h = _png_size(png)
     cls = ' class="px"' if pixelated else ""
     return f'<img{cls} src="{_data_uri(png)}" alt="{_e(alt)}" width="{w}" height="{h}">'
 
 
 def _fig(fig: Any, alt: str) -> str:
-    from .players import figure_png
-
     return _img(figure_png(fig), alt)
-
-
-def _table(df: pd.DataFrame | None, max_rows: int = MAX_ROWS, *,
-           cell: Callable[[str, Any], str] | None = None) -> str:
-    """An HTML table; every value through the one formatter, numbers right-aligned."""
-    if df is None or not len(df):
-        return '<p class="note">none</p>'
-    shown = df.head(max_rows)
-    head = "".join(f"<th>{_e(c)}</th>" for c in shown.columns)
-    rows = []
-    for rec in shown.itertuples(index=False, name=None):
-        tds = []
-        for c, v in zip(shown.columns, rec, strict=True):
-            if cell is not None:
-                custom = cell(str(c), v)
-                if custom is not None:
-                    tds.append(f"<td>{custom}</td>")
-                    continue
-            num = isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
-            tds.append(f'<td class="n">{_e(fmt(v, max_len=120))}</td>' if num else
-                       f"<td>{_e(fmt(v, max_len=160))}</td>")
-        rows.append("<tr>" + "".join(tds) + "</tr>")
-    more = f'<p class="note">... {len(df) - max_rows} more rows</p>' if len(df) > max_rows else ""
-    return f'<table class="t"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>{more}'
 
 
 def _alerts_cell(column: str, v: Any) -> str | None:
@@ -128,23 +115,22 @@ def _alerts_cell(column: str, v: Any) -> str | None:
     return "".join(f'<span class="alert">{_e(a)}</span>' for a in items)
 
 
-def _holds_cell(column: str, v: Any) -> str | None:
-    if column != "holds_all":
-        return None
-    if v is None or (isinstance(v, float) and np.isnan(v)):
-        return '<span class="note">not tested</span>'
-    return '<span class="ok">yes</span>' if bool(v) else '<span class="bad">no</span>'
-
-
 def _claim_cell(column: str, v: Any) -> str | None:
-    if column == "board":
-        holds, tested = (int(x) if x is not None and not pd.isna(x) else 0 for x in v)
-        if not tested:
-            return '<span class="note">not tested</span>'
-        g = round(120 * holds / tested)
-        return (f'<span title="{holds} of {tested}" style="display:inline-block;width:120px;height:10px;'
-                f'background:linear-gradient(90deg,#3a9d5d {g}px,#d1495b {g}px)"></span>')
-    return _holds_cell(column, v)
+    if column != "board":
+        return None
+    holds, tested = (int(x) if x is not None and not pd.isna(x) else 0 for x in v)
+    if not tested:
+        return '<span class="note">not tested</span>'
+    g = round(120 * holds / tested)
+    return (f'<span title="{holds} of {tested}" style="display:inline-block;width:120px;height:10px;'
+            f'background:linear-gradient(90deg,#3a9d5d {g}px,#d1495b {g}px)"></span>')
+
+
+def _status_cell(column: str, v: Any) -> str | None:
+    if column != "status":
+        return None
+    cls = {"failed": "bad", "error": "bad", "fails": "bad", "parsed": "ok", "holds": "ok"}.get(str(v))
+    return f'<span class="{cls}">{_e(v)}</span>' if cls else _e(v)
 
 
 # ----------------------------------------------------------------------------- sections
@@ -152,24 +138,37 @@ def _claim_cell(column: str, v: Any) -> str | None:
 
 def _files(corpus) -> str:
     f = corpus.files
-    summary = f.assign(format=f["format"].fillna("(unknown)")).groupby("format").agg(
-        files=("file", "size"), parsed=("ok", "sum"), bytes=("size", "sum")).reset_index()
-    cols = [c for c in ("file", "format", "size", "ok", "sha256") if c in f.columns]
-    return (_table(summary) + "<h3>Every file</h3>" + _table(f[cols]))
+    status = f["status"] if "status" in f.columns else f["ok"].map({True: "parsed", False: "failed"})
+    f = f.assign(format=f["format"].fillna("(none)"), status=status)
+    summary = f.groupby("format").agg(files=("file", "size"), bytes=("size", "sum")).reset_index()
+    for s in STATUSES:
+        summary[s] = summary["format"].map(f[f["status"] == s].groupby("format").size()).fillna(0).astype(int)
+    cols = [c for c in ("file", "format", "status", "size", "container", "sha256") if c in f.columns]
+    return ('<p class="note">status: <b>parsed</b> (its rows are in the tables), <b>failed</b> (recognised but '
+            'bad: see Errors), <b>skipped</b> (no format recognises it; not an error), <b>container</b> (a '
+            'container no format reads; its members are files of their own). Hashes: SHA-256, the first '
+            f'{HASH_SHOWN} digits (hover for all 64).</p>' + _table(summary, cell=_status_cell) +
+            "<h3>Every file</h3>" + _table(f[cols], cell=_status_cell))
 
 
 def _errors(corpus) -> str:
     e = corpus.errors
+    f = corpus.files
+    counts = f["status"].value_counts() if "status" in f.columns else pd.Series(dtype=int)
+    others = ", ".join(f"{int(counts[s])} {s}" for s in ("skipped", "container") if counts.get(s, 0))
     if not len(e):
-        return '<p class="ok">Every file parsed.</p>'
+        if not others:
+            return '<p class="ok">Every file parsed.</p>'
+        return (f'<p class="ok">No file failed.</p><p class="note">{int(counts.get("parsed", 0))} parsed, {others} '
+                "(skipped: no format recognises them; containers: their members are files of their own).</p>")
     cols = [c for c in ("file", "format", "path", "offset", "message") if c in e.columns]
-    return f"<p>{len(e)} file(s) failed; reading stopped at the field path and byte offset shown.</p>" + \
-        _table(e[cols])
+    shown = e[cols].assign(offset=[f"{int(o)} (0x{int(o):X})" if not pd.isna(o) else "" for o in e["offset"]]) \
+        if "offset" in cols else e[cols]
+    return (f"<p class='bad'>{len(e)} file(s) failed; reading stopped at the field path and byte offset shown."
+            f"</p>{'<p class=note>Also ' + others + '.</p>' if others else ''}" + _table(shown))
 
 
 def _coverage(corpus) -> str:
-    from .research import coverage, coverage_by_format
-
     per_file, gaps = coverage(corpus)
     return ("<p>Bytes a typed field explains, bytes read as opaque blobs (pixel data, raw bytes) and gaps "
             "no field describes (what is not understood yet), per format and per file.</p>" +
@@ -178,11 +177,17 @@ def _coverage(corpus) -> str:
             _table(gaps.sort_values("length", ascending=False), 30))
 
 
-def _profiles(corpus) -> str:
-    from .research import profile
+def _most_common(v: Any, f: Callable[..., str]) -> str:
+    """``[(0, 14), (350, 1)]`` as ``0 ×14, 350 ×1``, each value through the column's formatter."""
+    items = list(v) if isinstance(v, (list, tuple, np.ndarray)) else []
+    return ", ".join(f"{_e(f(x[0], max_len=40))} &times;{int(x[1])}" if isinstance(x, (list, tuple)) and len(x) == 2
+                     else _e(fmt(x)) for x in items[:6]) + (" ..." if len(items) > 6 else "")
 
+
+def _profiles(corpus) -> str:
     out = ['<p>One row per column; alerts point at likely meanings (constant, flags, index, fixed point ...). '
-           'Columns without alerts are left out of the long tables.</p>']
+           'Columns without alerts are left out of the long tables. Values are written as the spec types them '
+           '(hex for magic values, flags and ids).</p>']
     summary = []
     parts = []
     for name, df in corpus.tables.items():
@@ -192,34 +197,56 @@ def _profiles(corpus) -> str:
         alerts = p["alerts"].map(lambda a: len(a) if isinstance(a, (list, tuple, np.ndarray)) else 0)
         summary.append({"table": name, "rows": len(df), "columns": len(p), "columns_with_alerts": int((alerts > 0).sum()),
                         "constant_columns": int(p["is_constant"].astype(bool).sum())})
+        try:
+            info = corpus.columns(name)
+        except Exception:  # noqa: BLE001 - a table the spec does not describe is shown with the plain formatter
+            info = None
+        style = formatters(info, p)
         cols = [c for c in ("column", "dtype", "n_distinct", "min", "max", "p_zeros", "most_common", "alerts")
                 if c in p.columns]
         shown = p.loc[alerts > 0, cols]
+        fs = [style.get(str(c), fmt) for c in shown["column"]]
+        shown = shown.assign(**{c: [f(v, max_len=60) if not pd.isna(v) else "" for f, v in zip(fs, shown[c],
+                                                                                          strict=True)]
+                                for c in ("min", "max") if c in shown.columns})
+        if "most_common" in shown.columns:
+            shown = shown.assign(most_common=[_most_common(v, f) for f, v in zip(fs, shown["most_common"],
+                                                                                strict=True)])
         parts.append(f'<h3 id="profile-{_e(name)}">{_e(name)} <span class="note">({len(df)} rows, '
-                     f'{len(p)} columns)</span></h3>' + _table(shown, 60, cell=_alerts_cell))
+                     f'{len(p)} columns)</span></h3>' + _table(shown, 60, cell=lambda c, v: _alerts_cell(c, v)
+                                                               or (v if c == "most_common" else None)))
     out.append(_table(pd.DataFrame(summary)))
     out.extend(parts)
     return "".join(out)
 
 
 def _claims(corpus) -> str:
-    from .research import claims
-
     c = claims(corpus)
     if not len(c):
         return '<p class="note">No claim applies to these formats.</p>'
-    table = c.drop(columns=[k for k in ("counterexamples", "error") if k in c.columns]).assign(
-        counterexamples=c["counterexamples"].map(lambda x: len(x) if isinstance(x, (list, tuple)) else 0))
-    cols = [k for k in ("format", "claim", "holds", "tested", "holds_all", "counterexamples", "status", "source")
-            if k in table.columns]
-    table = table[cols].assign(board=list(zip(table["holds"], table["tested"], strict=True)))
-    return ("<p>Every claim of the format notes checked on the corpus: green = items where it holds, "
-            "red = items where it does not.</p>" + _table(table, cell=_claim_cell))
+    cols = [k for k in ("format", "claim", "verdict", "status", "source") if k in c.columns]
+    table = c[cols].assign(board=list(zip(c["holds"], c["tested"], strict=True)))
+    out = ["<p>Every claim of the format notes checked on the corpus: green = items where it holds, "
+           "red = items where it does not. Each failing claim lists its counterexamples below (file, the byte "
+           f"offset of the value found, expected, found; the first {MAX_COUNTEREXAMPLES}).</p>",
+           _table(table, cell=lambda k, v: _claim_cell(k, v) or _status_cell(k, v))]
+    for _, r in c.iterrows():
+        ce = r.get("counterexamples")
+        n = int(r.get("fails") or 0)
+        if not n and not (isinstance(r.get("error"), str) and r.get("error")):
+            continue
+        out.append(f'<h3 class="claim">{_e(r["claim"])} <span class="note">[{_e(r.get("format", ""))}] '
+                   f'{_e(r.get("verdict", ""))}</span></h3>')
+        if isinstance(r.get("error"), str) and r.get("error"):
+            out.append(f"<p class='bad'>check failed: {_e(r['error'])}</p>")
+        rows = counterexample_table(ce)
+        out.append(_table(rows))
+        if n > len(rows):
+            out.append(f'<p class="note">{len(rows)} of {n} counterexamples shown</p>')
+    return "".join(out)
 
 
 def _relations(corpus) -> str:
-    from .research import relations
-
     out = [f"<p>The strongest relations between columns of each format's widest table (at most "
            f"{MAX_RELATION_COLUMNS} columns tested, against a shuffled baseline).</p>"]
     by_format: dict[str, str] = {}
@@ -238,7 +265,7 @@ def _relations(corpus) -> str:
             continue
         try:
             r = relations(name, columns=cols, corpus=corpus)
-        except Exception as e:  # a research error is reported in the report, never fatal to it
+        except Exception as e:  # noqa: BLE001 - a research error is reported in the report, never fatal to it
             out.append(f"<h3>{_e(name)}</h3><p class='bad'>relations failed: {_e(e)}</p>")
             continue
         if not len(r):
@@ -253,102 +280,48 @@ def _relations(corpus) -> str:
     return "".join(out)
 
 
+def picture_function(spec: str) -> Callable[[Any, list[str]], list]:
+    """The function a format's ``picture`` names (``"module:function"``), imported.
+
+    Examples
+    --------
+    >>> picture_function("animre.pictures:icn").__name__
+    'icn'
+    """
+    module, _, name = str(spec).partition(":")
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as e:
+        raise UsageError(f"picture {spec!r}: no function {name!r} in module {module!r} ({e})") from e
+
+
 def _pictures(corpus) -> str:
+    f = corpus.files
+    parsed = f[f["status"] == "parsed"] if "status" in f.columns else f[f["ok"].astype(bool)]
     out = []
-    formats = set(corpus.files["format"].dropna())
-    ok = corpus.files[corpus.files["ok"].astype(bool)]
-    if "flc" in formats:
-        out.append(_flc_pictures(corpus, ok[ok["format"] == "flc"]["file"].tolist()))
-    if "af" in formats:
-        out.append(_af_pictures(corpus, ok[ok["format"] == "af"]["file"].tolist(),
-                                ok[ok["format"] == "bk"]["file"].tolist()))
-    if "frm" in formats and "frm" in corpus.tables:
-        from . import plots
-
-        frm = corpus.tables["frm"].head(40)
-        out.append("<h3>HoMM2 idle weights</h3>" + _fig(plots.idle_weights(frm), "idle weights"))
-    if "mot" in formats and "mot_keys" in corpus.tables:
-        out.append(_mot_pictures(corpus))
+    for name, spec in sorted(all_formats().items()):
+        files = parsed.loc[parsed["format"] == name, "file"].tolist()
+        if not files or not spec.picture:
+            continue
+        try:
+            pics = picture_function(spec.picture)(corpus, files)
+        except Exception as e:  # noqa: BLE001 - one format's pictures failing leaves the others
+            out.append(f"<h3>{_e(spec.title)}</h3><p class='bad'>pictures failed: {_e(type(e).__name__)}: "
+                       f"{_e(e)}</p>")
+            continue
+        figs = []
+        for caption, pic in pics[:MAX_PICTURES]:
+            if pic is None:
+                bad = " bad" if "no picture" in caption else ""
+                figs.append(f"<figure class='none{bad}'><figcaption>{_e(caption)}</figcaption></figure>")
+            elif isinstance(pic, (bytes, bytearray)):
+                figs.append(f"<figure>{_img(bytes(pic), caption, pixelated=True)}"
+                            f"<figcaption>{_e(caption)}</figcaption></figure>")
+            else:
+                figs.append(f"<figure>{_fig(pic, caption)}<figcaption>{_e(caption)}</figcaption></figure>")
+        out.append(f'<div id="pictures-{_e(name)}"><h3>{_e(spec.title)}</h3><div class="pics">{"".join(figs)}</div>'
+                   '</div>')
     return "".join(out) or '<p class="note">No format of this corpus has pictures.</p>'
-
-
-def _flc_pictures(corpus, files: list[str]) -> str:
-    from .decode.flic import civ3_rgba, decode_all
-    from .errors import AnimreError
-    from .players import image_png
-
-    out = []
-    sheet_done = False
-    firsts = []
-    for name in files[:MAX_PICTURES]:
-        try:
-            d = decode_all(corpus.path(name), name=name)
-        except AnimreError as e:
-            firsts.append(f"<figure>{_e(name)}<br><span class='bad'>{_e(e)}</span></figure>")
-            continue
-        images = [r for r in d.roles if not r.is_ring]
-        if not images:
-            continue
-        civ3 = d.flicanim is not None and d.flicanim["num_anims"] > 0 and d.flicanim["anim_length"] > 0
-        first = images[0].frame
-        rgba = civ3_rgba(d.frames[first], d.palettes[first]) if civ3 else \
-            np.concatenate([d.palettes[first][d.frames[first]], np.full(d.frames[first].shape + (1,), 255,
-                                                                           np.uint8)], axis=2)
-        k = max(1, min(3, 160 // max(rgba.shape[:2])))
-        firsts.append(f"<figure>{_img(image_png(rgba, k), name, pixelated=True)}<br>{_e(name)}</figure>")
-        if civ3 and not sheet_done:
-            sheet_done = True
-            rows = {}
-            for r in images:
-                rows.setdefault(r.direction_name or str(r.direction), []).append(r.frame)
-            trs = []
-            ks = max(1, min(4, 96 // max(d.frames.shape[1:])))  # small frames enlarged, whole pixels
-            for direction, idx in rows.items():
-                cells = "".join(f"<td>{_img(image_png(civ3_rgba(d.frames[i], d.palettes[i]), ks), f'{direction} {j}', pixelated=True)}</td>"
-                                for j, i in enumerate(idx[:8]))
-                trs.append(f"<tr><th>{_e(direction)}</th>{cells}</tr>")
-            n = max(len(v) for v in rows.values())
-            out.append(f"<h3>Civ3 contact sheet: {_e(name)}</h3><p class='note'>directions x frames "
-                       f"(first {min(8, n)} of {n} frames; transparent and shadow pixels over a checkerboard)</p>"
-                       f"<table class='sheet'>{''.join(trs)}</table>")
-    more = f"<p class='note'>first {MAX_PICTURES} of {len(files)} files</p>" if len(files) > MAX_PICTURES else ""
-    out.append("<h3>FLC first frames</h3><div class='pics'>" + "".join(firsts) + "</div>" + more)
-    return "".join(out)
-
-
-def _af_pictures(corpus, files: list[str], bk_files: list[str]) -> str:
-    from .decode.omf_sprites import sprite_images, to_rgba
-    from .errors import AnimreError
-    from .players import image_png
-
-    palette = str(corpus.path(bk_files[0])) if bk_files else None
-    figs = []
-    for name in files[:4]:
-        try:
-            sprites = sprite_images(corpus.path(name), strict=False)
-        except AnimreError as e:
-            figs.append(f"<figure>{_e(name)}<br><span class='bad'>{_e(e)}</span></figure>")
-            continue
-        for s in [s for s in sprites if s.sprite == 0][:3]:
-            figs.append(f"<figure>{_img(image_png(to_rgba(s.image, palette), 2), name, pixelated=True)}<br>"
-                        f"{_e(name)} move {s.number}</figure>")
-    return ("<h3>OMF sprites (first sprite of the first moves)</h3>"
-            f"<p class='note'>{'palette of ' + _e(bk_files[0]) if palette else 'grey ramp (no BK palette in the corpus)'}</p>"
-            "<div class='pics'>" + "".join(figs) + "</div>")
-
-
-def _mot_pictures(corpus) -> str:
-    from . import plots
-
-    keys = corpus.tables["mot_keys"]
-    if not len(keys):
-        return ""
-    file, anim = keys.groupby(["file", "anim_id"]).size().idxmax()
-    k = keys[(keys["file"] == file) & (keys["anim_id"] == anim)]
-    bone = k.groupby("bone_id").size().idxmax()
-    sel = k[k["bone_id"] == bone]
-    return (f"<h3>GNT4 key curves: {_e(file)} animation {_e(anim)}, bone {_e(bone)}</h3>" +
-            _fig(plots.key_curves(sel, title=f"{file} animation {anim}, bone {bone}"), "key curves"))
 
 
 # ----------------------------------------------------------------------------- the page
@@ -363,8 +336,6 @@ def report_html(corpus, *, title: str | None = None) -> str:
     >>> [f'id="{s}"' in page for s, _ in SECTIONS]
     [True, True, True, True, True, True, True]
     """
-    from . import __version__
-
     root = getattr(corpus, "root", None)
     title = title or f"animre report: {Path(str(root)).name if root else 'corpus'}"
     f = corpus.files
@@ -380,11 +351,14 @@ def report_html(corpus, *, title: str | None = None) -> str:
         body.append(f'<section id="{sid}"><h2>{_e(heading)}</h2>{content}</section>')
     nav = "".join(f'<a href="#{sid}">{_e(h)}</a>' for sid, h in SECTIONS)
     formats = ", ".join(sorted(set(f["format"].dropna())))
+    counts = f["status"].value_counts() if "status" in f.columns else pd.Series(dtype=int)
+    tally = ", ".join(f"{int(counts.get(s, 0))} {s}" for s in STATUSES if counts.get(s, 0) or s == "failed")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{_e(title)}</title>"
             f"<style>{CSS}</style></head><body><header><h1>{_e(title)}</h1>"
-            f"<p>{len(f)} files ({int(f['ok'].sum())} parsed, {len(corpus.errors)} failed), formats: {_e(formats)}"
-            f" &middot; {_e(root or '')} &middot; animre {_e(__version__)} &middot; {stamp}</p></header>"
+            f"<p>{len(f)} files ({_e(tally)}), formats: {_e(formats)}"
+            f" &middot; {_e(Path(str(root)).name if root else '')} &middot; animre {_e(__version__)} &middot; "
+            f"{stamp}</p></header>"
             f"<nav>{nav}</nav><main>{''.join(body)}</main></body></html>\n")
 
 
@@ -398,7 +372,5 @@ def write_report(corpus, path: str | os.PathLike, *, title: str | None = None) -
     >>> p.read_text().count("<section")
     7
     """
-    from .atomic import write_atomic
-
     write_atomic(path, report_html(corpus, title=title).encode("utf-8"))
     return Path(path)

@@ -28,7 +28,8 @@ import pandas as pd
 from . import plots
 from .display import fmt as show
 from .display import formatters, hex_digits
-from .errors import UsageError
+from .errors import AnimreError, ParseError, UsageError
+from .htmltable import counterexample_table
 from .players import figure_png, show_png
 
 __all__ = [
@@ -80,12 +81,13 @@ def _df_html(df: pd.DataFrame, max_rows: int = 30) -> str:
 
 
 def hex_view(data: bytes, start: int | None = None, end: int | None = None, *, context: int = 4,
-             max_lines: int = 64, width: int = 16) -> str:
+             max_lines: int = 64, width: int = 16, base: int = 0) -> str:
     """HTML hex dump of ``data`` around ``[start, end)`` with exactly those bytes highlighted.
 
     Every byte cell carries ``data-o="<absolute offset>"``; highlighted cells
     also have the class ``hl``. Shows ``context`` lines before and after the
-    range, at most ``max_lines`` lines.
+    range, at most ``max_lines`` lines. ``data`` may be a window of a larger
+    file: ``base`` is the offset of its first byte.
 
     Examples
     --------
@@ -94,29 +96,30 @@ def hex_view(data: bytes, start: int | None = None, end: int | None = None, *, c
     >>> [int(o) for o in re.findall(r'class="b hl" data-o="(\\d+)"', h)]
     [3, 4]
     """
-    n = len(data)
+    n = base + len(data)
+    first = base // width
     if start is None or end is None:
-        lo_line, hi_line = 0, min(max_lines, (n + width - 1) // width)
+        lo_line, hi_line = first, min(first + max_lines, (n + width - 1) // width)
         start = end = -1
     else:
-        lo_line = max(0, start // width - context)
+        lo_line = max(first, start // width - context)
         hi_line = min((n + width - 1) // width, (max(end, start + 1) - 1) // width + 1 + context)
         hi_line = min(hi_line, lo_line + max_lines)
     out = [HEX_CSS, '<div class="animre-hex">']
     for line in range(lo_line, hi_line):
-        base = line * width
+        row = line * width
         cells, chars = [], []
-        for o in range(base, base + width):
-            if o >= n:
+        for o in range(row, row + width):
+            if o >= n or o < base:
                 cells.append("  ")
                 chars.append(" ")
                 continue
-            b = data[o]
+            b = data[o - base]
             hl = start <= o < end
             cells.append(f'<span class="b{" hl" if hl else ""}" data-o="{o}">{b:02X}</span>')
             c = chr(b) if 32 <= b < 127 else "."
             chars.append(f'<span class="a{" hl" if hl else ""}">{html.escape(c)}</span>')
-        out.append(f'<span class="o">{base:08X}</span>  ' + " ".join(cells) + "  " + "".join(chars))
+        out.append(f'<span class="o">{row:08X}</span>  ' + " ".join(cells) + "  " + "".join(chars))
     if end > 0 and (hi_line * width) < end:
         out.append(f"<i>... range continues to 0x{end:X} ({end - hi_line * width} more bytes)</i>")
     out.append("</div>")
@@ -146,47 +149,79 @@ class CorpusExplorer:
         The selected bytes read as every type (from :mod:`animre.research`).
     """
 
-    #: At most this many rows in the record tree or the filter's result list.
+    #: At most this many rows in the record tree, the member list or the filter's result list.
     MAX_ROWS = 300
+    #: Files up to this size are read whole for the hex view; of a larger loose file only a window is read.
+    HEX_MAX_BYTES = 32 << 20
 
     def __init__(self, corpus):
         import ipywidgets as w
 
         self.corpus = corpus
         files = corpus.files
-        ok = files.loc[files["ok"].astype(bool), "file"].tolist()
-        if not ok:
+        self._status = dict(zip(files["file"], files["status"], strict=True))
+        parsed = [f for f, s in self._status.items() if s == "parsed"]
+        if not parsed:
             raise UsageError("the corpus has no parsed file to explore")
+        self._members: dict[str, list[str]] = {}
+        if "container" in files.columns:
+            for f, cont in zip(files["file"], files["container"], strict=True):
+                if isinstance(cont, str):
+                    self._members.setdefault(cont, []).append(f)
         self._fields: dict[str, pd.DataFrame] = {}
         self._children: dict[str, dict[str, list[str]]] = {}
         self._expanded: set[str] = {ROOT_RECORD}
         self._busy = False
+        self._data: tuple[str, int, bytes] | None = None  # (file, base offset, bytes) last read for the hex view
         self.selected: dict[str, Any] = {}
+        self.error: str | None = None
         self.representations = pd.DataFrame()
         lay = w.Layout(width="420px")
-        self.file = w.Dropdown(options=ok, description="file", layout=lay)
+        self.file = w.Dropdown(options=[(self._file_label(f), f) for f in files["file"]], description="file",
+                               layout=lay)
         self.filter = w.Text(value="", description="find", placeholder="part of a record path, e.g. chunks[3]",
                              continuous_update=False, layout=lay)
+        self.members = w.Select(options=[], description="members", rows=8, layout=w.Layout(width="420px",
+                                                                                            display="none"))
+        self.up = w.Button(description="container", icon="arrow-up", tooltip="open the container of this file",
+                           layout=w.Layout(width="160px", display="none"))
         self.record = w.Select(options=[], description="record", rows=10, layout=lay)
         self.field = w.Dropdown(options=[], description="field", layout=lay)
         self.info = w.HTML()
+        self.message = w.HTML()
         self.hex = w.HTML()
         self.values = w.HTML()
         self.file.observe(self._on_file, "value")
         self.filter.observe(self._on_filter, "value")
+        self.members.observe(self._on_member, "value")
+        self.up.on_click(lambda _: self._guard(lambda: self.select(file=self._container_of(self.file.value))))
         self.record.observe(self._on_record, "value")
         self.field.observe(self._on_field, "value")
         self.widget = w.VBox([
             w.HTML("<b>Corpus explorer</b>: pick a file, a record (tree by path, or type part of a path) and a "
-                   "field; its bytes are highlighted."),
-            w.HBox([w.VBox([self.file, self.filter, self.record, self.field, self.info],
-                           layout=w.Layout(width="440px", min_width="440px")),
+                   "field; its bytes are highlighted. A container lists its members: pick one to open it."),
+            w.HBox([w.VBox([self.file, self.up, self.filter, self.members, self.record, self.field, self.message,
+                            self.info], layout=w.Layout(width="440px", min_width="440px")),
                     w.Box([self.values], layout=w.Layout(flex="1 1 auto", max_height="360px",
                                                          overflow="auto"))]),
             self.hex,
         ])
         self.widget.add_class("animre-explorer")
-        self._set_file(ok[0])
+        self._set_file(parsed[0])
+
+    def _file_label(self, file: str) -> str:
+        status = self._status.get(file)
+        n = len(self._members.get(file, ()))
+        if status == "parsed" and not n:
+            return file
+        return f"{file}   [{status}{f', {n} members' if n else ''}]"
+
+    def _container_of(self, file: str) -> str | None:
+        ft = self.corpus.files
+        if "container" not in ft.columns:
+            return None
+        cont = ft.loc[ft["file"] == file, "container"]
+        return cont.iloc[0] if len(cont) and isinstance(cont.iloc[0], str) else None
 
     # -- data ------------------------------------------------------------------------
 
@@ -283,22 +318,160 @@ class CorpusExplorer:
         return opts
 
     def _set_file(self, file: str) -> None:
+        """Open ``file``: its record tree and first field, a container's members, or its error; nothing stale."""
         self._busy = True
         try:
             self.file.value = file
             self._expanded = {ROOT_RECORD}
-            self.record.options = self._record_options(ROOT_RECORD)
-            self.record.value = ROOT_RECORD
         finally:
             self._busy = False
+        self._clear(file)
+        self._show_members()
+        self.up.layout.display = None if self._container_of(file) else "none"
+        status = self._status.get(file)
+        if self.corpus.format_of(file) is None or status in ("container", "skipped"):
+            self._show_unparsed(file, status)
+            return
+        try:
+            f = self.fields(file)  # a file that fails to parse shows its error here, in place of any field
+            self._busy = True
+            try:
+                self.record.options = self._record_options(ROOT_RECORD)
+                self.record.value = ROOT_RECORD
+            finally:
+                self._busy = False
+        except AnimreError as e:
+            self._show_error(file, e)
+            return
         # start on the file's first value read from bytes, inside whatever record holds it
-        f = self.fields(file)
         kind = f["kind"]
         first = f[(kind == "value") & f["start"].notna() & (f["end"] > f["start"])]
         if len(first):
             self._set_record(first.iloc[0]["parent"] or ROOT_RECORD, first.iloc[0]["path"])
         else:
             self._set_record(ROOT_RECORD)
+
+    def _clear(self, file: str) -> None:
+        """Empty every output and picker (a new file never shows the previous one's fields or bytes)."""
+        self._busy = True
+        try:
+            self.record.options = []
+            self.field.options = []
+        finally:
+            self._busy = False
+        self.selected = {"file": file, "path": None}
+        self.error = None
+        self.representations = pd.DataFrame()
+        self.info.value = self.message.value = self.hex.value = self.values.value = ""
+
+    def _member_options(self, file: str) -> list[tuple[str, str]]:
+        kids = self._members.get(file, [])
+        text = self.filter.value.strip().lower()
+        hits = [m for m in kids if text in m.lower()] if text else kids
+        ft = self.corpus.files.set_index("file")
+        opts = []
+        for m in hits[: self.MAX_ROWS]:
+            fmt_name = self.corpus.format_of(m) or self._status.get(m, "")
+            n = len(self._members.get(m, ()))
+            what = f"{fmt_name}, {n} members" if n else f"{fmt_name}, {show(ft.at[m, 'size'])} bytes"
+            opts.append((f"{m[len(file) + 1:] if m.startswith(file + '/') else m}   ({what})", m))
+        if len(hits) > self.MAX_ROWS:
+            opts.append((f"... {len(hits) - self.MAX_ROWS} more: type part of a name in find", ""))
+        if text and not hits and kids:
+            opts.append((f"(no member name contains {text!r})", ""))
+        return opts
+
+    def _show_members(self) -> None:
+        opts = self._member_options(self.file.value)
+        self._busy = True
+        try:
+            self.members.options = opts
+            self.members.value = None
+        finally:
+            self._busy = False
+        self.members.layout.display = None if opts else "none"
+
+    def _show_unparsed(self, file: str, status: str | None) -> None:
+        """A container (its members are listed above), a file no format reads, or a container that failed."""
+        ft = self.corpus.files.set_index("file")
+        kind = ft.at[file, "kind"] if "kind" in ft.columns else None
+        n = len(self._members.get(file, ()))
+        self.selected = {"file": file, "path": None, "status": status, "members": list(self._members.get(file, []))}
+        if status == "failed":
+            err = self.corpus.errors
+            row = err[err["file"] == file]
+            if len(row):
+                r = row.iloc[0]
+                self._show_error(file, ParseError(file, str(r.get("path") or ""), int(r.get("offset") or 0),
+                                                  str(r.get("message", ""))))
+                return
+        if n:
+            what = f"a {html.escape(str(kind))} container" if isinstance(kind, str) else "a container"
+            self.info.value = (f"<div class='animre-kv'><b>{html.escape(file)}</b>: {what} of {n} member(s), "
+                               "no fields of its own: pick a member above to open it</div>")
+            return
+        self.info.value = (f"<div class='animre-kv'><b>{html.escape(file)}</b>: no format recognises this file "
+                           f"({html.escape(str(status))}; listed, not an error); its first bytes:</div>")
+        got = self._bytes_around(file, 0, 0)
+        self.hex.value = hex_view(got[1], base=got[0], max_lines=16) if got else ""
+
+    def _show_error(self, file: str, e: Exception) -> None:
+        """The error in the widget: file, field path, byte offset and reason, the bytes at the offset marked."""
+        self._clear(file)
+        path, offset = getattr(e, "path", None), getattr(e, "offset", None)
+        reason = getattr(e, "reason", None) or str(e)
+        self.error = str(e)
+        self.selected = {"file": file, "path": None, "error": str(e), "error_path": path, "error_offset": offset}
+        where = ""
+        if isinstance(e, ParseError):
+            where = (f"<br>field path: <code>{html.escape(path or '(file)')}</code><br>"
+                     f"byte offset: <code>0x{offset:X} ({offset})</code>")
+        self.message.value = (
+            "<div class='animre-error' style='color:#d1495b; white-space: normal; max-width: 420px'>"
+            f"<b>cannot read {html.escape(file)}</b>{where}<br>{html.escape(type(e).__name__)}: "
+            f"{html.escape(str(reason))}</div>")
+        if isinstance(e, ParseError):
+            try:
+                got = self._bytes_around(file, offset, offset + 1)
+            except (AnimreError, OSError):
+                got = None
+            if got is not None:
+                self.hex.value = hex_view(got[1], offset, offset + 1, base=got[0])
+
+    def _guard(self, action) -> None:
+        """Run a callback's action; any error shows in the widget (never only in the log console)."""
+        try:
+            action()
+        except Exception as e:  # noqa: BLE001 - a widget callback must show what went wrong, not swallow it
+            self._show_error(self.file.value, e)
+
+    def _size(self, file: str) -> int:
+        ft = self.corpus.files
+        size = ft.loc[ft["file"] == file, "size"]
+        return int(size.iloc[0]) if len(size) and not pd.isna(size.iloc[0]) else 0
+
+    def _bytes_around(self, file: str, start: int | None, end: int | None) -> tuple[int, bytes] | None:
+        """(base offset, bytes) covering ``[start, end)`` for the hex view: the whole file up to
+        :attr:`HEX_MAX_BYTES`, else a window of a loose file; None for a large member."""
+        if self._data is not None and self._data[0] == file:
+            _, base, data = self._data
+            lo, hi = start or 0, max(end or 0, start or 0)
+            if (base == 0 and len(data) == self._size(file)) or (base <= lo and hi + 1024 <= base + len(data)):
+                return base, data
+        size = self._size(file)
+        if size <= self.HEX_MAX_BYTES:
+            data = self.corpus.read_bytes(file)
+            self._data = (file, 0, data)
+            return 0, data
+        if self._container_of(file) is not None:
+            return None
+        lo = max(0, (start or 0) - 2048) // 16 * 16
+        hi = min(size, max(end or 0, start or 0) + 2048, lo + (1 << 20))
+        with open(self.corpus.path(file), "rb") as fh:
+            fh.seek(lo)
+            data = fh.read(hi - lo)
+        self._data = (file, lo, data)
+        return lo, data
 
     def _set_record(self, record: str, field: str | None = None, *, toggle: bool = False) -> None:
         if toggle and self.children(record) and not self.filter.value.strip():
@@ -327,24 +500,32 @@ class CorpusExplorer:
 
     def _on_file(self, change) -> None:
         if not self._busy and change["new"]:
-            self._set_file(change["new"])
+            self._guard(lambda: self._set_file(change["new"]))
 
     def _on_filter(self, change) -> None:
         if self._busy:
             return
+        self._show_members()
+        if self.error is not None or not len(self.record.options):
+            return  # nothing to filter: a container, a file no format reads, or an error shown
         self._busy = True
         try:
-            self.record.options = self._record_options(self.record.value or ROOT_RECORD)
+            self._guard(lambda: setattr(self.record, "options", self._record_options(self.record.value
+                                                                                    or ROOT_RECORD)))
         finally:
             self._busy = False
 
+    def _on_member(self, change) -> None:
+        if not self._busy and change["new"]:
+            self._guard(lambda: self.select(file=change["new"]))
+
     def _on_record(self, change) -> None:
         if not self._busy and change["new"]:
-            self._set_record(change["new"], toggle=True)
+            self._guard(lambda: self._set_record(change["new"], toggle=True))
 
     def _on_field(self, change) -> None:
         if not self._busy:
-            self._show()
+            self._guard(self._show)
 
     def _value_html(self, row: pd.Series) -> str:
         """The parsed value; an array shows its elements (values, or how many records it holds)."""
@@ -378,10 +559,11 @@ class CorpusExplorer:
     def _show(self) -> None:
         file, path = self.file.value, self.field.value
         f = self.fields(file)
-        data = self.corpus.read_bytes(file)
+        self.message.value = ""
         if path is None:
             self.selected = {"file": file, "path": None}
-            self.hex.value = hex_view(data)
+            got = self._bytes_around(file, 0, 0)
+            self.hex.value = hex_view(got[1], base=got[0]) if got else ""
             self.values.value = ""
             self.info.value = ""
             return
@@ -390,18 +572,21 @@ class CorpusExplorer:
         end = None if pd.isna(row["end"]) else int(row["end"])
         self.selected = {"file": file, "path": path, "name": row["name"], "type": row["type"],
                          "kind": row.get("kind"), "value": row["value"], "start": start, "end": end}
-        self.hex.value = hex_view(data, start, end)
+        got = self._bytes_around(file, start, end)
+        base, data = got if got is not None else (0, b"")
+        self.hex.value = hex_view(data, start, end, base=base) if got is not None else \
+            "<i>a member this large is not shown as hex</i>"
         fmt_name = self.corpus.format_of(file)
         where = "computed from other fields" if start is None else \
             f"bytes [{start}, {end}) = 0x{start:X}..0x{end:X}, {end - start} byte(s)"
         self.info.value = (f"<div class='animre-kv'><b>{html.escape(path)}</b> ({fmt_name})<br>{where}"
                            f"{self._container_html(file, start)}<br>"
                            f"parsed value: {self._value_html(row)}</div>")
-        if start is None or end is None or end <= start:
+        if start is None or end is None or end <= start or not base <= start <= end <= base + len(data):
             self.representations = pd.DataFrame()
             self.values.value = ""
             return
-        self.representations = _representations(data[start:end])
+        self.representations = _representations(data[start - base:end - base])
         self.values.value = "<b>same bytes, other readings</b>" + _df_html(self.representations[["type", "shown"]], 40)
 
     # -- public ----------------------------------------------------------------------------
@@ -415,17 +600,25 @@ class CorpusExplorer:
                path: str | None = None) -> CorpusExplorer:
         """Select a file, a record and/or a field (by its full path, e.g. ``idle_weights[2]``).
 
+        A container shows its members (:attr:`members`, and ``selected["members"]``);
+        a file that cannot be read shows its error (:attr:`error`, ``selected["error"]``).
+
         Examples
         --------
         >>> ex = corpus_explorer(corpus)
         >>> ex.select(file="frm/GOBLNFRM.BIN", path="walk_speed").selected["start"]
         162
+        >>> ex.select(file="zip/CIV3UNITS.ZIP").selected["members"][:1]
+        ['zip/CIV3UNITS.ZIP/run0/Warrior/Default.flc']
         """
         if file is not None:
-            if file not in self.file.options:
-                raise UsageError(f"{file!r} is not a parsed file of the corpus")
-            if file != self.file.value:
+            if file not in self._status:
+                raise UsageError(f"{file!r} is not a file of the corpus")
+            if file != self.file.value or self.error is not None:
                 self._set_file(file)
+        if (path is not None or record is not None) and (self.error is not None or not len(self.record.options)):
+            why = self.error or "it has no fields of its own (a container, or no format reads it)"
+            raise UsageError(f"{self.file.value}: nothing to select: {why}")
         if path is not None:
             f = self.fields()
             hit = f[f["path"] == path]
@@ -859,10 +1052,7 @@ class ClaimsBoard:
         ce = row.get("counterexamples")
         self.details = pd.DataFrame(list(ce) if isinstance(ce, (list, tuple)) else [],
                                     columns=["file", "offset", "expected", "value", "detail"])
-        shown = self.details.assign(offset=[f"{o} (0x{o:X})" if isinstance(o, int) else "" for o in
-                                            self.details["offset"]],
-                                    expected=[show(v) for v in self.details["expected"]],
-                                    value=[show(v, max_len=80) for v in self.details["value"]])
+        shown = counterexample_table(list(ce) if isinstance(ce, (list, tuple)) else [], limit=None)
         bad = row["tested"] and row["holds"] < row["tested"]
         colour = "#d1495b" if bad else "#3a9d5d"
         err = row.get("error")
@@ -873,7 +1063,7 @@ class ClaimsBoard:
             f"<i>source: {html.escape(str(row.get('source', '')))}</i><br>"
             f"<span style='color:{colour}; font-weight:bold'>{html.escape(str(row.get('verdict', '')))}</span>"
             f"{err_html}</div>counterexamples (offset: where the value found was read):"
-            + _df_html(shown.rename(columns={"value": "found"})))
+            + _df_html(shown))
 
 
 def claims_board(corpus, formats: Sequence[str] | None = None) -> ClaimsBoard:

@@ -159,30 +159,112 @@ def test_export_animation_rejects_bad_input(tmp_path):
 # ----------------------------------------------------------------------------- OMF and GNT4 players
 
 
-def test_omf_player_follows_the_animation_string(sample_corpus, manifest):
+def _string_ticks(text: str) -> list[tuple[int, int]]:
+    """(sprite, ticks) of the generator's animation strings, read here by hand: the generator writes a
+    command tag or none, then ``A<ticks>-B<ticks>-...`` (animre/samples/omf.py)."""
+    return [(ord(tag[0]) - ord("A"), int(tag[1:])) for tag in text.split("-") if tag[:1].isupper()]
+
+
+def _as_the_browser_plays(p) -> list[tuple[int, float, bytes]]:
+    """Step the Play widget as its browser timer does (value + 1 every ``interval`` ms, the interval it had
+    when the step was scheduled) and record (frame shown, ms it stayed, picture) per frame in play order."""
+    shown: list[list] = []
+    for step in range(p.play.min, p.play.max + 1):
+        interval = p.play.interval  # the browser schedules the next step with the interval it has now
+        p.play.value = step
+        if shown and shown[-1][0] == p.slider.value:
+            shown[-1][1] += interval
+        else:
+            shown.append([p.slider.value, interval, p.image.value])
+    return [tuple(x) for x in shown]
+
+
+def _omf_moves(manifest):
     omf = manifest["formats"]["omf"]["files"]
     name = next(f for f in omf if f.endswith(".AF"))
-    move = next(m for m in omf[name]["moves"]
-                if m["animation"]["coords"] and len(m["animation"]["sprites"]) > 1
-                and len(anim_string_frames(m["animation"]["anim_string"])) > 1)
-    seq = anim_string_frames(move["animation"]["anim_string"])
-    p = omf_player(sample_corpus, name, int(move["move"]))
-    assert len(p) == len(seq) and p.sprites == [s for s, _ in seq]
-    assert p.durations == [10.0 * t for _, t in seq]  # ticks of the animation string, 10 ms each
-    x0, y0 = p.origin
-    for k, sprite in enumerate(p.sprites):
-        # every collision point of the frame's sprite is drawn in red at its planted coordinate
-        for c in move["animation"]["coords"]:
-            if c["frame"] == sprite:
-                assert p.frames[k][c["y"] - y0, c["x"] - x0].tolist() == [255, 40, 70, 255]
-        # the sprite itself sits at its planted position
-        sp = move["animation"]["sprites"][sprite]
-        assert p.frames[k][sp["y"] - y0:sp["y"] - y0 + sp["height"], sp["x"] - x0:sp["x"] - x0 + sp["width"], 3].any()
+    return name, [m for m in omf[name]["moves"] if m["animation"]["sprites"]]
+
+
+def test_omf_player_shows_each_frame_for_its_own_ticks(sample_corpus, manifest):
+    name, moves = _omf_moves(manifest)
+    checked = 0
+    for move in moves:
+        ticks = _string_ticks(move["animation"]["anim_string"])
+        if len(ticks) < 2:
+            continue
+        p = omf_player(sample_corpus, name, int(move["move"]))
+        assert p.sprites == [s for s, _ in ticks]
+        played = _as_the_browser_plays(p)
+        assert [f for f, _, _ in played] == list(range(len(ticks)))  # every frame once, in string order
+        assert [ms for _, ms, _ in played] == [10.0 * t for _, t in ticks]  # each for its own ticks, 10 ms each
+        assert [png for _, _, png in played] == [p.png(k) for k in range(len(ticks))]
+        assert p.schedule["ms"].tolist() == [10 * t for _, t in ticks]
+        checked += 1
+    assert checked >= 5
+
+
+def test_omf_player_timing_of_the_move_in_the_issue(sample_corpus, manifest):
+    """FIGHTR0.AF move 5, "m5-A3-B8-C17": 30, 80 and 170 ms (it was shown about 180, 40 and 70 ms)."""
+    name, moves = _omf_moves(manifest)
+    move = next(m for m in moves if m["move"] == 5 and name.endswith("FIGHTR0.AF"))
+    assert move["animation"]["anim_string"] == "m5-A3-B8-C17"
+    p = omf_player(sample_corpus, name, 5)
+    assert [ms for _, ms, _ in _as_the_browser_plays(p)] == [30, 80, 170]
+    p.play.value = 0
+    assert p.slider.value == 0
+    p.slider.value = 2  # a drag to the last frame: play goes on from its first tick
+    assert p.play.value == 3 + 8 and p.slider.value == 2
+    p.play.value = p.play.max  # the last tick still shows the last frame
+    assert p.slider.value == 2
+
+
+def test_omf_player_frames_sprites_and_collision_points(sample_corpus, manifest):
+    from animre.players import OMF_MARGIN, OMF_VIEW_PX
+
+    name, moves = _omf_moves(manifest)
+    for move in moves[:12]:
+        a = move["animation"]
+        p = omf_player(sample_corpus, name, int(move["move"]))
+        boxes = [(s["x"], s["y"], s["x"] + s["width"], s["y"] + s["height"]) for s in a["sprites"]]
+        boxes += [(c["x"], c["y"], c["x"] + 1, c["y"] + 1) for c in a["coords"]]
+        union = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+                 max(b[3] for b in boxes))
+        assert p.bbox == union  # the planted sprites' boxes and collision points, nothing else
+        w, h = union[2] - union[0] + 2 * OMF_MARGIN, union[3] - union[1] + 2 * OMF_MARGIN
+        assert all(f.shape == (h, w, 4) for f in p.frames)
+        longest = max(w, h)
+        # a readable zoom: the largest whole factor that keeps the picture within the view (at most 8x)
+        assert p.zoom * longest <= OMF_VIEW_PX or p.zoom == 1
+        assert p.zoom == 8 or (p.zoom + 1) * longest > OMF_VIEW_PX
+        assert Image.open(io.BytesIO(p.png(0))).size == (w * p.zoom, h * p.zoom)
+        x0, y0 = p.origin
+        for k, sprite in enumerate(p.sprites):
+            for c in a["coords"]:  # every collision point of the frame's sprite in red at its coordinate
+                if c["frame"] == sprite:
+                    assert p.frames[k][c["y"] - y0, c["x"] - x0].tolist() == [255, 40, 70, 255]
+            sp = a["sprites"][sprite]  # the sprite itself at its planted position, in colours that show
+            body = p.frames[k][sp["y"] - y0:sp["y"] - y0 + sp["height"], sp["x"] - x0:sp["x"] - x0 + sp["width"]]
+            if body[..., 3].any():
+                colours = body[body[..., 3] > 0][:, :3].astype(int)
+                assert (colours.max(axis=1) - colours.min(axis=1)).max() > 60  # not a grey on the grey board
 
 
 def test_anim_string_frames():
     assert anim_string_frames("s1-A2-B14") == [(0, 2), (1, 14)]
+    assert anim_string_frames("m5-A3-B8-C17") == [(0, 3), (1, 8), (2, 17)]
+    assert anim_string_frames("bpd-A10-B3-s1C8") == [(0, 10), (1, 3), (2, 8)]  # a command before a frame
     assert anim_string_frames("") == []
+
+
+def test_play_steps_keep_every_duration():
+    from animre.players import Player, play_steps
+
+    assert play_steps([30, 80, 170]) == ([3, 8, 17], 10)
+    assert play_steps([61.0] * 4) == ([1, 1, 1, 1], 61.0)
+    p = Player(3, lambda i: image_png(np.full((1, 1, 3), i, np.uint8)), [40, 100, 60])
+    assert [ms for _, ms, _ in _as_the_browser_plays(p)] == [40, 100, 60]
+    with pytest.raises(UsageError):
+        Player(2, lambda i: b"", [10, 20], steps=[1], tick_ms=10)
 
 
 def test_key_curve_player_cursor_moves_over_time(sample_corpus, manifest):

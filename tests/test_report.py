@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import base64
 import re
+import shutil
+import struct
 import subprocess
 import sys
 from html.parser import HTMLParser
@@ -70,7 +72,12 @@ def test_report_of_the_samples_has_every_section(sample_corpus, manifest, tmp_pa
     for t, df in sample_corpus.tables.items():
         if t != "files" and len(df):
             assert f'id="profile-{t}"' in page
-    # pictures: a Civ3 contact sheet and first frames
+    # pictures: one section per format plugin that names a picture, a Civ3 contact sheet among them
+    from animre.formats import all_formats
+
+    present = set(sample_corpus.files.loc[sample_corpus.files["status"] == "parsed", "format"])
+    for name, f in all_formats().items():
+        assert (f'id="pictures-{name}"' in page) == bool(f.picture and name in present), name
     assert "Civ3 contact sheet" in page and refs.tags.get("img", 0) > 10
 
 
@@ -86,10 +93,15 @@ def test_report_cli_on_the_real_settler_files(realdata, tmp_path):
     for action in ("Build", "Captured", "Death", "Default", "Fidget", "Run"):
         assert f"{action}.flc" in page
     assert "Every file parsed." in page  # the six real files parse
-    # the contact sheet: 8 directions of the first file, 8 of its 15 frames shown
-    sheet = page[page.index("Civ3 contact sheet"):]
-    sheet = sheet[:sheet.index("</table>")]
-    assert sheet.count("<tr>") == 8 and sheet.count("<img") == 64 and "of 15 frames" in sheet
+    # the contact sheet: 8 directions of the first file, 8 of its 15 frames, whole pixels at one zoom
+    first = sorted(p for p in (realdata / "flic" / "civ3" / "settler").iterdir())[0]
+    w, h = struct.unpack_from("<HH", first.read_bytes(), 8)  # FLC header: width, height at 8 and 10
+    m = re.search(r'<img class="px" src="data:image/png;base64,([^"]+)" alt="Civ3 contact sheet: ([^"]+)" '
+                  r'width="(\d+)" height="(\d+)"', page)
+    assert m and "rows SW, S, SE, E, NE, N, NW, W; first 8 of 15 frames" in m.group(2)
+    width, height = int(m.group(3)), int(m.group(4))
+    k = next(z for z in range(1, 5) if 8 * (w * z + 2) - 2 == width)  # the zoom the sheet used
+    assert height == 8 * (h * k + 2) - 2
 
 
 def test_report_cli_usage_error(tmp_path):
@@ -108,3 +120,62 @@ def test_a_failing_section_does_not_break_the_report(sample_corpus, monkeypatch)
     page = rep.report_html(sample_corpus)
     assert page.count("this section failed: RuntimeError: planted failure") == 2
     assert all(f'id="{s}"' in page for s, _ in SECTIONS)
+
+
+# ----------------------------------------------------------------------------- a HoMM2 folder
+
+
+def homm2_folder(samples_dir, tmp_path):
+    """The samples' HoMM2 folders (frm, icn, agg) and a planted copy: GOBLNFRM.BIN with its idle count
+    (byte 117, just before the five idle weights at 118 of the notes) set to 9, past the engine's 5."""
+    d = tmp_path / "homm2"
+    for sub in ("frm", "icn", "agg"):
+        shutil.copytree(samples_dir / sub, d / sub)
+    data = bytearray((samples_dir / "frm" / "GOBLNFRM.BIN").read_bytes())
+    data[117] = 9
+    (d / "PLANTFRM.BIN").write_bytes(bytes(data))
+    return d
+
+
+def _text(page: str) -> str:
+    """The page's visible text: tags and attribute values (data URIs, tooltips) removed."""
+    return re.sub(r"<[^>]*>", " ", re.sub(r"<style>.*?</style>", "", page, flags=re.S))
+
+
+def test_report_of_a_homm2_folder(samples_dir, manifest, tmp_path):
+    folder = homm2_folder(samples_dir, tmp_path)
+    corpus = animre.open_corpus(folder, cache=False)
+    page = report_html(corpus)
+    _check_self_contained(page)
+    text = _text(page)
+    # the planted failing claim: its counterexample with file, offset, expected and found
+    claim = "The idle animation count is at most 5."
+    block = page[page.index(f'<h3 class="claim">{claim}'):]
+    block = block[:block.index("</table>")]
+    rows = re.findall(r"<tr><td>([^<]*)</td><td>([^<]*)</td><td>([^<]*)</td><td[^>]*>([^<]*)</td>", block)
+    assert ("PLANTFRM.BIN", "117 (0x75)", "&lt;= 5", "9") in rows
+    # a status per file: every file of the folder has a row with its status
+    for name, status in zip(corpus.files["file"], corpus.files["status"], strict=True):
+        assert re.search(rf"<td>{re.escape(name)}</td><td>[^<]*</td><td><span class=\"\w+\">{status}</span>", page), name
+    assert "ok" not in re.findall(r"<th>(\w+)</th>", page[page.index('id="files"'):page.index('id="errors"')])
+    # hashes shortened, the whole value in a tooltip only
+    assert not re.search(r"[0-9a-f]{64}", text)
+    for sha in corpus.files["sha256"]:
+        assert f'title="{sha}"' in page and sha[:12] in text
+    # numbers through the formatter: no raw (value, count) tuples, no float noise
+    assert "[(" not in text and not re.search(r"\d\.\d{8,}", text)
+    # pictures of its ICN sprites (each ICN of the folder, up to the cap) and an FRM sequence strip
+    icn_alts = re.findall(r'<img class="px" src="data:image/png;base64,[^"]+" alt="([^"]*\.ICN: sprites[^"]*)"', page)
+    assert len(icn_alts) >= 5 and any("GOBLIN.ICN" in a for a in icn_alts)
+    assert re.search(r'alt="[^"]*FRM\.BIN: move_main with the sprites of [^"]*\.ICN', page)
+
+
+def test_counterexamples_are_formatted_once_for_board_and_report():
+    from animre.htmltable import counterexample_table
+
+    t = counterexample_table([{"file": "a/HEROES2.AGG", "offset": 158, "expected": "0xE808122D",
+                               "value": 3892843054, "detail": "GOBLIN.ICN"}] * 12)
+    assert len(t) == 10  # the first 10
+    assert t.iloc[0].tolist() == ["a/HEROES2.AGG", "158 (0x9E)", "0xE808122D", "0xE808122E", "GOBLIN.ICN"]
+    assert counterexample_table([{"file": "x", "offset": None, "expected": "<= 5", "value": 7.0,
+                                  "detail": None}]).iloc[0].tolist() == ["x", "", "<= 5", "7.0", ""]

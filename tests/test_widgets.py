@@ -308,3 +308,130 @@ def test_explorer_says_where_a_member_sits_in_its_archive(sample_corpus, manifes
     assert "if stored uncompressed" not in ex.info.value  # AGG members are never compressed
     ex.select(file=sorted(manifest["formats"]["frm"]["files"])[0], path="walk_speed")
     assert "member of" not in ex.info.value
+
+
+# ----------------------------------------------------------------------------- explorer: containers and errors
+
+
+def _members_of(manifest, container: str) -> list[str]:
+    """The manifest's members of a container (its direct members, in no particular order)."""
+    out = []
+    for section in manifest["formats"].values():
+        out += [name for name, e in section.get("files", {}).items() if e.get("container") == container]
+    return out
+
+
+@pytest.mark.parametrize("container", ["zip/CIV3UNITS.ZIP", "pak/Metroid1.pak", "gcdisc/ANIMRE.gcm"])
+def test_explorer_shows_a_container_as_its_members(sample_corpus, manifest, container):
+    ex = corpus_explorer(sample_corpus)
+    ex.select(file="frm/GOBLNFRM.BIN", path="walk_speed")
+    assert [v for _, v in ex.file.options].count(container) == 1  # the file list offers it
+    ex.file.value = container  # as a click in the file list would
+    assert ex.error is None and ex.message.value == ""
+    members = [v for _, v in ex.members.options]
+    assert sorted(members) == sorted(_members_of(manifest, container)) and members
+    assert ex.members.layout.display != "none"
+    # nothing of the previous file stays: no fields, no records, no hex, no readings
+    assert ex.selected["path"] is None and ex.selected["members"] == members
+    assert list(ex.record.options) == [] and list(ex.field.options) == []
+    assert ex.hex_html == "" and ex.values.value == "" and ex.representations.empty
+    assert "walk_speed" not in ex.info.value and container in ex.info.value
+    assert f"{len(members)} member(s)" in ex.info.value
+
+
+def test_explorer_opens_a_zip_member_with_one_click(sample_corpus, manifest):
+    truth = manifest["formats"]["zip"]["files"]
+    ex = corpus_explorer(sample_corpus)
+    ex.file.value = "zip/CIV3UNITS.ZIP"
+    member = next(v for _, v in ex.members.options if v.endswith(".flc"))
+    ex.members.value = member  # one click
+    assert ex.file.value == member and ex.error is None
+    assert ex.members.layout.display == "none"  # a member that is no container lists nothing
+    assert ex.up.layout.display != "none"
+    header = truth[member]["flc"]["header"]
+    ex.select(path="header.len_file")
+    assert ex.selected["value"] == header["len_file"] == truth[member]["flc"]["size"]
+    assert highlighted(ex.hex_html) == [0, 1, 2, 3]
+    ex.record.value = "header"  # record and field clicks work
+    ex.field.value = "header.magic"
+    assert ex.selected["value"] == header["magic"] and highlighted(ex.hex_html) == [4, 5]
+    ex.up.click()  # back to the container
+    assert ex.file.value == "zip/CIV3UNITS.ZIP" and member in [v for _, v in ex.members.options]
+
+
+def test_explorer_walks_nested_containers(sample_corpus, manifest):
+    ex = corpus_explorer(sample_corpus)
+    ex.file.value = "gcdisc/ANIMRE.gcm"
+    pak = next(v for _, v in ex.members.options if v.endswith(".pak"))
+    ex.members.value = pak
+    assert ex.file.value == pak and sorted(v for _, v in ex.members.options) == sorted(_members_of(manifest, pak))
+    disc = manifest["formats"]["gcdisc"]["files"]
+    skipped = next(m for m, e in disc.items() if e.get("container") == pak and e["status"] == "skipped")
+    ex.members.value = skipped  # a member no format reads: listed, its first bytes shown, no error
+    assert ex.file.value == skipped and ex.error is None
+    assert "no format recognises this file" in ex.info.value
+    cells = dict((int(o), b) for o, b in re.findall(r'data-o="(\d+)">([0-9A-F]{2})<', ex.hex_html))
+    assert sorted(cells) == list(range(disc[skipped]["size"]))  # every byte of the 200 or 37 shown
+    with pytest.raises(UsageError):
+        ex.select(path="anything")  # a file with no fields says so
+
+
+def test_a_container_that_parses_shows_fields_and_members(sample_corpus, manifest):
+    agg = manifest["formats"]["agg"]
+    ex = corpus_explorer(sample_corpus)
+    ex.file.value = "agg/HEROES2.AGG"
+    assert ex.error is None and ex.selected["path"] is not None  # the AGG directory is a format of its own
+    assert sorted(v for _, v in ex.members.options) == sorted(f"agg/HEROES2.AGG/{e['name']}" for e in agg["entries"])
+    ex.filter.value = "FRM"  # the find box narrows the member list too
+    assert {v for _, v in ex.members.options} == {f"agg/HEROES2.AGG/{e['name']}" for e in agg["entries"]
+                                                  if "FRM" in e["name"]}
+
+
+@pytest.fixture(scope="module")
+def broken_folder(tmp_path_factory, samples_dir):
+    """A truncated FRM (500 of its 821 bytes) beside a good one."""
+    d = tmp_path_factory.mktemp("broken")
+    data = (samples_dir / "frm" / "GOBLNFRM.BIN").read_bytes()
+    (d / "GOBLNFRM.BIN").write_bytes(data)
+    (d / "TRUNCFRM.BIN").write_bytes(data[:500])
+    return d
+
+
+def test_explorer_shows_a_parse_error_in_the_widget(broken_folder):
+    from animre import open_corpus
+
+    ex = corpus_explorer(open_corpus(broken_folder, cache=False))
+    ex.select(file="GOBLNFRM.BIN", path="walk_speed")
+    ex.file.value = "TRUNCFRM.BIN"  # a click: no exception escapes the callback
+    # the frame ids of sequence k are 16 bytes at 277 + 16 k (the notes); 500 bytes end inside sequence 13
+    k = (500 - 277) // 16
+    offset = 277 + 16 * k
+    assert ex.error is not None and ex.selected["error_offset"] == offset
+    assert ex.selected["error_path"] == f"sequences[{k}]"
+    msg = ex.message.value
+    assert "TRUNCFRM.BIN" in msg and f"sequences[{k}]" in msg and f"0x{offset:X} ({offset})" in msg
+    assert highlighted(ex.hex_html) == [offset]  # the bytes where reading stopped
+    assert list(ex.record.options) == [] and list(ex.field.options) == [] and ex.info.value == ""
+    assert "walk_speed" not in ex.info.value + ex.values.value
+    with pytest.raises(UsageError):
+        ex.select(path="walk_speed")
+    ex.file.value = "GOBLNFRM.BIN"  # the next file works again, with no trace of the error
+    assert ex.error is None and ex.message.value == "" and ex.selected["path"] == "unknown_magic"
+    ex.record.value = "idle_weights"
+    assert highlighted(ex.hex_html) == list(range(118, 122))
+
+
+def test_an_error_in_a_click_is_shown_not_raised(broken_folder, monkeypatch):
+    from animre import open_corpus
+
+    c = open_corpus(broken_folder, cache=False)
+    ex = corpus_explorer(c)
+
+    def gone(file):
+        raise OSError(f"{file}: the disk went away")
+
+    monkeypatch.setattr(c, "read_bytes", gone)
+    ex._data = None
+    ex.field.value = "walk_speed"  # the callback fails inside: the widget says so, no stale hex
+    assert "OSError" in ex.message.value and "the disk went away" in ex.message.value
+    assert ex.hex_html == "" and ex.selected["path"] is None

@@ -319,6 +319,7 @@ CLAIMS = (
 
 FORMAT = Format(
     name="flc",
+    picture="animre.pictures:flc",
     title="FLI/FLC animation (Civ3 FlicAnim)",
     extensions=(".flc", ".fli"),
     detect=detect,
