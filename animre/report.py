@@ -41,7 +41,6 @@ from . import __version__
 from .atomic import write_atomic
 from .display import fmt, formatters
 from .errors import UsageError
-from .formats import all_formats
 from .htmltable import HASH_SHOWN, MAX_COUNTEREXAMPLES, counterexample_table
 from .htmltable import table as _table
 from .players import _png_size, figure_png
@@ -280,14 +279,16 @@ def _relations(corpus) -> str:
     return "".join(out)
 
 
-def picture_function(spec: str) -> Callable[[Any, list[str]], list]:
-    """The function a format's ``picture`` names (``"module:function"``), imported.
+def picture_function(spec: str | Callable) -> Callable[[Any, list[str]], list]:
+    """The function a format's ``picture`` names (``"module:function"``), imported; a function as it is.
 
     Examples
     --------
     >>> picture_function("animre.pictures:icn").__name__
     'icn'
     """
+    if callable(spec):
+        return spec
     module, _, name = str(spec).partition(":")
     try:
         return getattr(importlib.import_module(module), name)
@@ -299,7 +300,7 @@ def _pictures(corpus) -> str:
     f = corpus.files
     parsed = f[f["status"] == "parsed"] if "status" in f.columns else f[f["ok"].astype(bool)]
     out = []
-    for name, spec in sorted(all_formats().items()):
+    for name, spec in sorted(corpus.formats.items()):
         files = parsed.loc[parsed["format"] == name, "file"].tolist()
         if not files or not spec.picture:
             continue

@@ -365,7 +365,10 @@ def test_a_format_from_a_temporary_folder_with_a_plugin(tmp_path, tpk_folder):
         "def _n(df, ctx):\n"
         "    return df['name.value'].str.len()\n"
         "def picture(corpus, files):\n"
-        "    return [(f'{len(files)} files', b'\\x89PNG fake')]\n"
+        "    import matplotlib.pyplot as plt\n"
+        "    fig, ax = plt.subplots(figsize=(3, 2))\n"
+        "    ax.bar(range(len(files)), corpus.tables['tpk']['num_entries'])\n"
+        "    return [(f'entries of {len(files)} TPK files', fig)]\n"
         "FORMAT = Format('tpk', title='TPK (with a plugin)', derived=(_n,),\n"
         "                claims=(file_claim('TPK files are under 1 MB', 'the tests', 'tpk',\n"
         "                                   lambda r: r['size'] < 1 << 20),),\n"
@@ -379,5 +382,8 @@ def test_a_format_from_a_temporary_folder_with_a_plugin(tmp_path, tpk_folder):
     assert cl.loc["The file size field is the file's size.", "status"] == "holds"
     assert cl.loc["Every entry points past the header.", "status"] == "holds"
     assert cl.loc["TPK files are under 1 MB", "tested"] == len(c.files[c.files["format"] == "tpk"])
-    assert fmt.picture(c, ["f00.tpk"])[0][0] == "1 files"
+    from animre.report import report_html
+
+    html = report_html(c)
+    assert f"entries of {len(c.tables['tpk'])} TPK files" in html and "data:image/png;base64" in html
     assert pd.api.types.is_integer_dtype(c.tables["tpk"]["len_file"])
