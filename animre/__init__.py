@@ -18,7 +18,7 @@ from ._adopt import Adoption, apply_suggestions  # noqa: E402
 from ._ksy_patch import suggest_patch  # noqa: E402
 from .compile import compile_all, compile_spec, load_parser  # noqa: E402
 from .corpus import Corpus, open_corpus, parse_file  # noqa: E402
-from .decode.flic import decode_frames  # noqa: E402
+from .decode.flc import decode_frames  # noqa: E402
 from .decode.icn import icn_sprites  # noqa: E402
 from .decode.omf_sprites import sprite_images  # noqa: E402
 from .errors import AnimreError, ParseError, SpecError, ToolchainError, UsageError  # noqa: E402

@@ -32,8 +32,9 @@ import numpy as np
 import pandas as pd
 
 from . import plots
-from .decode import flic, omf_sprites
+from .decode import flc as flc_decode
 from .decode import icn as icn_decode
+from .decode import omf_sprites
 from .errors import AnimreError
 from .players import checkerboard, image_png, index_palette
 
@@ -139,7 +140,7 @@ def flc(corpus: Any, files: Sequence[str]) -> list[Picture]:
     firsts, names = [], []
     for name in files[:MAX_FILES]:
         try:
-            d = flic.decode_all(corpus.read_bytes(name), name=name)
+            d = flc_decode.decode_all(corpus.read_bytes(name), name=name)
         except AnimreError as e:
             out.append(_failed(name, e))
             continue
@@ -148,7 +149,7 @@ def flc(corpus: Any, files: Sequence[str]) -> list[Picture]:
             out.append((f"{name}: no image frame", None))
             continue
         civ3 = d.flicanim is not None and d.flicanim["num_anims"] > 0 and d.flicanim["anim_length"] > 0
-        rgba = [flic.civ3_rgba(d.frames[r.frame], d.palettes[r.frame]) if civ3 else
+        rgba = [flc_decode.civ3_rgba(d.frames[r.frame], d.palettes[r.frame]) if civ3 else
                 np.concatenate([d.palettes[r.frame][d.frames[r.frame]],
                                 np.full(d.frames[r.frame].shape + (1,), 255, np.uint8)], axis=2) for r in images]
         firsts.append(rgba[0])

@@ -394,7 +394,7 @@ def sequence_player(frames: Any, info: pd.DataFrame | None = None, *, interval_m
 
 def _palette_legend(palette: np.ndarray) -> str:
     """HTML strip of the Civ3 palette roles: civilization colours, shadows, transparent."""
-    from .decode.flic import CIV3_CIV_COLOURS, CIV3_SHADOWS, CIV3_TRANSPARENT
+    from .decode.flc import CIV3_CIV_COLOURS, CIV3_SHADOWS, CIV3_TRANSPARENT
 
     def cells(idx: Sequence[int]) -> str:
         return "".join(
@@ -420,7 +420,7 @@ def flc_player(src: str | os.PathLike | bytes, direction: str | int | None = Non
     scale : int, optional
         Integer enlargement (default: the frame's longer side to about 480 px, at most 8 x).
 
-    Civ3 units are coloured as the game draws them (:func:`animre.decode.flic.civ3_rgba`):
+    Civ3 units are coloured as the game draws them (:func:`animre.decode.flc.civ3_rgba`):
     the transparent indices are transparent, shadows translucent; the
     civilization-colour indices are listed under the picture.
 
@@ -432,7 +432,7 @@ def flc_player(src: str | os.PathLike | bytes, direction: str | int | None = Non
     """
     import ipywidgets as w
 
-    from .decode.flic import civ3_rgba, decode_all, frame_duration_ms
+    from .decode.flc import civ3_rgba, decode_all, frame_duration_ms
 
     d = decode_all(src, name=name)
     ms = frame_duration_ms(src)

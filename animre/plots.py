@@ -379,7 +379,7 @@ def contact_sheet(frames: Sequence[np.ndarray] | Mapping[str, np.ndarray],
     Parameters
     ----------
     frames : dict direction -> frames, or sequence of frames
-        Either the output of ``animre.decode.flic.civ3_directions`` (direction
+        Either the output of ``animre.decode.flc.civ3_directions`` (direction
         name -> array of shape (n, height, width)), one row per direction; or
         decoded frames in file order (``decode_frames``) with ``grid`` saying
         which frame goes where.
@@ -391,7 +391,7 @@ def contact_sheet(frames: Sequence[np.ndarray] | Mapping[str, np.ndarray],
         A rectangle drawn on every cell (the FlicAnim bounding box on the canvas).
     transparent : ``"civ3"`` or sequence of int, optional
         Indexed frames: ``"civ3"`` colours them as the game draws units
-        (:func:`animre.decode.flic.civ3_rgba`: transparent and shadow indices);
+        (:func:`animre.decode.flc.civ3_rgba`: transparent and shadow indices);
         a sequence of indices makes those indices transparent. Transparent
         pixels show a checkerboard.
     max_cols, page : int
@@ -430,7 +430,7 @@ def contact_sheet(frames: Sequence[np.ndarray] | Mapping[str, np.ndarray],
     if palette is not None and transparent is not None:
         pal = np.asarray(palette, dtype=np.uint8)
         if isinstance(transparent, str):
-            from .decode.flic import civ3_rgba
+            from .decode.flc import civ3_rgba
 
             table = civ3_rgba(np.arange(256, dtype=np.uint8), pal)
         else:
@@ -494,7 +494,7 @@ def palette_swatch(palette: np.ndarray, *, title: str = "palette",
     ax.set_xticks(range(16), [f"{i:X}" for i in range(16)], fontsize=6)
     ax.set_yticks(range(16), [f"{i:X}0" for i in range(16)], fontsize=6)
     if isinstance(marks, str):
-        from .decode.flic import CIV3_CIV_COLOURS, CIV3_SHADOWS, CIV3_TRANSPARENT
+        from .decode.flc import CIV3_CIV_COLOURS, CIV3_SHADOWS, CIV3_TRANSPARENT
 
         marks = {"civilization colours": CIV3_CIV_COLOURS, "shadows": CIV3_SHADOWS,
                  "transparent": CIV3_TRANSPARENT}

@@ -99,7 +99,7 @@ def section_flc(samples: Path, repeat: int) -> dict:
     import numpy as np
     from PIL import Image
 
-    from animre.decode.flic import decode_frames
+    from animre.decode.flc import decode_frames
 
     civ = sorted((samples / "flc").rglob("*.flc"))
     n_frames = n_pix = 0

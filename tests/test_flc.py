@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 import animre
-from animre.decode.flic import (
+from animre.decode.flc import (
     DIRECTION_NAMES,
     civ3_directions,
     decode_all,

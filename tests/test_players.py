@@ -14,7 +14,7 @@ import pytest  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from animre import export_animation, plots  # noqa: E402
-from animre.decode.flic import CIV3_SHADOWS, CIV3_TRANSPARENT, civ3_rgba, decode_frames  # noqa: E402
+from animre.decode.flc import CIV3_SHADOWS, CIV3_TRANSPARENT, civ3_rgba, decode_frames  # noqa: E402
 from animre.errors import UsageError  # noqa: E402
 from animre.players import (  # noqa: E402
     CURSOR_RGB,
@@ -75,7 +75,7 @@ def test_flc_player_slider_shows_each_frame(sample_corpus, civ3):
 
 
 def test_flc_player_on_the_real_settler_files(realdata):
-    from animre.decode.flic import frame_duration_ms
+    from animre.decode.flc import frame_duration_ms
 
     folder = realdata / "flic" / "civ3" / "settler"
     for action in SETTLER:
@@ -296,7 +296,7 @@ def test_image_png_is_an_integer_nearest_neighbour_enlargement():
 
 
 def test_contact_sheet_pages(realdata):
-    from animre.decode.flic import civ3_directions, decode_all
+    from animre.decode.flc import civ3_directions, decode_all
 
     path = realdata / "flic" / "civ3" / "settler" / "Run.flc"
     dirs = civ3_directions(path)

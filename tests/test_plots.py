@@ -248,7 +248,7 @@ def test_key_curves_of_a_gnt4_bone_equal_manifest(sample_corpus, manifest):
 
 
 def test_contact_sheet_of_a_civ3_unit(sample_corpus, manifest):
-    from animre.decode.flic import civ3_directions, decode_all
+    from animre.decode.flc import civ3_directions, decode_all
 
     civ3 = manifest["formats"]["flc"]
     name = civ3["planted"]["unit_files"][0]

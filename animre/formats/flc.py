@@ -9,10 +9,10 @@ top-level chunks: ``len_chunk``, ``body.num_chunks``, ``body.delay``, ...) and
 say, computed for the whole corpus (:data:`DERIVED`): each frame's role
 (``frame`` ordinal among the frame chunks, ``image_frame``, ``is_ring``,
 ``direction``, ``direction_name``; the rule of
-:func:`animre.decode.flic.frame_roles`), the sub-chunk types of a frame, the
+:func:`animre.decode.flc.frame_roles`), the sub-chunk types of a frame, the
 real size of sub-chunks (``len_real``; original Civ3 palettes declare
 0xCDCDCDCD) and per-file counts. Frame pixels are decoded by
-:mod:`animre.decode.flic`.
+:mod:`animre.decode.flc`.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import struct
 import numpy as np
 import pandas as pd
 
-from ..decode.flic import FRAME_TYPE, roles_from_counts
+from ..decode.flc import FRAME_TYPE, roles_from_counts
 from .base import Format, derived, file_keys, row_claim
 
 __all__ = ["FORMAT", "DERIVED", "SUB_CHUNK_NAMES", "CHUNK_NAMES", "CIV3_CREATOR"]

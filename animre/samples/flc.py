@@ -2,7 +2,7 @@
 
 Writes little-endian files with :mod:`struct` and numpy only (its own
 BYTE_RUN, DELTA_FLC, DELTA_FLI and COPY encoders, independent of
-:mod:`animre.decode.flic`). Layout as in the format notes in the spec and the seed
+:mod:`animre.decode.flc`). Layout as in the format notes in the spec and the seed
 note: the 128-byte FLC header with the 28-byte FlicAnimHeader at 0x58, then
 per direction one BYTE_RUN frame (the file's first frame also carries the
 palette, stored after the pixels as in the real files), DELTA_FLC frames for

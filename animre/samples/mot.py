@@ -1,7 +1,7 @@
 """Naruto GNT4 (GameCube) ``.mot`` sample generator: MOT files holding GNTA animations.
 
 Writes big-endian files with :mod:`struct` only (16-bit components are cut
-from the f32 bit pattern here, independently of :mod:`animre.decode.gnt4`).
+from the f32 bit pattern here, independently of :mod:`animre.decode.mot`).
 Layout as in the format notes in the spec: MOT header, one absolute u4 offset per
 animation id (0 = absent), then the GNTA animations, 16-byte aligned and stored
 in descending id order; inside a GNTA the header, the track headers, then per

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 import animre
-from animre.decode.gnt4 import float_to_half, half_to_float, rotation_direction_twist, track_coords
+from animre.decode.mot import float_to_half, half_to_float, rotation_direction_twist, track_coords
 from animre.errors import ParseError
 from animre.formats import detect_format, get_format
 from animre.formats.base import CLAIM_COLUMNS, not_testable

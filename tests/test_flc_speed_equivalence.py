@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from animre.decode import flic
+from animre.decode import flc as flc_decode
 from animre.errors import ParseError
 
 REAL = ("standard/a.fli", "standard/2422.flc", "standard/hopper.fli", "civ3/settler/Run.flc",
@@ -12,12 +12,12 @@ REAL = ("standard/a.fli", "standard/2422.flc", "standard/hopper.fli", "civ3/sett
 
 
 def _slow(monkeypatch):
-    monkeypatch.setattr(flic, "_plan_deltas", lambda *a, **k: {})
+    monkeypatch.setattr(flc_decode, "_plan_deltas", lambda *a, **k: {})
 
 
 def _outcome(data, name):
     try:
-        d = flic.decode_all(data, name=name)
+        d = flc_decode.decode_all(data, name=name)
     except ParseError as e:
         return ("error", e.path, e.offset, str(e))
     return ("ok", d.frames.tobytes(), d.palettes.tobytes(), d.frames.shape, d.roles, d.flicanim)
@@ -39,8 +39,8 @@ def test_fast_and_slow_paths_agree_on_files(samples_dir, real_or_none, monkeypat
 
 def test_decode_frames_equals_decode_all_without_rings(samples_dir, real_or_none):
     for p in _files(samples_dir, real_or_none):
-        d = flic.decode_all(p)
-        frames, palettes = flic.decode_frames(p)
+        d = flc_decode.decode_all(p)
+        frames, palettes = flc_decode.decode_frames(p)
         assert np.array_equal(frames, d.frames[d.image_mask]), p
         assert np.array_equal(palettes, d.palettes[d.image_mask]), p
 
@@ -70,10 +70,10 @@ def test_fast_and_slow_paths_agree_on_mutations(samples_dir, real_or_none, monke
 
 def _tree_layout(data):
     try:
-        root, bases = flic._parse(data, "x")
+        root, bases = flc_decode._parse(data, "x")
     except ParseError:
         return None
-    return flic._layout_of_tree(root, bases, data).key()
+    return flc_decode._layout_of_tree(root, bases, data).key()
 
 
 def test_header_walk_equals_the_spec_walk(samples_dir, real_or_none):
@@ -84,7 +84,7 @@ def test_header_walk_equals_the_spec_walk(samples_dir, real_or_none):
         originals += [p.read_bytes() for p in sorted((real_or_none / "flic").rglob("*.fl?"))]
     walked = 0
     for data in originals:
-        fast = flic._layout_of_bytes(data)
+        fast = flc_decode._layout_of_bytes(data)
         if fast is not None:
             walked += 1
             assert fast.key() == _tree_layout(data)
@@ -98,7 +98,7 @@ def test_header_walk_equals_the_spec_walk(samples_dir, real_or_none):
         if trial % 5 == 0:
             data = data[:int(rng.integers(100, len(data)))]
         data = bytes(data)
-        fast = flic._layout_of_bytes(data)
+        fast = flc_decode._layout_of_bytes(data)
         if fast is None:
             stepped_aside += 1
             continue
