@@ -9,6 +9,7 @@ values that must get no suggestion.
 from __future__ import annotations
 
 import difflib
+import re
 import shutil
 import struct
 import warnings
@@ -19,6 +20,8 @@ import yaml
 import animre
 from animre._ksy_patch import find_field
 from animre.compile import KSY_DIR
+from animre.formats import all_formats
+from animre.research._suggest import derived_reads
 from animre.samples import generate_all, load_manifest, planted_files
 
 
@@ -185,6 +188,27 @@ def test_planted_relations(case):
     lf = _rows(sugg, "len_file", "relation", "mot").iloc[0]
     assert [(e["file"], e["offset"]) for e in lf["counterexamples"]] == \
         [(mot["len_file_exception"]["file"], mot["len_file_exception"]["offset"])]
+
+
+def test_no_evidence_from_a_derived_column_computed_from_the_field(case):
+    """num_image_frames counts frames by header.num_frames (its declared reads): no evidence for num_frames."""
+    corpus, manifest, sugg = case
+    rel = animre.relations("flc_files", corpus=corpus)
+    same = rel[(rel["relation"] == "equal") & (rel["support"] == 1.0)]
+    pairs = {frozenset((a, b)) for a, b in zip(same["target"], same["source"])}
+    # the generator writes num_frames = image frames, so the equality is there to be (mis)used as evidence
+    assert frozenset(("header.num_frames", "num_image_frames")) in pairs
+    flc = all_formats()["flc"]
+    declared = {d.column: set(d.reads) for d in flc.derived}
+    assert ("flc_files", "header.num_frames") in declared["num_image_frames"] | declared["is_ring"]
+    reads = derived_reads()
+    for r in sugg[sugg["kind"].isin(["relation", "rename"])].itertuples(index=False):
+        formula = r.suggestion.split("= ", 1)[-1] if r.kind == "relation" else r.evidence
+        for (t, col), used in reads.items():
+            if t == r.table and re.search(rf"(?<![\w.]){re.escape(col)}(?![\w.])", formula):
+                assert (r.table, r.column) not in used, (r.field, r.evidence)
+    nf = _rows(sugg, "num_frames", spec="flc")
+    assert not nf["evidence"].str.contains("num_image_frames|num_ring_frames|num_frame_chunks").any()
 
 
 def test_no_suggestion_on_random_columns(case):
