@@ -16,7 +16,14 @@ from kaitaistruct import ValidationFailedError, ValidationNotEqualError
 
 import animre
 from animre._ksy_patch import patch_text
-from animre.ksy_numbers import ENUM_KEY_MAX, ENUM_KEY_MIN, ksy_contents, ksy_enum_key, ksy_int, spec_int
+from animre.ksy_numbers import (
+    ENUM_KEY_MAX,
+    ENUM_KEY_MIN,
+    ksy_contents,
+    ksy_enum_key,
+    ksy_int,
+    spec_int,
+)
 
 EXTREMES = [0, 1, 2**31 - 1, 2**31, 2**32 - 1, 2**63 - 1, 2**63, 2**64 - 1,
             -1, -(2**31), -(2**31) - 1, -(2**63)]
@@ -79,7 +86,7 @@ def test_valid_constants_compile_and_accept_exactly_their_value():
     mod = animre.compile_spec(text)
     obj = _parse(mod, _pack(CASES))
     assert [getattr(obj, fid) for fid, _, _ in CASES] == [v for _, _, v in CASES]
-    for fid, t, v in CASES[:: max(1, len(CASES) // 12)] + [c for c in CASES if c[2] in (2**63, -(2**63))]:
+    for fid, _, _ in CASES[:: max(1, len(CASES) // 12)] + [c for c in CASES if c[2] in (2**63, -(2**63))]:
         with pytest.raises(ValidationNotEqualError):
             _parse(mod, _pack(CASES, bump=fid))
 
