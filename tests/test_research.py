@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import struct
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -507,6 +508,49 @@ def test_diff_corpora_after_spec_edit(samples_dir, manifest):
     ex = d.iloc[0]["examples"][0]
     assert ex["new"] == ex["old"] + 65536
     assert diff_corpora(old, old).empty
+
+
+FRAME_FIELD = "      - id: reserved_4\n        type: u2\n"
+
+
+def _rename_reserved_4(folder_or_files):
+    """(old, new) parses of the files: the shipped FLC spec, and one frame-header field renamed."""
+    from animre.compile import KSY_DIR
+
+    text = (KSY_DIR / "flc.ksy").read_text()
+    assert text.count(FRAME_FIELD) == 1
+    edited = text.replace(FRAME_FIELD, FRAME_FIELD.replace("reserved_4", "ring_marker"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        old = animre.open_corpus(folder_or_files, cache=False, progress=False)
+        new = animre.open_corpus(folder_or_files, cache=False, progress=False,
+                                 parsers={"flc": animre.compile_spec(edited)})
+    return old, new
+
+
+PSTAMP_COLUMNS = ("body.height", "body.width", "body.color_translation")  # pstamp_body's fields
+
+
+def test_diff_corpora_one_rename_is_one_row_beside_a_switch_case_no_file_takes(samples_dir, manifest):
+    # the generator writes PSTAMP only into the plain FLC; its Civ3 unit files never take that case
+    units = manifest["formats"]["flc"]["planted"]["unit_files"]
+    assert manifest["formats"]["flc"]["planted"]["plain_file"] not in units
+    old, new = _rename_reserved_4([samples_dir / f for f in units])
+    for c in (old, new):
+        chunks = c.tables["flc_chunks"]
+        assert all(col in chunks.columns and chunks[col].isna().all() for col in PSTAMP_COLUMNS)
+    d = diff_corpora(old, new)
+    assert list(zip(d["table"], d["field_a"], d["field_b"], d["change"])) == [
+        ("flc_frames", "frame_body.reserved_4", "frame_body.ring_marker", "renamed")]
+    assert d.iloc[0]["n_rows"] == len(old.tables["flc_frames"]) and d.iloc[0]["n_values_changed"] == 0
+
+
+def test_diff_corpora_one_rename_on_the_real_civ3_files(realdata):
+    old, new = _rename_reserved_4(realdata / "flic" / "civ3")
+    assert old.tables["flc_chunks"]["body.color_translation"].isna().all()  # no Civ3 file has a PSTAMP
+    d = diff_corpora(old, new)
+    assert list(zip(d["field_a"], d["field_b"], d["change"])) == [
+        ("frame_body.reserved_4", "frame_body.ring_marker", "renamed")]
 
 
 def test_reinterpret_locators(sample_corpus, truths):

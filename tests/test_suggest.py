@@ -338,3 +338,39 @@ def test_suggest_patch_is_a_unified_diff_of_the_spec(sugg):
     assert lines[:2] == ["--- a/af.ksy", "+++ b/af.ksy"]
     assert "+    valid: 10" in lines  # exec_window, 10 in every AF file
     assert all(not x.startswith("-") or x.startswith("---") or "doc:" in x for x in lines)  # only docs replaced
+
+
+BAD_COMPILE = {"spec": "flc", "type": "frame_body", "field": "delay", "set": {"enum": "no_such_enum"}}
+BAD_REJECT = {"spec": "flc", "type": "flic_header", "field": "speed", "set": {"valid": 12345}}
+
+
+@pytest.mark.parametrize("bisect", [False, True], ids=["located", "bisected"])
+@pytest.mark.parametrize("bad", [BAD_COMPILE, BAD_REJECT], ids=["does-not-compile", "rejects-files"])
+def test_apply_withdraws_exactly_the_one_bad_edit(bad, bisect, sugg, samples_dir, tmp_path, monkeypatch):
+    """One planted bad edit among the good suggestions: it alone is withdrawn, with the reason."""
+    from animre import _adopt
+
+    if bisect:  # as if no message named the spec location: the edit is found by trial
+        monkeypatch.setattr(_adopt, "_edits_at", lambda *a, **k: [])
+    c = _open(samples_dir / "flc")
+    good = [e for e in animre._ksy_patch.edits_of(sugg[(sugg["spec"] == "flc") & (sugg["status"] == "proposed")])]
+    assert len(good) >= 4 and not any(e["field"] == bad["field"] and e["type"] == bad["type"] for e in good)
+    edits = good[: len(good) // 2] + [bad] + good[len(good) // 2:]
+    ksy = tmp_path / "ksy"
+    shutil.copytree(KSY_DIR, ksy)
+    result = animre.apply_suggestions(edits, ksy / "flc.ksy", c)
+    assert result.ok, result.problems
+    assert [(w["type"], w["field"]) for w in result.withdrawn.to_dict("records")] == [(bad["type"], bad["field"])]
+    why = result.withdrawn.iloc[0]["reason"]
+    if bad is BAD_COMPILE:
+        assert "does not compile" in why and "no_such_enum" in why
+    else:
+        n_files = len(c.files[c.files["format"] == "flc"])
+        assert why.startswith("rejects ") and "header.speed" in why and "12345" in why
+        assert len(result.withdrawn.iloc[0]["files"]) == n_files
+    assert len(result.adopted) == len(good)
+    written = yaml.safe_load(result.written.read_text())
+    for e in good:
+        node = find_field(written, e["type"], e.get("rename") or e["field"])[1]
+        assert node is not None and all(k in node for k in (e.get("set") or {})), e
+    assert "12345" not in result.written.read_text() and "no_such_enum" not in result.written.read_text()
