@@ -374,3 +374,21 @@ def test_apply_withdraws_exactly_the_one_bad_edit(bad, bisect, sugg, samples_dir
         node = find_field(written, e["type"], e.get("rename") or e["field"])[1]
         assert node is not None and all(k in node for k in (e.get("set") or {})), e
     assert "12345" not in result.written.read_text() and "no_such_enum" not in result.written.read_text()
+
+
+def test_suggestions_on_the_real_civ3_files_are_adopted_whole(realdata, tmp_path):
+    """The FLC header's creator, 0xF1F1F2F2 in every Civ3 file (past 2^31), becomes a valid the compiler takes."""
+    folder = realdata / "flic" / "civ3"
+    before = {p: p.read_bytes() for p in folder.rglob("*.flc")}
+    c = _open(folder)
+    s = animre.suggest(c, spec="flc")
+    creator = _rows(s, "creator", "valid", "flc")
+    assert creator.iloc[0]["edit"]["set"] == {"valid": 0xF1F1F2F2}
+    ksy = tmp_path / "ksy"
+    shutil.copytree(KSY_DIR, ksy)
+    result = animre.apply_suggestions(s, ksy / "flc.ksy", c)
+    assert result.ok and result.withdrawn.empty, (result.problems, result.withdrawn)
+    node = find_field(yaml.safe_load(result.written.read_text()), "flic_header", "creator")[1]
+    assert node["valid"] == "0xF1F1F2F2"
+    assert len(result.adopted) == len(s[s["edit"].notna()])
+    assert {p: p.read_bytes() for p in folder.rglob("*.flc")} == before  # the real files are only read
