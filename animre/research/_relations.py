@@ -667,8 +667,8 @@ def _test_pair(t: _Col, s: _Col, both: np.ndarray, nb: int, min_support: float, 
                 continue
             tval = t.label_values[tcodes[j]]
             sval = s.label_values[scodes[v]]
-            tdesc = f"{t.name} set" if t.parent is not None else f"{t.name} == {_fmtv(tval)}"
-            emit("only_when", f"{tdesc} -> {s.name} == {_fmtv(sval)}", smap[sel] == v, q, 10 ** lp,
+            tdesc = f"{t.name} set" if t.parent is not None else f"{t.name} == {_literal(t, tval)}"
+            emit("only_when", f"{tdesc} -> {s.name} == {_literal(s, sval)}", smap[sel] == v, q, 10 ** lp,
                  idx[sel])
     # source value -> constant target (partial dependency)
     for j in range(ns):
@@ -691,16 +691,15 @@ def _test_pair(t: _Col, s: _Col, both: np.ndarray, nb: int, min_support: float, 
         tval = t.label_values[tcodes[c]]
         sval = s.label_values[scodes[j]]
         tdesc = f"{t.name} {'set' if tval else 'clear'}" if t.parent is not None else \
-            f"{t.name} == {_fmtv(tval)}"
-        emit("when", f"{s.name} == {_fmtv(sval)} -> {tdesc}", tmap[sel] == c, q, 10 ** lp, idx[sel])
+            f"{t.name} == {_literal(t, tval)}"
+        emit("when", f"{s.name} == {_literal(s, sval)} -> {tdesc}", tmap[sel] == c, q, 10 ** lp, idx[sel])
     return out
 
 
-def _fmtv(v: Any) -> str:
-    """A value in a rule's text: integral floats (ints with gaps) as ints, strings quoted, else :func:`fmt`."""
-    if isinstance(v, float) and v == int(v) and abs(v) < 2**53:
-        return str(int(v))
-    return repr(v) if isinstance(v, str) else fmt(v)
+def _literal(c: _Col, v: Any) -> str:
+    """A value in a rule's text: through :func:`animre.display.fmt` (an integer column's values as
+    integers, also when gaps made them floats); strings quoted, as in an expression."""
+    return repr(v) if isinstance(v, str) else fmt(v, ksy_type="s8" if c.ints is not None else None)
 
 
 def _dedupe(found: list[dict]) -> list[dict]:
