@@ -350,7 +350,8 @@ def test_relations_pas4_and_civ3_planted(sample_corpus, manifest):
     r = relations("pas4_parms", corpus=sample_corpus, min_support=0.8, max_counterexamples=100, groups="file")
     w = _rel(r, "weight", "weight_function", partial=True)
     assert len(w) == 1
-    assert w.iloc[0]["parameter"] == f"weight_function == 3 -> weight == {pas4['no_weight_weight']:g}"
+    # weight is an f4 field: its value reads as a float (the one formatter, animre.display.fmt)
+    assert w.iloc[0]["parameter"] == f"weight_function == 3 -> weight == {float(pas4['no_weight_weight'])!r}"
     exc = pas4["no_weight_weight_exception"]
     assert {(c["file"], c["state"], c["parm"]) for c in w.iloc[0]["counterexamples"]} == \
         {(exc["file"], p["state"], p["parm"]) for p in exc["parms"]}
