@@ -758,11 +758,15 @@ def _dedupe(found: list[dict]) -> list[dict]:
 
 
 def _follows(rule: dict, law: dict) -> bool:
-    """A partial rule on columns a law relates, where the law holds on every row the rule holds on.
+    """A partial rule between a law's target and one of its factors, where the law holds on every row
+    the rule holds on.
 
-    ``anim_time == 650 -> speed == 65`` after ``anim_time = speed * anim_length``.
+    ``anim_time == 650 -> speed == 65`` after ``anim_time = speed * anim_length``; a rule between two
+    factors (``anim_length == 15 -> speed == 61``) is not implied by the law and stays.
     """
-    if not {rule["target"], rule["source"]} <= _parts(law):
+    cols = {rule["target"], rule["source"]}
+    factors = set(str(law["source"]).split(" * "))
+    if law["target"] not in cols or not (cols - {law["target"]}) <= factors:
         return False
     held = rule["_rows"] & rule["_agree"]
     return bool(held.any()) and not (held & ~(law["_rows"] & law["_agree"])).any()
