@@ -2,11 +2,17 @@
 
 The proof compiles the patched spec (and every spec that imports it) with
 the official compiler, re-parses the corpus files of the affected formats
-with it, and compares both parses with :func:`animre.diff_corpora`. A
-``valid`` that rejects a file is withdrawn (the file named) and the rest is
-tried again; other edits that stop a file from parsing are withdrawn the
-same way. Nothing is written unless every file that parsed before still
-parses and no value of an untouched field changed.
+with it, and compares both parses with :func:`animre.diff_corpora`.
+
+When the patched spec does not compile, or stops a file from parsing, exactly
+the edit responsible is withdrawn, with the reason (the compiler's message, or
+the files it rejects and the error: field path, offset, message): the
+compiler and the generated parsers name the spec location
+(``/types/flic_header/seq/10/valid``), which is resolved to the field's
+edits; when a message names no location, the edit is found by bisection over
+the edits (the shortest prefix of edits that fails ends with it). The rest
+is tried again. Nothing is written unless every file that parsed before
+still parses and no value of an untouched field changed.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import re
 import shutil
 import tempfile
 import warnings
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,7 +34,7 @@ from ._ksy_patch import edits_of, patch_text, unified_diff
 from .atomic import write_atomic
 from .compile import compile_spec
 from .corpus import Corpus, open_corpus
-from .errors import UsageError
+from .errors import SpecError, UsageError
 from .research import diff_corpora
 from .research._diff import DIFF_CORPORA_COLUMNS
 
@@ -107,14 +114,63 @@ def _compile(folder: Path, spec_id: str, text: str, formats: list[str]) -> dict:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _blame(err: pd.Series, edits: list[dict]) -> list[dict]:
-    """The edits an error row points at: the field named last in its path or message."""
-    path = str(err.get("path") or "")
-    names = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", path.split(".")[-1] if path else ""))
-    names |= set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", str(err.get("message") or "")))
-    hit = [e for e in edits if (e.get("rename") or e["field"]) in names or e["field"] in names]
-    valid_hits = [e for e in hit if "valid" in (e.get("set") or {})]
-    return valid_hits or hit
+_SPEC_PATH = re.compile(r"(/(?:types/[A-Za-z0-9_]+/)*(?:seq/\d+|instances/[A-Za-z0-9_]+))(?:/([A-Za-z0-9_-]+))?")
+
+
+def _edits_at(message: str, patched: Mapping, spec_id: str, edits: list[dict]) -> list[dict]:
+    """The edits of the field a compiler or validation message points at (``/types/T/seq/N/valid``).
+
+    Both the compiler and the generated parser's validation errors name the
+    spec location; it is resolved in the patched spec to ``(type, field)``
+    and the edits of that field (of that key, when the message names one).
+    """
+    out: list[dict] = []
+    for path, key in _SPEC_PATH.findall(str(message)):
+        parts = path.strip("/").split("/")
+        t, tname = patched, spec_id
+        while parts and parts[0] == "types" and isinstance(t, Mapping):
+            tname, t = parts[1], (t.get("types") or {}).get(parts[1])
+            parts = parts[2:]
+        if not isinstance(t, Mapping) or len(parts) != 2:
+            continue
+        if parts[0] == "seq":
+            seq = t.get("seq") or []
+            i = int(parts[1])
+            fid = seq[i].get("id") if i < len(seq) and isinstance(seq[i], Mapping) else None
+        else:
+            fid = parts[1]
+        for e in edits:
+            on_field = e["type"] == tname and fid in (e["field"], e.get("rename"))
+            in_instances = e["type"] == tname and fid in (e.get("instances") or {})
+            if (on_field and (not key or key in (e.get("set") or {}) or key == "id")) or in_instances:
+                if all(e is not x for x in out):
+                    out.append(e)
+    return out
+
+
+def _first_culprit(edits: list[dict], fails: Callable[[list[dict]], str | None]) -> tuple[int, str]:
+    """``(index, why)`` of the edit whose addition makes the patch fail: bisection over prefixes.
+
+    ``fails(edits)`` says why a patch with these edits fails (None when it
+    holds); the patch with every edit fails, the patch with none holds (it is
+    the spec the files parsed with). ``log2(len(edits))`` trials.
+
+    Examples
+    --------
+    >>> edits = [{"n": i} for i in range(10)]
+    >>> _first_culprit(edits, lambda es: "7 is bad" if any(e["n"] == 7 for e in es) else None)
+    (7, '7 is bad')
+    """
+    lo, hi = 0, len(edits)
+    why = fails(edits) or "fails"
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        r = fails(edits[:mid])
+        if r:
+            hi, why = mid, r
+        else:
+            lo = mid
+    return hi - 1, why
 
 
 def apply_suggestions(suggestions: Any, spec_path: str | os.PathLike, corpus: Corpus | None = None, *,
@@ -175,14 +231,32 @@ def apply_suggestions(suggestions: Any, spec_path: str | os.PathLike, corpus: Co
         ok = corpus.files[corpus.files["format"].isin(formats)]
         files = [corpus.path(f) for f in ok["file"]]
         if files:
-            with warnings.catch_warnings():  # the specs of the folder as they are now
-                warnings.simplefilter("ignore")
-                before = open_corpus(files, cache=False, progress=False,
-                                     parsers=_compile(path.parent, spec_id, text, formats))
+            before = _reparse(files, _compile(path.parent, spec_id, text, formats))  # the specs as they are
             by_path = {str(corpus.path(f).resolve()): f for f in ok["file"]}
             name_of = {n: by_path.get(str(before.path(n).resolve()), n) for n in before.files["file"]}
     new_text = text
-    for _ in range(MAX_ROUNDS):
+    was_ok = set(before.files.loc[before.files["ok"], "file"]) if before is not None else set()
+
+    def compile_fails(es: list[dict]) -> str | None:
+        try:
+            _compile(path.parent, spec_id, patch_text(text, es)[0], formats)
+        except SpecError as e:
+            return f"the patched spec does not compile: {e}"
+        return None
+
+    def parse_fails(names: list[str]) -> Callable[[list[dict]], str | None]:
+        def fails(es: list[dict]) -> str | None:
+            why = compile_fails(es)
+            if why:
+                return why
+            trial = _reparse([before.path(n) for n in names], _compile(path.parent, spec_id,
+                                                                        patch_text(text, es)[0], formats))
+            bad = trial.errors[trial.errors["file"].isin(names)]
+            return _rejects(bad, name_of) if len(bad) else None
+        return fails
+
+    rounds = max(MAX_ROUNDS, len(edits) + 2)  # every failing round withdraws at least one edit
+    for _ in range(rounds):
         new_text, log = patch_text(text, edits)
         for item in log:
             if not item["applied"]:
@@ -190,38 +264,45 @@ def apply_suggestions(suggestions: Any, spec_path: str | os.PathLike, corpus: Co
         edits = [item["edit"] for item in log if item["applied"]]
         if before is None:
             break
+        patched = yaml.safe_load(new_text) or {}
         try:
             parsers = _compile(path.parent, spec_id, new_text, formats)
-        except Exception as e:  # noqa: BLE001 - a compiler error withdraws the structural edits
-            structural = [x for x in edits if x.get("set") or x.get("enums") or x.get("instances")
-                          or x.get("rename")]
-            if not structural:
-                raise
-            named = [x for x in structural if _names(x) & set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", str(e)))]
-            culprits = named or structural[-1:]
+        except SpecError as e:
+            culprits = _edits_at(str(e), patched, spec_id, edits)
+            why = f"the patched spec does not compile: {e}"
+            if not culprits:  # the message names no field of the patch: find the edit by trial
+                i, why = _first_culprit(edits, compile_fails)
+                culprits = [edits[i]]
             for x in culprits:
-                withdrawn.append(_withdraw(x, f"the patched spec does not compile: {e}", []))
+                withdrawn.append(_withdraw(x, why, []))
             edits = [x for x in edits if all(x is not y for y in culprits)]
             continue
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            after = open_corpus(files, cache=False, progress=False, parsers=parsers)
-        was_ok = set(before.files.loc[before.files["ok"], "file"])
+        after = _reparse(files, parsers)
         now_bad = [f for f in after.files.loc[~after.files["ok"], "file"] if f in was_ok]
         if not now_bad:
             break
         errs = after.errors[after.errors["file"].isin(now_bad)]
         blamed: dict[int, tuple[dict, list]] = {}
+        unexplained = []
         for _, err in errs.iterrows():
-            for e in _blame(err, edits) or [x for x in edits if "valid" in (x.get("set") or {})] or edits:
-                blamed.setdefault(id(e), (e, []))[1].append(name_of.get(err["file"], str(err["file"])))
-        for e, fs in blamed.values():
-            why = "rejects " if "valid" in (e.get("set") or {}) else "breaks "
-            withdrawn.append(_withdraw(e, why + ", ".join(sorted(set(fs))), sorted(set(fs))))
+            hit = _edits_at(str(err["message"]), patched, spec_id, edits)
+            if not hit:
+                unexplained.append(err["file"])
+            for e in hit:
+                blamed.setdefault(id(e), (e, []))[1].append(err)
+        if unexplained and not blamed:  # the message names no field of the patch: find the edit by trial
+            i, why = _first_culprit(edits, parse_fails(sorted(set(unexplained))))
+            withdrawn.append(_withdraw(edits[i], why, sorted({name_of.get(f, f) for f in unexplained})))
+            edits = edits[:i] + edits[i + 1:]
+            continue
+        for e, rows in blamed.values():
+            bad = pd.DataFrame(rows)
+            fs = sorted({name_of.get(f, str(f)) for f in bad["file"]})
+            withdrawn.append(_withdraw(e, _rejects(bad, name_of), fs))
         drop = {id(e) for e, _ in blamed.values()}
         edits = [x for x in edits if id(x) not in drop]
     else:
-        problems.append(f"still failing after {MAX_ROUNDS} rounds of withdrawals")
+        problems.append(f"still failing after {rounds} rounds of withdrawals")
     if before is not None and after is not None:
         diff = diff_corpora(before, after)
         problems += _proof_problems(diff, edits, before, after)
@@ -234,12 +315,20 @@ def apply_suggestions(suggestions: Any, spec_path: str | os.PathLike, corpus: Co
                     before, after)
 
 
-def _names(e: dict) -> set:
-    """Ids an edit brings into the spec or changes (field, new name, enums, instances)."""
-    out = {e["field"]} | set(e.get("enums") or {}) | set(e.get("instances") or {})
-    if e.get("rename"):
-        out.add(e["rename"])
-    return out
+def _reparse(files: list, parsers: dict) -> Corpus:
+    with warnings.catch_warnings():  # claims a patched spec leaves untestable warn; the proof is the diff
+        warnings.simplefilter("ignore")
+        return open_corpus(files, cache=False, progress=False, parsers=parsers)
+
+
+def _rejects(errors: pd.DataFrame, name_of: Mapping) -> str:
+    """Why an edit is withdrawn: the files it stops from parsing and the first error (path, offset, message)."""
+    names = sorted({name_of.get(f, str(f)) for f in errors["file"]})
+    first = errors.iloc[0]
+    msg = str(first["message"])
+    msg = msg.split(": ", 1)[1] if msg.startswith(str(first["file"])) else msg
+    more = f" (+{len(names) - 3} more)" if len(names) > 3 else ""
+    return f"rejects {', '.join(names[:3])}{more}: {msg}"
 
 
 def _withdraw(e: dict, reason: str, files: list) -> dict:

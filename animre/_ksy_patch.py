@@ -29,7 +29,17 @@ from collections.abc import Iterable, Mapping, MutableMapping
 from pathlib import Path
 from typing import Any
 
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.scalarstring import (
+    DoubleQuotedScalarString,
+    LiteralScalarString,
+    SingleQuotedScalarString,
+)
+
+from .display import hex_digits
 from .errors import SpecError, UsageError
+from .ksy_numbers import ksy_contents, ksy_enum_key, ksy_int
 
 __all__ = ["edits_of", "find_field", "find_type", "patch_text", "spec_references", "suggest_patch",
            "unified_diff"]
@@ -38,9 +48,7 @@ _EXPR_KEYS = {"repeat-expr", "repeat-until", "size", "pos", "if", "value", "swit
               "process", "terminator", "-animre-where", "-animre-bytes"}
 
 
-def _yaml():
-    from ruamel.yaml import YAML
-
+def _yaml() -> YAML:
     y = YAML()
     y.preserve_quotes = True
     y.width = 4096
@@ -139,28 +147,67 @@ def spec_references(doc: Mapping, name: str) -> int:
     return n
 
 
-def _scalar(v: Any) -> Any:
-    """A YAML value for an edit value: ints >= 16 in hex, lists in flow style."""
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
-    from ruamel.yaml.scalarint import HexInt
+def _scalar(v: Any, digits: int | None = None) -> Any:
+    """A YAML value for an edit value: integers through :func:`ksy_int`, lists in flow style.
 
+    ``digits``: hex digits for integers (None: decimal, except values past
+    the 32-bit range, which :func:`ksy_int` always writes as hex strings).
+    """
     if isinstance(v, bool):
         return v
-    if isinstance(v, int):
-        return HexInt(v) if v >= 16 else v
+    if isinstance(v, int) or (hasattr(v, "__index__") and not isinstance(v, str)):
+        return ksy_int(v, hex_digits=digits)
     if isinstance(v, (list, tuple)):
-        s = CommentedSeq(_scalar(x) for x in v)
+        s = CommentedSeq(_scalar(x, digits) for x in v)
         s.fa.set_flow_style()
         return s
     if isinstance(v, Mapping):
         m = CommentedMap()
         for k, x in v.items():
-            m[k] = _scalar(x)
+            m[k] = _scalar(x, digits)
         if all(not isinstance(x, (Mapping, list, tuple)) for x in v.values()) and len(v) <= 2 \
                 and "doc" not in v:
             m.fa.set_flow_style()
         return m
     return v
+
+
+def _digits(f: Mapping) -> int | None:
+    """Hex digits to write a field's constants with (its name or doc says magic, flags, id ...), else None.
+
+    The rule of :func:`animre.display.hex_digits`, from what the spec says of the field.
+    """
+    return hex_digits(str(f.get("id", "")), str(f.get("type")) if f.get("type") else None,
+                      doc=str(f.get("doc") or ""))
+
+
+def _field_values(f: Mapping, sets: Mapping, endian: str | None) -> dict:
+    """The YAML values of an edit's ``set`` for field ``f`` (raises ValueError when one cannot be written).
+
+    ``contents`` given as an integer becomes the integer's bytes in the
+    field's type and byte order (the field's ``type`` is then dropped).
+    """
+    out = {}
+    for k, v in sets.items():
+        if k == "contents" and isinstance(v, int) and not isinstance(v, bool):
+            out[k] = _scalar(ksy_contents(v, str(f.get("type")), endian), 2)
+        elif k == "contents" and isinstance(v, (list, tuple)):
+            if not all(isinstance(b, int) and 0 <= b <= 255 for b in v):
+                raise ValueError(f"contents must be bytes (0..255), got {list(v)}")
+            out[k] = _scalar(list(v), 2)
+        elif k in ("valid", "repeat-expr", "size", "pos"):
+            out[k] = _scalar(v, _digits(f))
+        else:
+            out[k] = _scalar(v)
+    return out
+
+
+def _enum_map(values: Mapping, digits: int | None) -> CommentedMap:
+    """An ``enums`` entry: keys through :func:`ksy_enum_key` (raises ValueError for keys it cannot hold)."""
+    m = CommentedMap()
+    for val, label in sorted(values.items(), key=lambda kv: int(kv[0])):
+        m[ksy_enum_key(int(val), hex_digits=digits)] = label
+    return m
 
 
 def _set_after(m: MutableMapping, key: str, value: Any, after: Iterable[str]) -> None:
@@ -177,12 +224,6 @@ def _set_after(m: MutableMapping, key: str, value: Any, after: Iterable[str]) ->
 
 
 def _append_doc(m: MutableMapping, line: str) -> None:
-    from ruamel.yaml.scalarstring import (
-        DoubleQuotedScalarString,
-        LiteralScalarString,
-        SingleQuotedScalarString,
-    )
-
     old = m.get("doc")
     if old is None:
         m.insert(len(m), "doc", line)  # before nothing: a new key goes last
@@ -216,12 +257,12 @@ def patch_text(text: str, edits: Iterable[Mapping]) -> tuple[str, list[dict]]:
         type: u1
         valid: 1
     """
-    from ruamel.yaml.comments import CommentedMap
-
     doc = _load(text)
     if not isinstance(doc, Mapping):
         raise UsageError("the spec text is not a YAML mapping")
     spec_id = (doc.get("meta") or {}).get("id")
+    endian = (doc.get("meta") or {}).get("endian")
+    endian = endian if isinstance(endian, str) else None
     log = []
     for e in edits:
         if e.get("spec") != spec_id:
@@ -231,20 +272,27 @@ def patch_text(text: str, edits: Iterable[Mapping]) -> tuple[str, list[dict]]:
         if f is None:
             log.append({"edit": e, "applied": False, "reason": f"no field {e['type']}.{e['field']} in {spec_id}.ksy"})
             continue
-        for k, v in (e.get("set") or {}).items():
+        try:  # every value first: an edit that cannot be written changes nothing
+            values = _field_values(f, e.get("set") or {}, endian)
+            enum_digits = _digits(f)
+            new_enums = {name: _enum_map(vals, enum_digits) for name, vals in (e.get("enums") or {}).items()
+                         if name not in (doc.get("enums") or {})}
+        except (ValueError, TypeError) as err:
+            log.append({"edit": e, "applied": False,
+                        "reason": f"{spec_id}.ksy {e['type']}.{e['field']}: cannot be written: {err}"})
+            continue
+        for k, v in values.items():
             if k == "repeat" and v == "expr":
                 f.pop("repeat-until", None)
-            _set_after(f, k, _scalar(v), ("contents", "enum", "type", "size", "pos", "value", "id"))
+            if k == "contents":
+                f.pop("type", None)
+            _set_after(f, k, v, ("contents", "enum", "type", "size", "pos", "value", "id"))
         if e.get("doc"):
             _append_doc(f, e["doc"])
-        for name, values in (e.get("enums") or {}).items():
+        for name, m in new_enums.items():
             if "enums" not in doc:
                 doc["enums"] = CommentedMap()
-            if name not in doc["enums"]:
-                m = CommentedMap()
-                for val, label in sorted(values.items()):
-                    m[_scalar(int(val))] = label
-                doc["enums"][name] = m
+            doc["enums"][name] = m
         if e.get("instances"):
             if "instances" not in t:
                 pos = len(t)

@@ -57,6 +57,7 @@ import yaml
 from kaitaistruct import KaitaiStruct
 
 from .errors import SpecError
+from .ksy_numbers import spec_int
 from .parse import Bases
 
 EXTENT = "~"  #: prefix of the span-only entries of skipped fields in a table's offsets (``~body.data``)
@@ -194,8 +195,7 @@ def _field(fid: str, a: dict, kind: str, sid: str, path: tuple, raw: dict) -> Fi
     if isinstance(valid, dict):
         valid = valid.get("eq", valid.get("any-of"))
     consts = valid if isinstance(valid, list) else [valid]
-    magic = "contents" in a or (valid is not None and all(isinstance(x, int) and not isinstance(x, bool)
-                                                          for x in consts))
+    magic = "contents" in a or (valid is not None and all(spec_int(x) is not None for x in consts))
     return FieldDef(
         id=str(fid), kind=kind, type=t, users=users, repeat="repeat" in a,
         repeat_n=n if isinstance(n, int) else None, enum=a.get("enum"),

@@ -282,3 +282,11 @@ def test_no_notebook_or_export_mentions_a_file_outside_the_repo(demo_run):
     for f in exports:
         hits = re.findall(rf".{{0,40}}(?:{OUTSIDE}).{{0,40}}", f.read_text(errors="replace"))
         assert not hits, (f, hits)
+
+
+def test_spec_experiment_runs_clean_on_the_real_civ3_unit_files(tmp_path, realdata):
+    """Notebook 06 on the Civ3 unit folder alone: its suggestions (creator 0xF1F1F2F2 ...) are adopted with proof."""
+    nb = NOTEBOOKS[EXPECTED.index("06_spec_experiment")]
+    demo.run_notebook(nb, tmp_path, realdata / "flic" / "civ3")
+    adopted = pd.read_csv(tmp_path / "06_spec_experiment" / "spec_experiment_suggestions.csv")
+    assert "creator" in set(adopted["field"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import struct
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -220,13 +221,77 @@ def test_relations_synthetic_planted():
     assert (m["relation"], m["parameter"]) == ("multiple", 3)
     k = _rel(r, "low", "flags").iloc[0]
     assert (k["relation"], k["parameter"]) == ("mask", "0x5")
-    i = _rel(r, "index", "row_in_file").iloc[0]
-    assert i["relation"] == "equal" and i["support"] == 1.0
+    # a column that numbers records equals the row number by construction: no rule (issue 23)
+    assert (df["index"] == df.groupby("file").cumcount()).all()
+    assert r[r["target"].isin(["index", "row_in_file"]) & r["source"].isin(["index", "row_in_file"])].empty
     only = _rel(r, "flags & 0x10", "category", partial=True)
     assert "category == 5" in only.iloc[0]["parameter"] and only.iloc[0]["support"] == 1.0
     assert not _rel(r, "kind", "category").empty  # determined by the category
     # nothing relates the noise column
     assert r[(r["target"] == "noise") | (r["source"] == "noise")].empty
+
+
+def _grouped_law_table(n_broken: int) -> tuple[pd.DataFrame, set]:
+    """Units (folders) of 6 files: x_offset = (240 - width) // 2, except ``n_broken`` units of their own width.
+
+    Pairs of widths (41, 42) share an x_offset, so x_offset is a function of width but not the reverse.
+    """
+    rng = np.random.default_rng(11)
+    shared = np.array([41, 42, 61, 62, 81, 82, 101, 102, 121, 122])
+    widths = [int(w) for w in rng.choice(shared, 29 - n_broken)] + [151 + 6 * i for i in range(n_broken)]
+    rows = []
+    for u, w in enumerate(widths):
+        y = (240 - w) // 2 + (7 if u >= 29 - n_broken else 0)
+        rows += [{"file": f"unit{u}/f{f}.flc", "width": w, "x_offset": y, "speed": int(rng.integers(50, 200))}
+                 for f in range(6)]
+    return pd.DataFrame(rows), {f"unit{u}" for u in range(29 - n_broken, 29)}
+
+
+@pytest.mark.parametrize("n_broken", [2, 4])
+def test_relations_planted_law_over_groups_ranks_above_the_lookups_of_its_columns(n_broken):
+    df, broken = _grouped_law_table(n_broken)
+    r = relations(df, min_support=0.85)
+    pair = r["target"].isin(["width", "x_offset"]) & r["source"].isin(["width", "x_offset"])
+    law = r[pair & (r["relation"] == "linear")]
+    assert len(law) == 1
+    law_row = law.iloc[0]
+    assert (law_row["target"], law_row["source"], law_row["parameter"]) == ("x_offset", "width", "k=-0.5, c=120, floor")
+    assert (law_row["n_groups"], law_row["groups_agree"]) == (29, 29 - n_broken)
+    assert {c["file"].split("/")[0] for c in law_row["counterexamples"]} == broken
+    lookups = r[pair & r["relation"].isin(["functional", "one_to_one"])]
+    assert all(i > law.index[0] for i in lookups.index)
+
+
+def test_relations_no_when_rule_that_a_listed_product_law_implies():
+    rng = np.random.default_rng(3)
+    rows = []
+    for u in range(30):
+        speed = int(rng.choice([50, 65, 80, 100, 120]))
+        for f in range(5):
+            length = 10 if rng.random() < 0.8 else int(rng.choice([8, 12, 15]))
+            rows.append({"file": f"u{u}/f{f}", "speed": speed, "anim_length": length, "anim_time": speed * length})
+    df = pd.DataFrame(rows)
+    r = relations(df)
+    law = r[(r["target"] == "anim_time") & (r["relation"] == "equal")]
+    assert set(law["source"]) == {"speed * anim_length"} and law.iloc[0]["support"] == 1.0
+    # anim_time == 650 -> speed == 65 holds in every file (length 10 is common), but follows from the law
+    assert ((df["anim_time"] == 650) <= (df["speed"] == 65)).all() and (df["anim_time"] == 650).sum() >= 5
+    assert r[r["relation"].isin(["when", "only_when"])].empty
+
+
+def test_relations_no_rule_between_a_record_number_and_the_row_number(sample_corpus):
+    fr = sample_corpus.tables["flc_frames"]
+    # flc_frames.frame numbers the frame chunks (derived from the chunk_index key only): the row number
+    assert (fr["frame"].to_numpy() == fr.groupby("file").cumcount().to_numpy()).all()
+    for t in ("flc_frames", "flc_chunks", "af_moves", "frm_frames"):
+        if t not in sample_corpus.tables:
+            continue
+        r = relations(t, corpus=sample_corpus)
+        index = set(sample_corpus.ids(t)) | ({"frame"} if t.startswith("flc") else set())
+        rows = {"row_in_file", "rows_in_file"}
+        for tg, src in zip(r["target"], r["source"]):
+            parts = {tg, *src.split(" * ")}
+            assert not (parts & index and parts & rows), (t, tg, src)
 
 
 # ----------------------------------------------------------------------------- relations: planted
@@ -285,7 +350,8 @@ def test_relations_pas4_and_civ3_planted(sample_corpus, manifest):
     r = relations("pas4_parms", corpus=sample_corpus, min_support=0.8, max_counterexamples=100, groups="file")
     w = _rel(r, "weight", "weight_function", partial=True)
     assert len(w) == 1
-    assert w.iloc[0]["parameter"] == f"weight_function == 3 -> weight == {pas4['no_weight_weight']:g}"
+    # weight is an f4 field: its value reads as a float (the one formatter, animre.display.fmt)
+    assert w.iloc[0]["parameter"] == f"weight_function == 3 -> weight == {float(pas4['no_weight_weight'])!r}"
     exc = pas4["no_weight_weight_exception"]
     assert {(c["file"], c["state"], c["parm"]) for c in w.iloc[0]["counterexamples"]} == \
         {(exc["file"], p["state"], p["parm"]) for p in exc["parms"]}
@@ -548,6 +614,49 @@ def test_diff_corpora_after_spec_edit(samples_dir, manifest):
     ex = d.iloc[0]["examples"][0]
     assert ex["new"] == ex["old"] + 65536
     assert diff_corpora(old, old).empty
+
+
+FRAME_FIELD = "      - id: reserved_4\n        type: u2\n"
+
+
+def _rename_reserved_4(folder_or_files):
+    """(old, new) parses of the files: the shipped FLC spec, and one frame-header field renamed."""
+    from animre.compile import KSY_DIR
+
+    text = (KSY_DIR / "flc.ksy").read_text()
+    assert text.count(FRAME_FIELD) == 1
+    edited = text.replace(FRAME_FIELD, FRAME_FIELD.replace("reserved_4", "ring_marker"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        old = animre.open_corpus(folder_or_files, cache=False, progress=False)
+        new = animre.open_corpus(folder_or_files, cache=False, progress=False,
+                                 parsers={"flc": animre.compile_spec(edited)})
+    return old, new
+
+
+PSTAMP_COLUMNS = ("body.height", "body.width", "body.color_translation")  # pstamp_body's fields
+
+
+def test_diff_corpora_one_rename_is_one_row_beside_a_switch_case_no_file_takes(samples_dir, manifest):
+    # the generator writes PSTAMP only into the plain FLC; its Civ3 unit files never take that case
+    units = manifest["formats"]["flc"]["planted"]["unit_files"]
+    assert manifest["formats"]["flc"]["planted"]["plain_file"] not in units
+    old, new = _rename_reserved_4([samples_dir / f for f in units])
+    for c in (old, new):
+        chunks = c.tables["flc_chunks"]
+        assert all(col in chunks.columns and chunks[col].isna().all() for col in PSTAMP_COLUMNS)
+    d = diff_corpora(old, new)
+    assert list(zip(d["table"], d["field_a"], d["field_b"], d["change"])) == [
+        ("flc_frames", "frame_body.reserved_4", "frame_body.ring_marker", "renamed")]
+    assert d.iloc[0]["n_rows"] == len(old.tables["flc_frames"]) and d.iloc[0]["n_values_changed"] == 0
+
+
+def test_diff_corpora_one_rename_on_the_real_civ3_files(realdata):
+    old, new = _rename_reserved_4(realdata / "flic" / "civ3")
+    assert old.tables["flc_chunks"]["body.color_translation"].isna().all()  # no Civ3 file has a PSTAMP
+    d = diff_corpora(old, new)
+    assert list(zip(d["field_a"], d["field_b"], d["change"])) == [
+        ("frame_body.reserved_4", "frame_body.ring_marker", "renamed")]
 
 
 def test_reinterpret_locators(sample_corpus, truths):

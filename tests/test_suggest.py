@@ -9,6 +9,7 @@ values that must get no suggestion.
 from __future__ import annotations
 
 import difflib
+import re
 import shutil
 import struct
 import warnings
@@ -19,6 +20,8 @@ import yaml
 import animre
 from animre._ksy_patch import find_field
 from animre.compile import KSY_DIR
+from animre.formats import all_formats
+from animre.research._suggest import derived_reads
 from animre.samples import generate_all, load_manifest, planted_files
 
 
@@ -187,6 +190,27 @@ def test_planted_relations(case):
         [(mot["len_file_exception"]["file"], mot["len_file_exception"]["offset"])]
 
 
+def test_no_evidence_from_a_derived_column_computed_from_the_field(case):
+    """num_image_frames counts frames by header.num_frames (its declared reads): no evidence for num_frames."""
+    corpus, manifest, sugg = case
+    rel = animre.relations("flc_files", corpus=corpus)
+    same = rel[(rel["relation"] == "equal") & (rel["support"] == 1.0)]
+    pairs = {frozenset((a, b)) for a, b in zip(same["target"], same["source"])}
+    # the generator writes num_frames = image frames, so the equality is there to be (mis)used as evidence
+    assert frozenset(("header.num_frames", "num_image_frames")) in pairs
+    flc = all_formats()["flc"]
+    declared = {d.column: set(d.reads) for d in flc.derived}
+    assert ("flc_files", "header.num_frames") in declared["num_image_frames"] | declared["is_ring"]
+    reads = derived_reads()
+    for r in sugg[sugg["kind"].isin(["relation", "rename"])].itertuples(index=False):
+        formula = r.suggestion.split("= ", 1)[-1] if r.kind == "relation" else r.evidence
+        for (t, col), used in reads.items():
+            if t == r.table and re.search(rf"(?<![\w.]){re.escape(col)}(?![\w.])", formula):
+                assert (r.table, r.column) not in used, (r.field, r.evidence)
+    nf = _rows(sugg, "num_frames", spec="flc")
+    assert not nf["evidence"].str.contains("num_image_frames|num_ring_frames|num_frame_chunks").any()
+
+
 def test_no_suggestion_on_random_columns(case):
     corpus, manifest, sugg = case
     rnd = manifest["formats"]["omf"]["planted"]["random_field"]
@@ -314,3 +338,57 @@ def test_suggest_patch_is_a_unified_diff_of_the_spec(sugg):
     assert lines[:2] == ["--- a/af.ksy", "+++ b/af.ksy"]
     assert "+    valid: 10" in lines  # exec_window, 10 in every AF file
     assert all(not x.startswith("-") or x.startswith("---") or "doc:" in x for x in lines)  # only docs replaced
+
+
+BAD_COMPILE = {"spec": "flc", "type": "frame_body", "field": "delay", "set": {"enum": "no_such_enum"}}
+BAD_REJECT = {"spec": "flc", "type": "flic_header", "field": "speed", "set": {"valid": 12345}}
+
+
+@pytest.mark.parametrize("bisect", [False, True], ids=["located", "bisected"])
+@pytest.mark.parametrize("bad", [BAD_COMPILE, BAD_REJECT], ids=["does-not-compile", "rejects-files"])
+def test_apply_withdraws_exactly_the_one_bad_edit(bad, bisect, sugg, samples_dir, tmp_path, monkeypatch):
+    """One planted bad edit among the good suggestions: it alone is withdrawn, with the reason."""
+    from animre import _adopt
+
+    if bisect:  # as if no message named the spec location: the edit is found by trial
+        monkeypatch.setattr(_adopt, "_edits_at", lambda *a, **k: [])
+    c = _open(samples_dir / "flc")
+    good = [e for e in animre._ksy_patch.edits_of(sugg[(sugg["spec"] == "flc") & (sugg["status"] == "proposed")])]
+    assert len(good) >= 4 and not any(e["field"] == bad["field"] and e["type"] == bad["type"] for e in good)
+    edits = good[: len(good) // 2] + [bad] + good[len(good) // 2:]
+    ksy = tmp_path / "ksy"
+    shutil.copytree(KSY_DIR, ksy)
+    result = animre.apply_suggestions(edits, ksy / "flc.ksy", c)
+    assert result.ok, result.problems
+    assert [(w["type"], w["field"]) for w in result.withdrawn.to_dict("records")] == [(bad["type"], bad["field"])]
+    why = result.withdrawn.iloc[0]["reason"]
+    if bad is BAD_COMPILE:
+        assert "does not compile" in why and "no_such_enum" in why
+    else:
+        n_files = len(c.files[c.files["format"] == "flc"])
+        assert why.startswith("rejects ") and "header.speed" in why and "12345" in why
+        assert len(result.withdrawn.iloc[0]["files"]) == n_files
+    assert len(result.adopted) == len(good)
+    written = yaml.safe_load(result.written.read_text())
+    for e in good:
+        node = find_field(written, e["type"], e.get("rename") or e["field"])[1]
+        assert node is not None and all(k in node for k in (e.get("set") or {})), e
+    assert "12345" not in result.written.read_text() and "no_such_enum" not in result.written.read_text()
+
+
+def test_suggestions_on_the_real_civ3_files_are_adopted_whole(realdata, tmp_path):
+    """The FLC header's creator, 0xF1F1F2F2 in every Civ3 file (past 2^31), becomes a valid the compiler takes."""
+    folder = realdata / "flic" / "civ3"
+    before = {p: p.read_bytes() for p in folder.rglob("*.flc")}
+    c = _open(folder)
+    s = animre.suggest(c, spec="flc")
+    creator = _rows(s, "creator", "valid", "flc")
+    assert creator.iloc[0]["edit"]["set"] == {"valid": 0xF1F1F2F2}
+    ksy = tmp_path / "ksy"
+    shutil.copytree(KSY_DIR, ksy)
+    result = animre.apply_suggestions(s, ksy / "flc.ksy", c)
+    assert result.ok and result.withdrawn.empty, (result.problems, result.withdrawn)
+    node = find_field(yaml.safe_load(result.written.read_text()), "flic_header", "creator")[1]
+    assert node["valid"] == "0xF1F1F2F2"
+    assert len(result.adopted) == len(s[s["edit"].notna()])
+    assert {p: p.read_bytes() for p in folder.rglob("*.flc")} == before  # the real files are only read

@@ -180,8 +180,9 @@ def diff_corpora(a: Any, b: Any, *, include_same: bool = False, examples: int = 
 
     Fields read from the file are matched by the byte ranges they cover in
     every row (so a rename or a retype of the same bytes is one row);
-    computed fields are matched by name. Rows are matched by file and key
-    columns.
+    computed fields, and fields no row reaches on either side (a switch case
+    no file takes: empty columns, no bytes), are matched by name and type.
+    Rows are matched by file and key columns.
 
     Parameters
     ----------
@@ -262,16 +263,17 @@ def _diff_table(a, b, t, ta, tb, include_same, examples, derived) -> list[dict]:
             fp_b.setdefault(fp, []).append(f)
     matched_b: set[str] = set()
     unmatched_a: list[str] = []
+    unread_b = {f for f, d in fb.items() if not d["read"] or _spans(b, t, d["columns"], ib) is None}
     for f, d in fa.items():
         g = None
-        if d["read"]:
-            fp = _spans(a, t, d["columns"], ia)
-            cands = [x for x in fp_b.get(fp, []) if x not in matched_b] if fp is not None else []
+        fp = _spans(a, t, d["columns"], ia) if d["read"] else None
+        if fp is not None:
+            cands = [x for x in fp_b.get(fp, []) if x not in matched_b]
             # several fields on the same bytes (bit fields, a text view of raw bytes): same name first
             g = next((x for x in cands if x == f), None) or next(
                 (x for x in cands if x not in fa), None) or (cands[0] if cands else None)
-        elif f in fb and not fb[f]["read"]:
-            g = f
+        elif f in unread_b and ((not d["read"] and not fb[f]["read"]) or fb[f]["type"] == d["type"]):
+            g = f  # no bytes on either side: computed (by name), or a switch case no file reaches (name and type)
         if g is None or g in matched_b:
             unmatched_a.append(f)
             continue

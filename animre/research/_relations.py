@@ -39,6 +39,7 @@ import pandas as pd
 
 from ..display import fmt
 from ..errors import UsageError
+from ..formats import all_formats
 from ._util import integral_values, numeric_column, plain, resolve_table, unique_file_rows
 
 __all__ = ["relations", "RELATION_KINDS", "RELATION_COLUMNS"]
@@ -50,6 +51,7 @@ _SPECIFICITY = {k: i for i, k in enumerate(RELATION_KINDS)}
 RELATION_COLUMNS = ["target", "source", "relation", "parameter", "support", "n_agree", "n_rows",
                     "n_groups", "groups_agree", "baseline", "p_value", "counterexamples"]
 PARTIAL = ("only_when", "when")
+ARITHMETIC = ("equal", "offset", "multiple", "divide", "linear", "mask")
 KEY_NAMES = ("move", "sprite", "track", "key", "state", "parm", "anim", "frame", "chunk", "slot",
              "position", "animation", "index", "id")
 DERIVED = ("row_in_file", "rows_in_file", "file_size")
@@ -146,6 +148,7 @@ def relations(table: pd.DataFrame | str, columns: Iterable[str] | None = None, *
     positions: set = set()
     if columns is None and corpus is not None and name is not None and hasattr(corpus, "keys"):
         positions = set(corpus.keys(name))  # record positions: trivially equal to row_in_file and kin
+    index_cols = _index_columns(df, name, corpus)
     cols_wanted = [c for c in (columns if columns is not None else df.columns)
                    if c != "file" and c not in positions]
     n = len(df)
@@ -203,18 +206,18 @@ def relations(table: pd.DataFrame | str, columns: Iterable[str] | None = None, *
                 continue
             if s.parent is not None and s.parent == t.parent:
                 continue
-            if rep_of[id(s)] is rep_of[id(t)]:
-                continue  # aliases of each other: related once above
             both = t.present & s.present
             nb = int(both.sum())
             if nb < 5:
                 continue
-            # arithmetic between any columns; partition rules only between representatives
-            categorical = id(t) in active_ids and id(s) in active_ids
+            # arithmetic between any columns, aliases too (width and x_offset can split the rows
+            # alike and still obey a law); partition rules only between representatives
+            categorical = id(t) in active_ids and id(s) in active_ids and rep_of[id(s)] is not rep_of[id(t)]
             found += _test_pair(t, s, both, nb, min_support, n_permutations, rng,
                                 categorical=categorical)
     if products:
         found += _products(cols, min_support, n_permutations, rng)
+    found = [f for f in found if not _index_rule(f, index_cols)]
     found = _by_groups(found, gid)
     found = _dedupe(found)
     out = []
@@ -231,9 +234,11 @@ def relations(table: pd.DataFrame | str, columns: Iterable[str] | None = None, *
         res["_partial"] = res["relation"].isin(PARTIAL)
         res["_spec"] = res["relation"].map(_SPECIFICITY)
         res["_bin"] = (res["support"] * 100).round().astype(int)
-        res = res.sort_values(["_partial", "_bin", "_spec", "groups_agree", "support", "n_rows"],
-                              ascending=[True, False, True, False, False, False],
-                              kind="stable").drop(columns=["_partial", "_spec", "_bin"]).reset_index(drop=True)
+        res["_explained"] = _explained_by_law(res)
+        res = res.sort_values(["_partial", "_explained", "_bin", "_spec", "groups_agree", "support", "n_rows"],
+                              ascending=[True, True, False, True, False, False, False],
+                              kind="stable").drop(columns=["_partial", "_explained", "_spec", "_bin"]) \
+            .reset_index(drop=True)
     return res
 
 
@@ -256,6 +261,39 @@ def _group_ids(df: pd.DataFrame, groups: Any) -> np.ndarray:
     missing = codes < 0
     codes[missing] = codes.max(initial=-1) + 1 + np.arange(int(missing.sum()))  # ungrouped rows stand alone
     return codes
+
+
+def _parts(f: dict) -> set[str]:
+    """Columns a finding relates: its target and every factor of its source (``a * b``)."""
+    return {f["target"], *str(f["source"]).split(" * ")}
+
+
+def _index_columns(df: pd.DataFrame, name: str | None, corpus: Any) -> set[str]:
+    """Columns that number records: the spec's keys and ``-animre-id`` fields, and derived columns
+    computed from keys only (``flc_frames.frame`` from ``chunk_index``); without a corpus, key names."""
+    if corpus is None or name is None or not hasattr(corpus, "keys"):
+        return {c for c in df.columns if str(c) in KEY_NAMES}
+    keys = set(corpus.keys(name))
+    out = keys | set(corpus.ids(name) if hasattr(corpus, "ids") else ())
+    for f in all_formats().values():
+        for d in f.derived:
+            if d.table == name and d.reads and all(c in (keys if t == name else corpus.keys(t))
+                                                   for t, c in d.reads if t in corpus.tables):
+                out.add(d.column)
+    return out
+
+
+def _index_rule(f: dict, index_cols: set[str]) -> bool:
+    """A rule between a column that numbers records and the row number (``frame == row_in_file``)."""
+    parts = _parts(f)
+    return bool(parts & index_cols) and bool(parts & {"row_in_file", "rows_in_file"})
+
+
+def _explained_by_law(res: pd.DataFrame) -> list[bool]:
+    """Dependencies (functional, one-to-one) between columns that an arithmetic law listed relates."""
+    laws = [_parts(r) for r in res.to_dict("records") if r["relation"] in ARITHMETIC]
+    return [r["relation"] in ("functional", "one_to_one") and any({r["target"], r["source"]} <= p for p in laws)
+            for r in res.to_dict("records")]
 
 
 def _by_groups(found: list[dict], gid: np.ndarray) -> list[dict]:
@@ -629,8 +667,8 @@ def _test_pair(t: _Col, s: _Col, both: np.ndarray, nb: int, min_support: float, 
                 continue
             tval = t.label_values[tcodes[j]]
             sval = s.label_values[scodes[v]]
-            tdesc = f"{t.name} set" if t.parent is not None else f"{t.name} == {_fmtv(tval)}"
-            emit("only_when", f"{tdesc} -> {s.name} == {_fmtv(sval)}", smap[sel] == v, q, 10 ** lp,
+            tdesc = f"{t.name} set" if t.parent is not None else f"{t.name} == {_literal(t, tval)}"
+            emit("only_when", f"{tdesc} -> {s.name} == {_literal(s, sval)}", smap[sel] == v, q, 10 ** lp,
                  idx[sel])
     # source value -> constant target (partial dependency)
     for j in range(ns):
@@ -653,16 +691,15 @@ def _test_pair(t: _Col, s: _Col, both: np.ndarray, nb: int, min_support: float, 
         tval = t.label_values[tcodes[c]]
         sval = s.label_values[scodes[j]]
         tdesc = f"{t.name} {'set' if tval else 'clear'}" if t.parent is not None else \
-            f"{t.name} == {_fmtv(tval)}"
-        emit("when", f"{s.name} == {_fmtv(sval)} -> {tdesc}", tmap[sel] == c, q, 10 ** lp, idx[sel])
+            f"{t.name} == {_literal(t, tval)}"
+        emit("when", f"{s.name} == {_literal(s, sval)} -> {tdesc}", tmap[sel] == c, q, 10 ** lp, idx[sel])
     return out
 
 
-def _fmtv(v: Any) -> str:
-    """A value in a rule's text: integral floats (ints with gaps) as ints, strings quoted, else :func:`fmt`."""
-    if isinstance(v, float) and v == int(v) and abs(v) < 2**53:
-        return str(int(v))
-    return repr(v) if isinstance(v, str) else fmt(v)
+def _literal(c: _Col, v: Any) -> str:
+    """A value in a rule's text: through :func:`animre.display.fmt` (an integer column's values as
+    integers, also when gaps made them floats); strings quoted, as in an expression."""
+    return repr(v) if isinstance(v, str) else fmt(v, ksy_type="s8" if c.ints is not None else None)
 
 
 def _dedupe(found: list[dict]) -> list[dict]:
@@ -675,11 +712,16 @@ def _dedupe(found: list[dict]) -> list[dict]:
             partial.append(f)
         else:
             by_pair.setdefault((f["target"], f["source"]), []).append(f)
+    laws: list[dict] = []
     for key, fs in by_pair.items():
         top = max(x["support"] for x in fs)
         # the most specific relation that holds almost as often as the best one
         best[key] = min((x for x in fs if x["support"] >= top - 0.1),
                         key=lambda x: (_SPECIFICITY[x["relation"]], -x["support"]))
+        arith = [x for x in fs if x["relation"] in ARITHMETIC]
+        if best[key]["relation"] in ("functional", "one_to_one") and arith:
+            # a law with exceptions explains most of a lookup: list both (the law ranks first)
+            laws.append(min(arith, key=lambda x: (-x["support"], _SPECIFICITY[x["relation"]])))
     kept = {}
     for key, f in best.items():
         rkey = (key[1], key[0])
@@ -699,6 +741,9 @@ def _dedupe(found: list[dict]) -> list[dict]:
             full_support[k] = max(full_support.get(k, 0.0), sup)
     # a partial rule adds something only where the full relation of its pair has exceptions
     partial = [f for f in partial if f["support"] > full_support.get((f["target"], f["source"]), -1.0)]
+    # ... and follows from a listed law of its columns (a product too) on every row where it holds
+    listed = [f for f in list(kept.values()) + laws if f["relation"] in ARITHMETIC]
+    partial = [f for f in partial if not any(_follows(f, law) for law in listed)]
     # partial rules: at most 3 per pair (strongest first)
     partial.sort(key=lambda f: (f["p_value"], -f["n_rows"]))
     per_pair: dict[tuple, int] = {}
@@ -709,7 +754,22 @@ def _dedupe(found: list[dict]) -> list[dict]:
             continue
         per_pair[k] = per_pair.get(k, 0) + 1
         kept_partial.append(f)
-    return list(kept.values()) + kept_partial
+    return list(kept.values()) + laws + kept_partial
+
+
+def _follows(rule: dict, law: dict) -> bool:
+    """A partial rule between a law's target and one of its factors, where the law holds on every row
+    the rule holds on.
+
+    ``anim_time == 650 -> speed == 65`` after ``anim_time = speed * anim_length``; a rule between two
+    factors (``anim_length == 15 -> speed == 61``) is not implied by the law and stays.
+    """
+    cols = {rule["target"], rule["source"]}
+    factors = set(str(law["source"]).split(" * "))
+    if law["target"] not in cols or not (cols - {law["target"]}) <= factors:
+        return False
+    held = rule["_rows"] & rule["_agree"]
+    return bool(held.any()) and not (held & ~(law["_rows"] & law["_agree"])).any()
 
 
 def _orient(f: dict) -> int:

@@ -47,6 +47,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._ksy_patch import find_field, find_type, spec_references
+from ..compile import KSY_DIR
+from ..display import fmt, formatters
+from ..formats import all_formats
 from ._profile import profile
 from ._relations import relations
 from ._util import integral_values, is_missing, plain
@@ -105,9 +109,6 @@ def suggest(corpus: Any, spec: str | Path | None = None, *, min_files: int = 5, 
     >>> s.query("column == 'exec_window'")[["kind", "suggestion", "evidence"]].values.tolist()
     [['valid', 'valid: 10', '10 in 11/11 files (11 rows)']]
     """
-    from .._ksy_patch import find_field, spec_references
-    from ..compile import KSY_DIR
-
     docs = _spec_docs(corpus, spec, KSY_DIR)
     only_spec = None
     if spec is not None:
@@ -117,6 +118,7 @@ def suggest(corpus: Any, spec: str | Path | None = None, *, min_files: int = 5, 
     sha = files["sha256"] if "sha256" in files.columns else pd.Series(files.index, index=files.index)
     groups: dict[tuple, list[tuple[str, str]]] = {}
     info: dict[tuple, dict] = {}
+    styles: dict[str, dict] = {}
     for r in schema.itertuples(index=False):
         if r.table == "files" or r.kind not in ("read", "pos") or not isinstance(r.field, str):
             continue
@@ -132,9 +134,12 @@ def suggest(corpus: Any, spec: str | Path | None = None, *, min_files: int = 5, 
         groups.setdefault(key, []).append((r.table, r.column))
         if key not in info:
             _, node, where = find_field(docs[defspec], owner, fid)
+            if r.table not in styles:
+                styles[r.table] = formatters(corpus.columns(r.table))
             info[key] = {"node": node, "where": where, "type": str(r.type), "enum": r.enum
                          if isinstance(r.enum, str) else None,
-                         "referenced": sum(spec_references(d, fid) for d in docs.values())}
+                         "referenced": sum(spec_references(d, fid) for d in docs.values()),
+                         "show": styles[r.table].get(r.column, fmt)}
     out: list[dict] = []
     profiles: dict[str, pd.DataFrame] = {}
     by_table: dict[str, list[str]] = {}
@@ -237,17 +242,6 @@ def _n_indep(files: Any, sha: pd.Series) -> int:
     return int(pd.Series(list(files)).map(sha).fillna(pd.Series(list(files))).nunique())
 
 
-def _fmt(v: Any) -> str:
-    v = plain(v)
-    if isinstance(v, (bool, np.bool_)):
-        return str(bool(v))
-    if isinstance(v, (int, np.integer)):
-        return str(v) if v < 16 else f"{v:#x}"
-    if isinstance(v, float):
-        return f"{v:g}"
-    return repr(v)
-
-
 def _counter(rows: pd.DataFrame, extra: str | None = None) -> list[dict]:
     out = []
     for r in rows.head(MAX_COUNTEREXAMPLES).itertuples(index=False):
@@ -260,10 +254,10 @@ def _counter(rows: pd.DataFrame, extra: str | None = None) -> list[dict]:
     return out
 
 
-def _except_text(cx: list[dict], total: int) -> str:
+def _except_text(cx: list[dict], total: int, show=fmt) -> str:
     def one(e):
         at = f" @ {e['offset']:#x}" if "offset" in e else ""
-        return f"{e['file']}={_fmt(e['value'])}{at}"
+        return f"{e['file']}={show(e['value'])}{at}"
 
     more = f" (+{total - 3} more)" if total > 3 else ""
     return ", ".join(one(e) for e in cx[:3]) + more
@@ -320,8 +314,6 @@ def _filtered_tables(corpus: Any, docs: dict) -> set:
 
 def _bits_in_spec(doc: Mapping, owner: str, fid: str) -> dict[int, str]:
     """``{mask: instance id}`` of the type's instances that already test one bit of ``fid``."""
-    from .._ksy_patch import find_type
-
     t = find_type(doc, owner) or {}
     pat = re.compile(rf"^\(?\s*{re.escape(fid)}(?:\.to_i)?\s*&\s*(0x[0-9a-fA-F]+|\d+)\s*\)?\s*!=\s*0$")
     out = {}
@@ -335,6 +327,7 @@ def _bits_in_spec(doc: Mapping, owner: str, fid: str) -> dict[int, str]:
 def _field_suggestions(corpus, key, cols, inf, sha, profiles, min_files, filtered=False,
                        bits_in_spec: dict | None = None, include_in_spec: bool = False) -> list[dict]:
     node = inf["node"] or {}
+    show = inf["show"]
     if not _INT.match(inf["type"]) or "contents" in node:
         return []
     # a valid applies to every element, also those a filtered table leaves out; enums take enum values
@@ -354,9 +347,9 @@ def _field_suggestions(corpus, key, cols, inf, sha, profiles, min_files, filtere
     # valid: eq
     if len(counts) == 1 and not has_valid:
         val = int(counts.index[0])
-        ev = f"{_fmt(val)} in {len(file_list)}/{len(file_list)} files ({n_rows} rows)"
+        ev = f"{show(val)} in {len(file_list)}/{len(file_list)} files ({n_rows} rows)"
         if n_files >= min_files:
-            out.append(_row(key, cols, "valid", f"valid: {_fmt(val)}", ev, len(file_list), len(file_list),
+            out.append(_row(key, cols, "valid", f"valid: {show(val)}", ev, len(file_list), len(file_list),
                             "files", n_files, [], _edit(key, set={"valid": val}, doc=f"Evidence - {ev}.")))
         return out
     # valid: any-of (a small closed set)
@@ -366,9 +359,9 @@ def _field_suggestions(corpus, key, cols, inf, sha, profiles, min_files, filtere
     quantity = bool(_QUANTITY.search(fid)) and not fid.startswith("unknown")
     if 2 <= len(counts) <= 4 and closed and n_files >= 2 * min_files and not has_valid and not quantity:
         vals = sorted(int(x) for x in counts.index)
-        ev = (f"{len(vals)} values {', '.join(_fmt(x) for x in vals)} in {n_rows} rows of {len(file_list)} "
+        ev = (f"{len(vals)} values {', '.join(show(x) for x in vals)} in {n_rows} rows of {len(file_list)} "
               f"files, each in >= {int(files_per_value.min())} independent files")
-        out.append(_row(key, cols, "valid", f"valid: any-of [{', '.join(_fmt(x) for x in vals)}]", ev,
+        out.append(_row(key, cols, "valid", f"valid: any-of [{', '.join(show(x) for x in vals)}]", ev,
                         len(file_list), len(file_list), "files", n_files, [],
                         _edit(key, set={"valid": {"any-of": vals}}, doc=f"Evidence - {ev}.")))
     # flags
@@ -410,12 +403,17 @@ def _field_suggestions(corpus, key, cols, inf, sha, profiles, min_files, filtere
             and "value" not in node):
         vals = sorted(int(x) for x in counts.index)
         ename = fid if fid not in _enum_names(corpus) else f"{fid}_values"
-        labels = {x: f"value_{x:#04x}" for x in vals}
-        ev = (f"{len(vals)} codes {', '.join(_fmt(x) for x in vals)} in {n_rows} rows of {len(file_list)} files, "
+        labels = {x: _enum_label(x) for x in vals}
+        ev = (f"{len(vals)} codes {', '.join(show(x) for x in vals)} in {n_rows} rows of {len(file_list)} files, "
               f"each in >= {int(files_per_value.min())} independent files")
         out.append(_row(key, cols, "enum", f"enum: {ename} ({len(vals)} values)", ev, n_rows, n_rows, "rows",
                         n_files, [], _edit(key, set={"enum": ename}, enums={ename: labels})))
     return out
+
+
+def _enum_label(v: int) -> str:
+    """The label of a suggested enum value: ``value_0x05``, ``value_minus_0x01``."""
+    return f"value_{v:#04x}" if v >= 0 else f"value_minus_{-v:#04x}"
 
 
 def _enum_names(corpus: Any) -> set:
@@ -428,8 +426,6 @@ def _enum_names(corpus: Any) -> set:
 
 def _count_links(corpus, col_to_key, info, docs, sha, min_files, include_in_spec) -> list[dict]:
     """Integer fields equal to the number of rows of a child table per record."""
-    from .._ksy_patch import find_field
-
     out = []
     schema = corpus.schema
     keys = {t: [k for k in corpus.keys(t) if k in df.columns] for t, df in corpus.tables.items() if t != "files"}
@@ -504,8 +500,6 @@ def _count_links(corpus, col_to_key, info, docs, sha, min_files, include_in_spec
 
 def _size_links(corpus, col_to_key, docs, sha, min_files, include_in_spec) -> list[dict]:
     """Integer fields equal to the byte length of another field of the same record, in every row."""
-    from .._ksy_patch import find_field
-
     out = []
     schema = corpus.schema
     paths = dict(zip(zip(schema["table"], schema["column"]), schema["path"]))
@@ -551,8 +545,6 @@ def _size_links(corpus, col_to_key, docs, sha, min_files, include_in_spec) -> li
 
 def _pos_links(corpus, col_to_key, docs, sha, min_files, include_in_spec) -> list[dict]:
     """Integer fields equal to the absolute offset of a structure of the same record, in every row."""
-    from .._ksy_patch import find_field
-
     out = []
     schema = corpus.schema
     paths = dict(zip(zip(schema["table"], schema["column"]), schema["path"]))
@@ -618,15 +610,16 @@ def _formula(rel: str, param: Any, src: str) -> str | None:
             return None
         k, c, floor = m.group(1), m.group(2), m.group(3)
         if k in ("-0.5", "0.5") and floor:
-            twice = _num(float(c) * 2)
+            twice = fmt(_integral(float(c) * 2))
             return f"({twice} - {src}) // 2" if k == "-0.5" else f"({src} + {twice}) // 2"
         body = f"{c} - {src}" if k == "-1" else f"{k} * {src} + {c}"
         return f"floor({body})" if floor else body
     return None
 
 
-def _num(x: float) -> str:
-    return str(int(x)) if x == int(x) else f"{x:g}"
+def _integral(x: float) -> int | float:
+    """``x`` as an int when it is one (a formula's constant reads ``240``, not ``240.0``)."""
+    return int(x) if x == int(x) else x
 
 
 def _new_name(rel: str, param: Any, src: str) -> str | None:
@@ -651,10 +644,9 @@ def _chance_log10(values: pd.Series) -> float:
 
 
 def _relation_suggestions(corpus, by_table, col_to_key, info, docs, sha, min_files, alpha) -> list[dict]:
-    from .._ksy_patch import find_field, spec_references
-
     out = []
     schema = corpus.schema
+    reads = derived_reads()
     for t, cols in by_table.items():
         df = corpus.tables[t]
         if len(df) < 5 or df["file"].nunique() < min_files:
@@ -666,9 +658,7 @@ def _relation_suggestions(corpus, by_table, col_to_key, info, docs, sha, min_fil
         in_spec = {c for tt, c in col_to_key if tt == t}
         swap = (rel["relation"] == "equal") & ~rel["target"].isin(in_spec) & rel["source"].isin(in_spec)
         rel.loc[swap, ["target", "source"]] = rel.loc[swap, ["source", "target"]].to_numpy()
-        kinds = schema[schema["table"] == t].set_index("column")["kind"]
-        fields = schema[schema["table"] == t].set_index("column")["field"]
-        n_cols = max(2, len(kinds))
+        n_cols = max(2, int((schema["table"] == t).sum()))
         threshold = math.log10(alpha / (len(set(cols)) * n_cols * len(_ARITH)))
         done: set = set()
         for r in rel.itertuples(index=False):
@@ -677,7 +667,7 @@ def _relation_suggestions(corpus, by_table, col_to_key, info, docs, sha, min_fil
             key = col_to_key[(t, r.target)]
             if info[key]["node"] is None or "value" in (info[key]["node"] or {}):
                 continue
-            if _trivial(r.source, key, kinds, fields, docs, find_field):
+            if _trivial(r.source, key, t, r.target, schema, docs, reads):
                 continue
             rows = df[r.target].notna()
             n_rows = int(rows.sum())
@@ -708,7 +698,7 @@ def _relation_suggestions(corpus, by_table, col_to_key, info, docs, sha, min_fil
                        **({"offset": int(o)} if not is_missing(o := _offset(corpus, t, r.target, e)) else {})}
                       for e in (r.counterexamples or [])[:MAX_COUNTEREXAMPLES]]
                 ev = (f"{r.target} = {formula} in {int(r.n_agree)}/{int(r.n_rows)} rows of {len(files)} files; "
-                      f"except {_except_text(cx, int(r.n_rows) - int(r.n_agree))}")
+                      f"except {_except_text(cx, int(r.n_rows) - int(r.n_agree), info[key]['show'])}")
                 out.append(_row(key, [(t, r.target)], "relation", f"doc: = {formula} (partial)", ev,
                                 int(r.n_agree), int(r.n_rows), "rows", n_files, cx, _edit(key, doc=f"Evidence - {ev}.")))
     return out
@@ -722,24 +712,70 @@ def _offset(corpus, t, col, e) -> Any:
     return None if pd.isna(o) else int(o)
 
 
-def _trivial(source: str, key: tuple, kinds: pd.Series, fields: pd.Series, docs: dict, find_field) -> bool:
-    """A source the spec itself computes from the target (``num_idles`` from ``num_idles_raw``)."""
+def derived_reads() -> dict[tuple[str, str], set[tuple[str, str]]]:
+    """Every derived column ``(table, column)`` -> every ``(table, column)`` it is computed from.
+
+    Through other derived columns too (``num_image_frames`` reads
+    ``flc_frames.is_ring``, which reads ``header.num_frames``): what each
+    format module declares in :attr:`animre.formats.base.Derived.reads`.
+    """
+    direct = {(d.table, d.column): set(d.reads) for f in all_formats().values() for d in f.derived}
+    out: dict[tuple[str, str], set[tuple[str, str]]] = {}
+
+    def walk(k: tuple[str, str], seen: frozenset) -> set:
+        if k in out:
+            return out[k]
+        acc = set(direct.get(k, ()))
+        for r in list(acc):
+            if r in direct and r not in seen:
+                acc |= walk(r, seen | {r})
+        out[k] = acc
+        return acc
+
+    for k in direct:
+        walk(k, frozenset({k}))
+    return out
+
+
+def _reads_field(expr: Any, fid: str) -> bool:
+    return bool(re.search(rf"(?<![A-Za-z0-9_]){re.escape(fid)}(?![A-Za-z0-9_])", str(expr or "")))
+
+
+def _trivial(source: str, key: tuple, table: str, column: str, schema: pd.DataFrame, docs: dict,
+             reads: dict) -> bool:
+    """A source computed from the target itself: a value instance or a derived column that reads it.
+
+    ``num_idles`` from ``num_idles_raw`` (the spec's own ``value``), or
+    ``num_image_frames``, which a format module counts from
+    ``header.num_frames`` (its declared reads, followed through other
+    derived columns and the value instances they read).
+    """
     fid = key[2]
+    kinds = dict(zip(zip(schema["table"], schema["column"]), schema["kind"]))
+    fields = dict(zip(zip(schema["table"], schema["column"]), schema["field"]))
+
+    def value_reads(tc: tuple) -> bool:
+        f = fields.get(tc)
+        if not isinstance(f, str):
+            return True
+        owner, sid = f.rsplit(".", 1)
+        return any(_reads_field((find_field(d, owner, sid)[1] or {}).get("value"), fid) for d in docs.values())
+
     for part in source.split(" * "):
         if part in _DERIVED_SOURCES:
             continue
-        if part not in kinds.index:
-            return True  # a derived column of a format module: its own definition may read the target
-        if kinds.get(part) in ("value", "value (bits)", "enum name"):
-            f = fields.get(part)
-            if not isinstance(f, str):
+        tc = (table, part)
+        kind = kinds.get(tc)
+        if kind is None:
+            return True  # not a column the spec or a format module declares: nothing says what it reads
+        if kind in ("value", "value (bits)", "enum name") and value_reads(tc):
+            return True
+        if kind == "derived":
+            used = reads.get(tc)
+            if used is None or (table, column) in used:
                 return True
-            owner, sid = f.rsplit(".", 1)
-            for d in docs.values():
-                node = find_field(d, owner, sid)[1]
-                if node is not None and re.search(rf"(?<![A-Za-z0-9_]){re.escape(fid)}(?![A-Za-z0-9_])",
-                                                  str(node.get("value", ""))):
-                    return True
+            if any(kinds.get(r) in ("value", "value (bits)") and value_reads(r) for r in used):
+                return True
     return False
 
 
@@ -759,6 +795,7 @@ def _unknown_docs(corpus, groups, info, sha, found, min_files) -> list[dict]:
         if not key[2].startswith("unknown") or key in explained:
             continue
         v = _values(corpus, cols)
+        show = info[key]["show"]
         if not len(v):
             continue
         try:
@@ -771,7 +808,7 @@ def _unknown_docs(corpus, groups, info, sha, found, min_files) -> list[dict]:
         if isinstance(top, (bytes, tuple)):
             continue
         if len(counts) == 1:
-            ev = f"{_fmt(top)} in {len(files)}/{len(files)} files ({n_rows} rows)"
+            ev = f"{show(top)} in {len(files)}/{len(files)} files ({n_rows} rows)"
             why = f"; {n_files} independent files, fewer than the {min_files} a valid needs" \
                 if n_files < min_files else ""
             out.append(_row(key, cols, "doc", f"doc: {ev}", ev + why, len(files), len(files), "files", n_files, [],
@@ -781,12 +818,12 @@ def _unknown_docs(corpus, groups, info, sha, found, min_files) -> list[dict]:
             bad = v[v["value"] != top]
             cx = _counter(bad)
             top_files = int(v.loc[v["value"] == top, "file"].nunique())
-            ev = (f"{_fmt(top)} in {k}/{n_rows} rows ({top_files}/{len(files)} files); except "
-                  f"{_except_text(cx, len(bad))}")
-            out.append(_row(key, cols, "doc", f"doc: mostly {_fmt(top)}", ev, k, n_rows, "rows", n_files, cx,
+            ev = (f"{show(top)} in {k}/{n_rows} rows ({top_files}/{len(files)} files); except "
+                  f"{_except_text(cx, len(bad), show)}")
+            out.append(_row(key, cols, "doc", f"doc: mostly {show(top)}", ev, k, n_rows, "rows", n_files, cx,
                             _edit(key, doc=f"Evidence - {ev}.")))
         elif len(counts) <= 16:
-            vals = ", ".join(_fmt(x) for x in sorted(counts.index.tolist())[:16])
+            vals = ", ".join(show(x) for x in sorted(counts.index.tolist())[:16])
             ev = f"{len(counts)} values ({vals}) in {n_rows} rows of {len(files)} files"
             out.append(_row(key, cols, "doc", f"doc: {len(counts)} values", ev, n_rows, n_rows, "rows", n_files,
                             [], _edit(key, doc=f"Evidence - {ev}.")))
