@@ -28,7 +28,7 @@ doc: |
   last chunk of a file may lack its final padding byte (hopper.fli declares
   one byte more than it has). A chunk that runs further past its container is
   an error. Compressed pixel data (BYTE_RUN, DELTA_FLC, DELTA_FLI, BLACK, COPY)
-  is kept as raw bytes; animre.decode.flic decodes it.
+  is kept as raw bytes; animre.decode.flc decodes it.
 
   Tables (animre.flatten): `flc_files` (one row per file), `flc_frames`
   (one row per frame chunk, key `chunk_index` = the chunk's index among all

@@ -17,7 +17,7 @@ doc: |
   A 16-bit component is the upper half of an IEEE f32 (value = bits << 16,
   0x4048 -> 3.125): it is read raw (x_raw ... w_raw, u2) and its float value
   (x ... w) is computed here from sign, exponent and mantissa bits; the same
-  decoding in numpy is animre.decode.gnt4.half_to_float. Tables: mot (one row
+  decoding in numpy is animre.decode.mot.half_to_float. Tables: mot (one row
   per file), mot_animations (present ids only, key anim_id), mot_tracks (key
   track) and mot_keys (key key: time and x, y, z, w per key frame). The
   16-byte alignment padding after the offset table and after every key array
