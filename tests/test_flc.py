@@ -26,9 +26,13 @@ from animre.decode.flc import (
 )
 from animre.errors import ParseError, UsageError
 from animre.formats import detect_format, get_format
-from animre.formats.flc import SUB_CHUNK_NAMES
 from animre.read import parse_data
 from animre.samples import flc as civ3_samples
+
+# sub-chunk types of the FLIC format description (Jim Kent / Autodesk): the truth the spec's enum is checked against
+SUB_CHUNK_NAMES = {4: "color_256", 7: "delta_flc", 11: "color_64", 12: "delta_fli", 13: "black",
+                   15: "byte_run", 16: "copy", 18: "pstamp"}
+
 
 CDCD = 0xCDCDCDCD
 FA = "header.flicanim."

@@ -90,7 +90,9 @@ __all__ = [
 #: Civ3 direction names by bit of the FlicAnim ``directions`` field (bit 0 first).
 DIRECTION_NAMES = ("SW", "S", "SE", "E", "NE", "N", "NW", "W")
 
-FRAME_TYPE = 0xF1FA
+_CHUNK_TYPE = load_parser("flc").Flc.ChunkType  # the spec's enum: no chunk type is repeated here
+FRAME_TYPE = int(_CHUNK_TYPE.frame)
+PREFIX_TYPE = int(_CHUNK_TYPE.prefix)
 COLOR_256, DELTA_FLC, COLOR_64, DELTA_FLI, BLACK, BYTE_RUN, COPY, PSTAMP = 4, 7, 11, 12, 13, 15, 16, 18
 #: Pixels a file may decode to per byte of input (an empty 16-byte frame repeats a whole canvas).
 PIXELS_PER_BYTE = 4096

@@ -22,17 +22,14 @@ import struct
 import numpy as np
 import pandas as pd
 
-from ..decode.flc import FRAME_TYPE, roles_from_counts
+from ..decode.flc import FRAME_TYPE, PREFIX_TYPE, roles_from_counts
 from .base import Format, derived, file_keys, row_claim
 
-__all__ = ["FORMAT", "DERIVED", "SUB_CHUNK_NAMES", "CHUNK_NAMES", "CIV3_CREATOR"]
+__all__ = ["FORMAT", "DERIVED", "CIV3_CREATOR"]
 
 # Public sources, named in words (the project ships no copy of them).
 NOTE = "Civilization III FlicAnim community notes"
 CIV3_CREATOR = 0xF1F1F2F2
-CHUNK_NAMES = {0xF100: "prefix", 0xF1FA: "frame"}
-SUB_CHUNK_NAMES = {4: "color_256", 7: "delta_flc", 11: "color_64", 12: "delta_fli", 13: "black",
-                   15: "byte_run", 16: "copy", 18: "pstamp"}
 
 FILES, FRAMES, CHUNKS = "flc_files", "flc_frames", "flc_chunks"
 # flc_files columns the frame roles depend on
@@ -52,7 +49,7 @@ def detect(head: bytes, size: int, name: str) -> float:
     width, height, depth = struct.unpack_from("<HHH", head, 8)
     if depth in (0, 8) and width and height:
         score += 0.1
-    if len(head) >= 134 and struct.unpack_from("<H", head, 132)[0] in (0xF100, FRAME_TYPE):
+    if len(head) >= 134 and struct.unpack_from("<H", head, 132)[0] in (PREFIX_TYPE, FRAME_TYPE):
         score += 0.35
     if len(head) >= 0x5C and struct.unpack_from("<I", head, 0x58)[0] == 0x1C:
         score += 0.05
