@@ -10,7 +10,7 @@ def _doctest_corpus():
     import warnings
 
     import animre
-    from animre.compile import PROJECT_ROOT
+    from animre.spec.compiler import PROJECT_ROOT
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -15,8 +15,6 @@ Examples
 __version__ = "0.1.0"
 
 from ._adopt import Adoption, apply_suggestions  # noqa: E402
-from ._ksy_patch import suggest_patch  # noqa: E402
-from .compile import compile_all, compile_spec, load_parser  # noqa: E402
 from .corpus import Corpus, open_corpus, parse_file  # noqa: E402
 from .decode.flc import decode_frames  # noqa: E402
 from .decode.icn import icn_sprites  # noqa: E402
@@ -35,7 +33,9 @@ from .research import (  # noqa: E402
     relations,
     suggest,
 )
-from .tables import fields_table  # noqa: E402
+from .spec.compiler import compile_all, compile_spec, load_parser  # noqa: E402
+from .spec.patch import suggest_patch  # noqa: E402
+from .tables.fields import fields_table  # noqa: E402
 
 __all__ = [
     "__version__",

@@ -30,13 +30,13 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from ._ksy_patch import edits_of, patch_text, unified_diff
 from .atomic import write_atomic
-from .compile import compile_spec
 from .corpus import Corpus, open_corpus
 from .errors import SpecError, UsageError
 from .research import diff_corpora
 from .research._diff import DIFF_CORPORA_COLUMNS
+from .spec.compiler import compile_spec
+from .spec.patch import edits_of, patch_text, unified_diff
 
 __all__ = ["Adoption", "apply_suggestions"]
 

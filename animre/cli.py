@@ -10,15 +10,15 @@ import argparse
 import sys
 from pathlib import Path
 
-from .compile import KSY_DIR
 from .errors import AnimreError, SpecError, ToolchainError, UsageError
 from .folders import check_outside
+from .spec.compiler import KSY_DIR
 
 __all__ = ["main"]
 
 
 def _cmd_compile(args) -> int:
-    from .compile import compile_all
+    from .spec.compiler import compile_all
 
     if args.check:
         differ = compile_all(check=True)
@@ -162,9 +162,9 @@ def _cmd_report(args) -> int:
 
 def _cmd_suggest(args) -> int:
     from ._adopt import apply_suggestions
-    from ._ksy_patch import suggest_patch
     from .atomic import write_atomic
     from .research import suggest
+    from .spec.patch import suggest_patch
 
     check_outside(args.out, args.dir)
     if args.apply:

@@ -25,9 +25,9 @@ import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from .compile import PROJECT_ROOT
 from .errors import AnimreError, UsageError
 from .folders import SAMPLES_DIR, check_outside, prepare_run, run_folder
+from .spec.compiler import PROJECT_ROOT
 
 __all__ = ["run_demo", "run_notebook", "notebook_paths", "real_data_folder", "NotebookError", "NOTEBOOK_DIR",
            "DEFAULT_DATA"]

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import __version__
+from ._version import __version__
 from .atomic import write_atomic
 from .display import fmt, formatters
 from .errors import UsageError

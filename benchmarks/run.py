@@ -180,7 +180,7 @@ def _parse_only(data: bytes, fm) -> list:
     ``_read`` and ``_fetch_instances``, what any program reading all values does; the tables read the
     lazy instances too), under the same garbage-collector regime as a scan's parse + tables (paused for
     the file, one young collection after it), so the ratio is what the tables add."""
-    from animre.read import _one_file_of_garbage, parse_blocks
+    from animre.tables.read import _one_file_of_garbage, parse_blocks
 
     with _one_file_of_garbage():
         blocks = list(parse_blocks(data, "x", fm))
@@ -221,7 +221,7 @@ def _every_value(obj, seen: set | None = None) -> int:
 
 def _parse_every_value(data: bytes, fm) -> list:
     """:func:`_parse_only` plus every value instance read: what a program using the parser for all values does."""
-    from animre.read import _one_file_of_garbage, parse_blocks
+    from animre.tables.read import _one_file_of_garbage, parse_blocks
 
     with _one_file_of_garbage():
         blocks = list(parse_blocks(data, "x", fm))
@@ -234,7 +234,7 @@ def _parse_every_value(data: bytes, fm) -> list:
 def section_formats(samples: Path, repeat: int) -> dict:
     import animre
     from animre.formats import all_formats
-    from animre.read import read_chunks
+    from animre.tables.read import read_chunks
 
     c = animre.open_corpus(samples, cache=False, progress=False)
     out = {}
@@ -267,7 +267,7 @@ def section_formats(samples: Path, repeat: int) -> dict:
 def section_hostile(samples: Path, repeat: int) -> dict:
     """Files claiming 2^32 elements: time to reject vs time to parse the valid original."""
     import animre
-    from animre.read import parse_data
+    from animre.tables.read import parse_data
 
     c = animre.open_corpus(samples, cache=False, progress=False)
     out = {}
@@ -432,7 +432,7 @@ def struct_frm_reader(files) -> int:
 PARSE_ONLY = """
 from pathlib import Path
 from animre.formats import detect_format
-from animre.read import parse_blocks
+from animre.tables.read import parse_blocks
 files = [f for f in sorted(Path(D).rglob('*')) if f.is_file()]
 fmts = [detect_format(f.read_bytes()[:4096], f.stat().st_size, f.name)[0] for f in files]
 t = time.perf_counter()  # the compiled parsers alone, one process: formats known, no tables

@@ -23,9 +23,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import animre  # noqa: E402
-from animre import specsource  # noqa: E402
-from animre.compile import load_modules, run_compiler  # noqa: E402
-from animre.parse import main_class  # noqa: E402
+from animre.spec import source as specsource  # noqa: E402
+from animre.spec.compiler import load_modules, run_compiler  # noqa: E402
+from animre.spec.parse import main_class  # noqa: E402
 
 _STEP = re.compile(r"([^.\[\]]+)(?:\[(\d+)\])?")
 

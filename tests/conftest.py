@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from animre.compile import PROJECT_ROOT
 from animre.samples import generate_all, planted_files
+from animre.spec.compiler import PROJECT_ROOT
 
 # The real files: this project's CI keeps them beside the checkout; ANIMRE_REALDATA points elsewhere.
 REALDATA = Path(os.environ.get("ANIMRE_REALDATA") or PROJECT_ROOT.parent / "shared" / "realdata")

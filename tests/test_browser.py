@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from animre.compile import PROJECT_ROOT
+from animre.spec.compiler import PROJECT_ROOT
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

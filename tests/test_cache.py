@@ -58,7 +58,7 @@ def test_cache_false_bypasses(samples_dir, tmp_path, monkeypatch):
 
 
 def test_edited_spec_reparses_only_its_format(samples_dir, tmp_path):
-    from animre.compile import KSY_DIR
+    from animre.spec.compiler import KSY_DIR
 
     d = _copy_frm(samples_dir, tmp_path, n=3)
     cache = tmp_path / "cache"
@@ -93,7 +93,7 @@ def test_interrupted_cache_write_leaves_nothing_half_written(samples_dir, tmp_pa
 
     import pytest
 
-    import animre.corpus as corpus_mod
+    import animre.corpus.cache as corpus_mod
 
     d = _copy_frm(samples_dir, tmp_path, n=2)
     cache = tmp_path / "cache"

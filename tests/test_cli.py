@@ -102,7 +102,7 @@ def test_quiet_when_not_a_terminal(frm_dir, tmp_path):
 
 def test_suggest_prints_evidence_writes_the_patch_and_applies(samples_dir, manifest, tmp_path, capsys):
     """exec_window is 10 in every generated AF file: a valid, proven on the files, written to a spec copy."""
-    from animre.compile import KSY_DIR
+    from animre.spec.compiler import KSY_DIR
 
     ksy = tmp_path / "ksy"
     shutil.copytree(KSY_DIR, ksy)

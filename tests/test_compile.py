@@ -9,8 +9,8 @@ import sys
 import pytest
 
 import animre
-from animre.compile import KSY_DIR, PARSERS_DIR, compile_all
 from animre.errors import SpecError, ToolchainError
+from animre.spec.compiler import KSY_DIR, PARSERS_DIR, compile_all
 
 
 def test_committed_parsers_match_specs():
@@ -76,7 +76,7 @@ def test_missing_node_names_make_target(monkeypatch):
 
 
 def test_missing_compiler_names_make_target(monkeypatch, tmp_path):
-    import animre.compile as c
+    import animre.spec.compiler as c
 
     monkeypatch.setattr(c, "PROJECT_ROOT", tmp_path)
     monkeypatch.chdir(tmp_path)

@@ -150,8 +150,8 @@ def test_every_format_has_a_page_naming_its_sources():
 
     import yaml
 
-    from animre.compile import PROJECT_ROOT
     from animre.formats import all_formats
+    from animre.spec.compiler import PROJECT_ROOT
 
     docs = PROJECT_ROOT / "docs" / "formats"
     for name, f in all_formats().items():

@@ -26,8 +26,8 @@ from animre.decode.flc import (
 )
 from animre.errors import ParseError, UsageError
 from animre.formats import detect_format, get_format
-from animre.read import parse_data
 from animre.samples import flc as civ3_samples
+from animre.tables.read import parse_data
 
 # sub-chunk types of the FLIC format description (Jim Kent / Autodesk): the truth the spec's enum is checked against
 SUB_CHUNK_NAMES = {4: "color_256", 7: "delta_flc", 11: "color_64", 12: "delta_fli", 13: "black",

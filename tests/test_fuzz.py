@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 
 import animre
 from animre.errors import ParseError
-from animre.flatten import flatten
 from animre.formats import all_formats
-from animre.parse import walk
-from animre.read import parse_data, plan_of
+from animre.spec.parse import walk
+from animre.tables.flattener import flatten
+from animre.tables.read import parse_data, plan_of
 
 EXAMPLES = int(os.environ.get("ANIMRE_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
@@ -70,8 +70,8 @@ def originals(sample_corpus, samples_dir, real_or_none):
 
 
 def test_originals_reach_every_type(originals, realdata):
-    from animre.compile import KSY_DIR
-    from animre.tables import spec_types
+    from animre.spec.compiler import KSY_DIR
+    from animre.tables.fields import spec_types
 
     for fmt, picks in originals.items():
         spec = all_formats()[fmt].spec

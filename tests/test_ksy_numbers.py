@@ -2,7 +2,7 @@
 
 The truth is arithmetic: each value is packed into bytes with ``int.to_bytes``
 (not with anything of animre), the edit is written by the kit's spec writer
-(:func:`animre._ksy_patch.patch_text`, which every suggestion goes through),
+(:func:`animre.spec.patch.patch_text`, which every suggestion goes through),
 the patched spec is compiled with the pinned compiler (``animre.compile_spec``)
 and the bytes are parsed: a ``valid`` accepts exactly its value, an enum key
 resolves to its label, ``contents`` matches exactly its bytes.
@@ -15,8 +15,7 @@ import yaml
 from kaitaistruct import ValidationFailedError, ValidationNotEqualError
 
 import animre
-from animre._ksy_patch import patch_text
-from animre.ksy_numbers import (
+from animre.spec.numbers import (
     ENUM_KEY_MAX,
     ENUM_KEY_MIN,
     ksy_contents,
@@ -24,6 +23,7 @@ from animre.ksy_numbers import (
     ksy_int,
     spec_int,
 )
+from animre.spec.patch import patch_text
 
 EXTREMES = [0, 1, 2**31 - 1, 2**31, 2**32 - 1, 2**63 - 1, 2**63, 2**64 - 1,
             -1, -(2**31), -(2**31) - 1, -(2**63)]

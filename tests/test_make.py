@@ -12,7 +12,7 @@ import urllib.request
 
 import pytest
 
-from animre.compile import PROJECT_ROOT
+from animre.spec.compiler import PROJECT_ROOT
 
 
 def _free_port() -> int:

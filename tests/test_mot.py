@@ -17,7 +17,7 @@ from animre.decode.mot import float_to_half, half_to_float, rotation_direction_t
 from animre.errors import ParseError
 from animre.formats import detect_format, get_format
 from animre.formats.base import CLAIM_COLUMNS, not_testable
-from animre.read import parse_data
+from animre.tables.read import parse_data
 
 KEY_COLS = ["file", "anim_id", "track", "key"]
 

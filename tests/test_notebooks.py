@@ -18,8 +18,8 @@ import pandas as pd
 import pytest
 
 from animre import demo
-from animre.compile import PROJECT_ROOT
 from animre.demo import NotebookError, notebook_paths, run_demo, run_notebook
+from animre.spec.compiler import PROJECT_ROOT
 
 NOTEBOOKS = notebook_paths()
 EXPECTED = ["00_quickstart", "01_omf_af", "02_homm2_frm", "03_gnt4_mot", "04_retro_pas4", "05_civ3_flc",

@@ -21,9 +21,9 @@ from animre.decode.omf_sprites import (
 from animre.errors import ParseError
 from animre.formats import detect_format
 from animre.formats.omf import AF, BK, SOURCE_NOTES, SOURCE_OPENOMF
-from animre.parse import parse_bytes
-from animre.read import parse_data
 from animre.samples import omf as gen
+from animre.spec.parse import parse_bytes
+from animre.tables.read import parse_data
 
 FOOTER_LAYOUT = [  # (column, offset in the move footer, struct format) from the openomf AF reader
     ("ai_flags", 0, "<H"), ("pos_constraint", 2, "<H"),

@@ -10,12 +10,12 @@ import pandas as pd
 import pytest
 
 import animre
-from animre.compile import KSY_DIR
 from animre.errors import ParseError
-from animre.flatten import plan_for
 from animre.formats import detect_format, get_format
 from animre.formats.pas4 import locate
-from animre.read import parse_data
+from animre.spec.compiler import KSY_DIR
+from animre.tables.planner import plan_for
+from animre.tables.read import parse_data
 
 FAMILY = "pas4"
 

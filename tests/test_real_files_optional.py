@@ -14,7 +14,7 @@ import sys
 
 import pytest
 
-from animre.compile import PROJECT_ROOT
+from animre.spec.compiler import PROJECT_ROOT
 
 
 @pytest.fixture(scope="module")

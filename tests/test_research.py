@@ -597,7 +597,7 @@ def test_diff_two_files(sample_corpus, manifest, samples_dir):
 
 
 def test_diff_corpora_after_spec_edit(samples_dir, manifest):
-    from animre.compile import KSY_DIR
+    from animre.spec.compiler import KSY_DIR
 
     homm2 = samples_dir / "frm"
     text = (KSY_DIR / "frm.ksy").read_text()
@@ -621,7 +621,7 @@ FRAME_FIELD = "      - id: reserved_4\n        type: u2\n"
 
 def _rename_reserved_4(folder_or_files):
     """(old, new) parses of the files: the shipped FLC spec, and one frame-header field renamed."""
-    from animre.compile import KSY_DIR
+    from animre.spec.compiler import KSY_DIR
 
     text = (KSY_DIR / "flc.ksy").read_text()
     assert text.count(FRAME_FIELD) == 1

@@ -18,7 +18,6 @@ import pandas as pd
 import pytest
 
 import animre
-from animre.compile import PROJECT_ROOT
 from animre.containers import detect_container
 from animre.containers.base import MAX_MEMBER
 from animre.containers.gcdisc import fst_files, image_format
@@ -27,10 +26,11 @@ from animre.containers.pak import members as pak_members
 from animre.errors import ParseError
 from animre.formats._ancs import characters, pas4_length
 from animre.formats.pas4 import block_info, locate
-from animre.read import parse_blocks, parse_data
 from animre.samples.gcdisc import IMAGE_FORMATS, convert, encode_gcm, encode_wii
 from animre.samples.pak import compress, encode_pak
 from animre.samples.pas4 import encode_ancs
+from animre.spec.compiler import PROJECT_ROOT
+from animre.tables.read import parse_blocks, parse_data
 
 PAS4_TABLES = ("pas4", "pas4_states", "pas4_parms", "pas4_anims", "pas4_anim_values")
 NOT_VALUES = ["file", "block", "character", "located_by", "block_offset", "len_after_block"]

@@ -18,11 +18,11 @@ import pytest
 import yaml
 
 import animre
-from animre._ksy_patch import find_field
-from animre.compile import KSY_DIR
 from animre.formats import all_formats
 from animre.research._suggest import derived_reads
 from animre.samples import generate_all, load_manifest, planted_files
+from animre.spec.compiler import KSY_DIR
+from animre.spec.patch import find_field
 
 
 def _open(path, **kw):
@@ -353,7 +353,7 @@ def test_apply_withdraws_exactly_the_one_bad_edit(bad, bisect, sugg, samples_dir
     if bisect:  # as if no message named the spec location: the edit is found by trial
         monkeypatch.setattr(_adopt, "_edits_at", lambda *a, **k: [])
     c = _open(samples_dir / "flc")
-    good = [e for e in animre._ksy_patch.edits_of(sugg[(sugg["spec"] == "flc") & (sugg["status"] == "proposed")])]
+    good = [e for e in animre.spec.patch.edits_of(sugg[(sugg["spec"] == "flc") & (sugg["status"] == "proposed")])]
     assert len(good) >= 4 and not any(e["field"] == bad["field"] and e["type"] == bad["type"] for e in good)
     edits = good[: len(good) // 2] + [bad] + good[len(good) // 2:]
     ksy = tmp_path / "ksy"

@@ -20,10 +20,10 @@ import pandas as pd
 import pytest
 
 import animre
-from animre import specsource
-from animre.compile import load_modules, run_compiler
 from animre.errors import SpecError, UsageError
-from animre.parse import main_class
+from animre.spec import source as specsource
+from animre.spec.compiler import load_modules, run_compiler
+from animre.spec.parse import main_class
 
 SPECS = Path(__file__).parent / "specs" / "gallery_like"
 TPK = SPECS / "fmt" / "tpk" / "tpk.ksy"
@@ -242,13 +242,13 @@ def test_a_spec_is_compiled_once(tpk_folder, tmp_path, monkeypatch):
     spec = work / "fmt" / "tpk" / "tpk.ksy"
     spec.write_text(spec.read_text() + "\n# a copy, so its hash is new to this cache\n")
     calls = []
-    real = animre.compile.subprocess.run
+    real = animre.spec.compiler.subprocess.run
 
     def counting(*a, **k):
         calls.append(a)
         return real(*a, **k)
 
-    monkeypatch.setattr(animre.compile.subprocess, "run", counting)
+    monkeypatch.setattr(animre.spec.compiler.subprocess, "run", counting)
     animre.open_corpus(d, specs=[spec], cache=False)
     assert len(calls) == 1
     specsource._MODULES.clear()  # a new session: only the cache folder remembers the parser

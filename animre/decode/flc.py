@@ -65,9 +65,9 @@ from typing import Any
 
 import numpy as np
 
-from ..compile import load_parser
 from ..errors import ParseError, UsageError
-from ..parse import Bases, parse_bytes
+from ..spec.compiler import load_parser
+from ..spec.parse import Bases, parse_bytes
 
 __all__ = [
     "DIRECTION_NAMES",

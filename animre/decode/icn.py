@@ -49,9 +49,9 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from ..compile import load_parser
 from ..errors import ParseError, UsageError
-from ..parse import parse_bytes
+from ..spec.compiler import load_parser
+from ..spec.parse import parse_bytes
 from .omf_sprites import grey_palette
 
 __all__ = [
@@ -439,7 +439,7 @@ def sequence_frames(tables: Mapping[str, pd.DataFrame], sprites: list[IcnSprite]
     tables : mapping of table name -> DataFrame
         The FRM tables (``frm``, ``frm_sequences``, ``frm_frames``,
         ``frm_x_offsets``), e.g. ``corpus.tables`` or the values of
-        :func:`animre.read.read_tables`; with several files pass ``file``.
+        :func:`animre.tables.read.read_tables`; with several files pass ``file``.
     sprites : list of IcnSprite
         The monster's ICN (:func:`icn_sprites` of :func:`icn_for_frm`'s file).
     sequence : int or str

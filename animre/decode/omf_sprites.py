@@ -29,9 +29,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..compile import load_parser
 from ..errors import ParseError, UsageError
-from ..parse import Bases, parse_bytes
+from ..spec.compiler import load_parser
+from ..spec.parse import Bases, parse_bytes
 
 __all__ = ["decode_sprite", "sprite_images", "to_rgba", "SpriteImage", "grey_palette", "bk_palette"]
 

@@ -24,10 +24,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .._plugins import discover
-from ..compile import KSY_DIR
 from ..errors import SpecError, UsageError
-from ..signature import Signature, signature
-from ..specsource import SpecSource, env_specs, read_spec, spec_files
+from ..spec.compiler import KSY_DIR
+from ..spec.signature import Signature, signature
+from ..spec.source import SpecSource, env_specs, read_spec, spec_files
 from .base import Claim, Derived, Format, derived, expr_claim
 
 __all__ = ["Claim", "Derived", "Format", "derived", "all_formats", "get_format", "detect_format", "registry",

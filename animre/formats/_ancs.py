@@ -28,9 +28,9 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 
-from ..compile import load_parser
 from ..errors import ParseError
-from ..parse import parse_bytes
+from ..spec.compiler import load_parser
+from ..spec.parse import parse_bytes
 
 __all__ = ["Character", "characters", "pas4_length"]
 

@@ -10,8 +10,6 @@ computing from nothing.
 
 from __future__ import annotations
 
-import ast
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -19,11 +17,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import UsageError
-from ..flatten import Untranslatable, expr_source
+from ..spec.expr import FILE_SIZE, compile_expr
 
 __all__ = ["Format", "Claim", "Derived", "derived", "column_claim", "row_claim", "file_claim", "expr_claim",
-           "compile_expr", "expr_columns", "not_testable", "not_in_spec", "file_keys", "CLAIM_COLUMNS", "FILE_SIZE"]
+           "not_testable", "not_in_spec", "file_keys", "CLAIM_COLUMNS"]
 
 
 Read = tuple[str, str]  # (table, column) a derived column or a claim reads
@@ -135,7 +132,7 @@ class Format:
     next_block: Callable[[bytes, int], int] | None = None
     block_info: Callable[[bytes, int], dict] | None = None
     picture: Callable[..., Any] | str | None = None
-    source: Any = None  # the spec (:class:`animre.specsource.SpecSource`), set when the format is registered
+    source: Any = None  # the spec (:class:`animre.spec.source.SpecSource`), set when the format is registered
     parser: Any = None  # a parser module replacing the spec's own (an edited spec compiled on the fly)
     plugin: str = ""  # the module that declared the format ("" for a spec without a plugin)
 
@@ -301,83 +298,6 @@ def file_claim(text: str, source: str, format: str, predicate: Callable[[pd.Seri
 
 
 # ------------------------------------------------------------------ claims written as Kaitai expressions
-
-_PATH = re.compile(r"(?<![\w.\]])([A-Za-z_]\w*(?:\[\d+\])?(?:\.[A-Za-z_]\w*(?:\[\d+\])?)*)")
-_WORDS = {"and": "and", "or": "or", "not": "not", "true": "True", "false": "False"}
-FILE_SIZE = "_file_size"  #: the name of the file's size in a claim's expression
-
-
-def expr_columns(expr: str) -> list[str]:
-    """The column paths an expression reads, in the order they first appear (``_file_size`` included).
-
-    Examples
-    --------
-    >>> expr_columns("file_hdr.ofs_bitmap < file_hdr.len_file and idle_weights[2] >= 0")
-    ['file_hdr.ofs_bitmap', 'file_hdr.len_file', 'idle_weights[2]']
-    """
-    out: list[str] = []
-    for m in _PATH.finditer(_strip_strings(expr)):
-        name = m.group(1)
-        if name not in _WORDS and name not in out:
-            out.append(name)
-    return out
-
-
-def _strip_strings(expr: str) -> str:
-    return re.sub(r"'[^']*'|\"[^\"]*\"", lambda m: " " * len(m.group(0)), expr)
-
-
-def compile_expr(expr: str, where: str = "expression") -> tuple[Callable[[tuple], Any], list[str]]:
-    """A function of the values of the columns an expression reads, and those columns.
-
-    The expression is Kaitai's (``and``/``or``/``not``, ``true``/``false``,
-    arithmetic, bit operators, comparisons); column paths are its names
-    (``footer.unknown_4``, ``idle_weights[2]``) and ``_file_size`` is the size
-    of the row's file. It is written out as Python by the flattener's one
-    expression translator, which lets only names, operators and constants
-    through: no call, subscript or attribute of a value, no ``eval`` of the
-    text itself.
-
-    Raises
-    ------
-    UsageError
-        The expression uses anything else, or does not read.
-
-    Examples
-    --------
-    >>> fn, cols = compile_expr("a + 1 == b.c")
-    >>> cols, fn((1, 2)), fn((1, 3))
-    (['a', 'b.c'], True, False)
-    """
-    cols = expr_columns(expr)
-    src = expr
-    index = {c: i for i, c in enumerate(cols)}
-
-    def repl(m: re.Match) -> str:
-        name = m.group(1)
-        return _WORDS.get(name) or f"ANIMRE_C{index[name]}"
-
-    # replace names outside string literals only
-    parts = re.split(r"('[^']*'|\"[^\"]*\")", src)
-    py = "".join(p if i % 2 else _PATH.sub(repl, p) for i, p in enumerate(parts))
-
-    def name(n: ast.AST) -> str:
-        if isinstance(n, ast.Name) and n.id.startswith("ANIMRE_C"):
-            return f"R[{int(n.id[8:])}]"
-        if isinstance(n, ast.Name) and n.id in ("True", "False"):
-            return n.id
-        raise Untranslatable(f"{ast.unparse(n)} is not a column")
-
-    try:
-        body = expr_source(ast.parse(py.strip(), mode="eval").body, name)
-    except SyntaxError as e:
-        raise UsageError(f"{where}: cannot read {expr!r}: {e.msg}") from None
-    except Untranslatable as e:
-        raise UsageError(f"{where}: {e} in {expr!r}") from None
-    fn = eval(compile(f"lambda R: {body}", f"<animre claim: {where}>", "eval"),  # noqa: S307 - see docstring
-              {"__builtins__": {"bool": bool}})
-    return fn, cols
-
 
 def expr_claim(text: str, source: str, table: str, expr: str, *, where: str | None = None, format: str = "",
                expected: str | None = None, detail: str = "") -> Claim:

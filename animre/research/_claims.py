@@ -17,13 +17,13 @@ import pandas as pd
 from ..formats.base import (  # noqa: F401
     CLAIM_COLUMNS,
     Claim,
-    compile_expr,
     expr_claim,
     file_claim,
     not_testable,
     row_claim,
 )
 from ..formats.base import not_in_spec as _not_in_spec
+from ..spec.expr import compile_expr
 from ._util import plain
 
 __all__ = ["claims", "check", "row_claim", "file_claim", "verdict", "CLAIMS_COLUMNS"]

@@ -26,7 +26,7 @@ import pandas as pd
 
 from ..containers import get_container
 from ..display import fmt
-from ..flatten import EXTENT
+from ..tables.plan import EXTENT
 
 __all__ = ["coverage", "coverage_by_format", "covered_mask", "byte_categories", "member_spans", "COVERAGE_COLUMNS",
            "GAP_COLUMNS", "GAP", "OPAQUE", "TYPED"]

@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 
 from ..errors import UsageError
-from ..read import parse_file
-from ..tables import fields_table
+from ..tables.fields import fields_table
+from ..tables.read import parse_file
 from ._util import is_missing, plain
 
 __all__ = ["diff", "diff_corpora", "DIFF_COLUMNS", "DIFF_CORPORA_COLUMNS"]

@@ -47,10 +47,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._ksy_patch import find_field, find_type, spec_references
-from ..compile import KSY_DIR
 from ..display import fmt, formatters
 from ..formats import all_formats
+from ..spec.compiler import KSY_DIR
+from ..spec.patch import find_field, find_type, spec_references
 from ._profile import profile
 from ._relations import relations
 from ._util import integral_values, is_missing, plain

@@ -18,9 +18,9 @@ from typing import Any, BinaryIO
 
 from kaitaistruct import KaitaiStream, KaitaiStruct
 
-from .errors import ParseError
+from ..errors import ParseError
 
-__all__ = ["parse_bytes", "main_class", "walk", "FieldSpan", "Bases", "camel"]
+__all__ = ["parse_bytes", "main_class", "walk", "FieldSpan", "Bases", "camel", "enum_value"]
 
 
 def camel(spec_id: str) -> str:
@@ -61,7 +61,7 @@ def parse_bytes(data: bytes | BinaryIO, module: types.ModuleType, file: str = "<
         The whole file (a file object is read only where the spec reads, e.g.
         an archive's directory without its members).
     module : module
-        A parser module from :func:`animre.compile.load_parser` or :func:`animre.compile_spec`.
+        A parser module from :func:`animre.spec.compiler.load_parser` or :func:`animre.compile_spec`.
     file : str
         Name used in error messages.
     fetch_instances : bool
@@ -204,7 +204,8 @@ def _value_instances(cls: type) -> list[str]:
     return out
 
 
-def _plain(v: Any) -> Any:
+def enum_value(v: Any) -> Any:
+    """The integer of an enum member (a Kaitai enum field's value), anything else as it is."""
     if isinstance(v, enum.Enum):
         return v.value
     return v
@@ -246,7 +247,7 @@ def _walk(obj, prefix, base, bases, values, seen):
         end = d.get("end")
         is_list = isinstance(val, list)
         is_struct = isinstance(val, KaitaiStruct)
-        yield FieldSpan(path, prefix.rstrip("."), name, None, None if (is_list or is_struct) else _plain(val),
+        yield FieldSpan(path, prefix.rstrip("."), name, None, None if (is_list or is_struct) else enum_value(val),
                         None if start is None else base + start, None if end is None else base + end,
                         obj, "array" if is_list else "struct" if is_struct else "value")
         if is_list:
@@ -261,7 +262,7 @@ def _walk(obj, prefix, base, bases, values, seen):
                                     None if ee is None else base + ee, obj, "struct")
                     yield from _walk(el, epath + ".", cb, bases, values, seen)
                 else:
-                    yield FieldSpan(epath, path, name, i, _plain(el), None if es is None else base + es,
+                    yield FieldSpan(epath, path, name, i, enum_value(el), None if es is None else base + es,
                                     None if ee is None else base + ee, obj, "value")
         elif is_struct:
             cb = bases.enter(val, base, start)
@@ -278,7 +279,7 @@ def _walk(obj, prefix, base, bases, values, seen):
             val = getattr(obj, f"_m_{name}", None)
             if isinstance(val, (KaitaiStruct, list)):
                 continue
-            yield FieldSpan(f"{prefix}{name}", prefix.rstrip("."), name, None, _plain(val), None, None, obj, "value")
+            yield FieldSpan(f"{prefix}{name}", prefix.rstrip("."), name, None, enum_value(val), None, None, obj, "value")
 
 
 def _has_open(obj, seen: set[int] | None = None) -> bool:

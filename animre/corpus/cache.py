@@ -16,25 +16,19 @@ import shutil
 import tempfile
 import time
 import uuid
+import warnings
 from pathlib import Path
 
 import pandas as pd
 
-from . import __version__
-from .atomic import write_atomic
-from .errors import AnimreError
+from .._version import __version__
+from ..atomic import write_atomic
+from ..dirs import default_cache_dir
+from ..errors import AnimreError
 
 __all__ = ["default_cache_dir", "snapshot_dir", "read_snapshot", "write_snapshot", "KEEP_GENERATIONS"]
 
 KEEP_GENERATIONS = 3
-
-
-def default_cache_dir() -> Path:
-    """``$ANIMRE_CACHE_DIR``, else ``$XDG_CACHE_HOME/animre``, else ``~/.cache/animre``."""
-    env = os.environ.get("ANIMRE_CACHE_DIR")
-    if env:
-        return Path(env)
-    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "animre"
 
 
 def snapshot_dir(cache_dir: Path, root: Path | None, files: list[Path], parsers) -> Path:
@@ -92,6 +86,8 @@ def write_snapshot(sdir: Path, keys: dict, payload: dict) -> None:
         shutil.rmtree(tmp, ignore_errors=True)
         if not isinstance(e, Exception):
             raise
+        warnings.warn(f"animre: the corpus cache was not written ({type(e).__name__}: {e}); "
+                      "the next open parses every file again", stacklevel=3)
         return
     gens = sorted(p for p in sdir.iterdir() if p.is_dir() and p.name.startswith("g"))
     for old in gens[:-KEEP_GENERATIONS]:

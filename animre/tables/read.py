@@ -17,11 +17,13 @@ from pathlib import Path
 
 import pandas as pd
 
-from .compile import KSY_DIR, load_parser, spec_hash
-from .errors import ParseError, UsageError
-from .flatten import Chunk, Plan, flatten, plan_for
-from .formats import Format, all_formats, detect_format
-from .parse import Bases, parse_bytes
+from ..errors import ParseError, UsageError
+from ..formats import Format, all_formats, detect_format
+from ..spec.compiler import KSY_DIR, load_parser, spec_hash
+from ..spec.parse import Bases, parse_bytes
+from .flattener import Chunk, flatten
+from .plan import Plan
+from .planner import plan_for
 
 __all__ = ["HEAD", "parse_file", "parse_data", "parse_blocks", "read_chunks", "read_tables", "module_for", "plan_of",
            "spec_text"]
@@ -152,7 +154,7 @@ def read_chunks(data: bytes, name: str, fmt: Format, parsers: Parsers | None = N
 
     Containers with several blocks get a leading ``block`` key column, and the
     format's ``block_info`` columns (PAS4: ``character``, ``located_by``).
-    ``instance_errors``: see :func:`animre.parse.parse_bytes`.
+    ``instance_errors``: see :func:`animre.spec.parse.parse_bytes`.
     """
     plan = plan_of(fmt, parsers)
     out: dict[str, Chunk] = {}

@@ -20,7 +20,7 @@ import threading
 import types
 from pathlib import Path
 
-from .errors import SpecError, ToolchainError
+from ..errors import SpecError, ToolchainError
 
 __all__ = [
     "PROJECT_ROOT",
@@ -34,11 +34,11 @@ __all__ = [
     "spec_hash",
 ]
 
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = Path(__file__).resolve().parent.parent  # animre/
 PROJECT_ROOT = PACKAGE_DIR.parent
 KSY_DIR = PROJECT_ROOT / "ksy"
 PARSERS_DIR = PACKAGE_DIR / "parsers"
-_BRIDGE = PACKAGE_DIR / "ksc.js"
+_BRIDGE = Path(__file__).resolve().parent / "ksc.js"
 _GENERATED_MARK = "# This is a generated file!"
 _STAMP = "SPECS.json"  # sha256 of every spec the parsers were compiled from: catches any spec edit
 _LOCK = threading.RLock()

@@ -37,9 +37,9 @@ from ruamel.yaml.scalarstring import (
     SingleQuotedScalarString,
 )
 
-from .display import hex_digits
-from .errors import SpecError, UsageError
-from .ksy_numbers import ksy_contents, ksy_enum_key, ksy_int
+from ..display import hex_digits
+from ..errors import SpecError, UsageError
+from .numbers import ksy_contents, ksy_enum_key, ksy_int
 
 __all__ = ["edits_of", "find_field", "find_type", "patch_text", "spec_references", "suggest_patch",
            "unified_diff"]

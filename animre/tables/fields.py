@@ -6,8 +6,9 @@ import functools
 
 import pandas as pd
 
-from .flatten import load_spec
-from .parse import Bases, camel, walk
+from ..spec.compiler import KSY_DIR
+from ..spec.model import load_spec
+from ..spec.parse import Bases, camel, walk
 
 __all__ = ["fields_table", "spec_types", "FIELDS_COLUMNS"]
 
@@ -45,8 +46,6 @@ def spec_types(spec_text: str) -> dict[str, dict[str, str]]:
 
 def _types_for(obj) -> dict[str, dict[str, str]]:
     """The ksy types of the spec a parsed object was compiled from (shipped or compile_spec)."""
-    from .compile import KSY_DIR
-
     g = getattr(type(obj)._read, "__globals__", {})
     text = g.get("__animre_spec_text__")
     if text is None:

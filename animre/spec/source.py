@@ -28,9 +28,17 @@ from pathlib import Path
 
 import yaml
 
-from .compile import KSY_DIR, PARSERS_DIR, PROJECT_ROOT, load_parser, run_compiler, spec_hash
-from .compile import load_modules as _load_modules
-from .errors import SpecError, UsageError
+from ..dirs import default_cache_dir
+from ..errors import SpecError, UsageError
+from .compiler import (
+    KSY_DIR,
+    PARSERS_DIR,
+    PROJECT_ROOT,
+    load_modules,
+    load_parser,
+    run_compiler,
+    spec_hash,
+)
 
 __all__ = ["SpecSource", "read_spec", "shipped_spec", "spec_files", "search_dirs", "spec_line", "compiled_dir",
            "env_specs"]
@@ -267,8 +275,6 @@ def _spec_error(src: SpecSource, message: str) -> SpecError:
 
 def compiled_dir(src: SpecSource) -> Path:
     """The cache folder of a spec's compiled parser (``$ANIMRE_CACHE_DIR/parsers/<hash>``)."""
-    from .cache import default_cache_dir
-
     return default_cache_dir() / "parsers" / src.hash[:24]
 
 
@@ -289,7 +295,7 @@ def _compiled(src: SpecSource) -> types.ModuleType:
             tmp.rename(d)
         except OSError:  # another process compiled it first: theirs is the same
             shutil.rmtree(tmp, ignore_errors=True)
-    mod = _load_modules(d, src.id, f"spec:{src.hash[:12]}")
+    mod = load_modules(d, src.id, f"spec:{src.hash[:12]}")
     mod.__animre_spec_text__ = src.text
     mod.__animre_spec_source__ = src
     return mod

@@ -1,0 +1,137 @@
+"""Parse the files of a corpus: one file at a time, or in batches in forked worker processes.
+
+A worker parses its batch and concatenates the batch's tables there, so
+only column arrays come back (never parse trees or per-cell objects). The
+files to parse are handed to forked workers through :data:`POOL_STATE`,
+which they inherit: nothing of it is pickled.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+
+from ..errors import AnimreError, ParseError, UsageError
+from ..sources import read_source
+from ..tables.read import read_chunks
+from .collector import Collector
+from .identify import Ident
+from .results import FileResult, error_row
+
+__all__ = ["process_file", "scan", "worker_count", "batch_size", "advance", "PARALLEL_MIN_FILES"]
+
+def process_file(ident: Ident, parsers) -> FileResult:
+    src, fmt = ident.src, ident.fmt
+    res = FileResult(src.name, str(src.path), fmt.name if fmt else None, src.size, src.sha256, False,
+                     status="failed", container=src.container, offset=src.offset, kind=src.kind,
+                     members=src.members, detected_by=ident.by)
+    if src.error is not None:
+        res.error = error_row(ParseError(src.name, src.error.path, src.error.offset, src.error.reason),
+                               None, src.container)
+        return res
+    if fmt is None:
+        res.ok, res.status = (True, "container") if src.kind else (False, "skipped")
+        return res
+    try:
+        later: list[ParseError] = []
+        res.chunks = read_chunks(read_source(src), src.name, fmt, parsers, instance_errors=later)
+        res.ok, res.status = True, "parsed"
+        if later:  # the seq parsed, an instance did not: values kept, the instance is an error row
+            res.error = error_row(later[0], fmt.name, src.container)
+            res.error["file"] = src.name
+            if len(later) > 1:
+                res.error["message"] += f" (and {len(later) - 1} more blocks)"
+    except ParseError as e:
+        res.error = error_row(e, fmt.name, src.container)
+        res.error["file"] = src.name
+    except (AnimreError, Exception) as e:  # noqa: BLE001 - a bad file never aborts a corpus
+        res.error = {"file": src.name, "format": fmt.name, "path": "", "offset": 0,
+                     "message": f"{src.name}: (tables) @ 0x0 (0): {type(e).__name__}: {e}",
+                     "container": src.container}
+        res.chunks = {}
+    return res
+
+
+# ------------------------------------------------------------------ the corpus
+
+
+
+PARALLEL_MIN_FILES = 256  # below this, starting worker processes costs more than it saves
+_POOL_STATE: tuple | None = None  # (idents, parsers) inherited by forked workers: nothing of it is pickled
+
+
+def worker_count(workers: int | None) -> int:
+    if workers is None:
+        env = os.environ.get("ANIMRE_WORKERS")
+        if env:
+            try:
+                workers = int(env)
+            except ValueError:
+                raise UsageError(f"ANIMRE_WORKERS must be a whole number, not {env!r}") from None
+        else:
+            workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, int(workers))
+
+
+def process_batch(bounds: tuple[int, int]) -> tuple[list[FileResult], dict]:
+    """Worker side: parse ``idents[start:end]`` and concatenate the batch's tables here.
+
+    What goes back is the files' results (no rows) and, per table, column
+    arrays for the whole batch (DataFrames of values and int32 offsets), so
+    the parent only appends them: never parse trees, never per-cell objects.
+    """
+    idents, parsers = _POOL_STATE
+    results = [process_file(i, parsers) for i in idents[bounds[0]:bounds[1]]]
+    collector = Collector(every=len(results) + 1)
+    for r in results:
+        collector.add(r)
+    collector._flush()
+    return results, collector.chunks
+
+
+def batch_size(n: int, workers: int) -> int:
+    """Files per worker batch: a few batches per worker (for balance), 16..256 files each."""
+    return max(16, min(256, -(-n // (workers * 4))))
+
+
+def scan(todo: list[Ident], parsers, workers: int, parallel: bool, bar) -> Iterable[tuple[list, dict | None]]:
+    """Parse every file of ``todo`` in order, in ``workers`` forked processes when ``parallel``.
+
+    Yields ``(results, tables)``: one file and ``None`` in this process (its
+    rows are still in ``results[0].chunks``), or a worker's batch with its
+    tables already concatenated.
+    """
+    import multiprocessing as mp
+
+    if parallel and workers > 1 and len(todo) > 1 and "fork" in mp.get_all_start_methods():
+        from concurrent.futures import ProcessPoolExecutor
+
+        global _POOL_STATE
+        _POOL_STATE = (todo, parsers)
+        done = 0
+        try:
+            with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("fork")) as ex:
+                size = batch_size(len(todo), workers)
+                batches = [(k, min(k + size, len(todo))) for k in range(0, len(todo), size)]
+                for batch, tables in ex.map(process_batch, batches):
+                    done += len(batch)
+                    yield batch, tables
+                    advance(bar, batch)
+            return
+        except Exception:  # noqa: BLE001 - a broken pool (e.g. a worker killed) falls back to one process
+            todo = todo[done:]
+        finally:
+            _POOL_STATE = None
+    for ident in todo:
+        r = process_file(ident, parsers)
+        yield [r], None
+        advance(bar, [r])
+
+
+def advance(bar, done: list[FileResult]) -> None:
+    """Move the progress bar by files, showing the bytes parsed so far."""
+    if bar is None:
+        return
+    bar.update(len(done))
+    bar.bytes_done = getattr(bar, "bytes_done", 0) + sum(r.size for r in done)
+    bar.set_postfix_str(f"{bar.bytes_done / 1e6:.1f} of {bar.bytes_total / 1e6:.1f} MB", refresh=False)
