@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,14 +12,14 @@ import pandas as pd
 from ..atomic import write_atomic
 from ..errors import UsageError
 from ._guard import ALPHA
+from ._ksy import to_ksy
 from ._layout import solve
 from ._model import Layout
 from ._rows import Rows
 from ._sample import HEAD, MAX_FILES, gather
 from ._variants import split_variants
-from ._ksy import to_ksy
 
-__all__ = ["InferredSpec", "infer_spec", "EVIDENCE_COLUMNS", "HEADER_MAX"]
+__all__ = ["InferredSpec", "infer_spec", "spec_time", "EVIDENCE_COLUMNS", "HEADER_MAX"]
 
 EVIDENCE_COLUMNS = ["type", "field", "offset", "width", "kind", "role", "holds", "of", "evidence", "alternatives"]
 HEADER_MAX = 1024
@@ -47,6 +48,7 @@ class InferredSpec:
     layout: Layout
     files: list = field(default_factory=list)
     suggestions: Any = None
+    seconds: float = 0.0
 
     def save(self, path: str | os.PathLike) -> None:
         """Write the spec to ``path`` atomically (a reader never sees half a file)."""
@@ -121,9 +123,11 @@ def infer_spec(source: Any, *, name: str = "unknown", min_files: int = 5, files:
         from ._inside import propose_fields  # noqa: PLC0415 - the corpus layer, only for this mode
 
         return propose_fields(source, table, column, min_files=min_files, alpha=alpha)
+    t0 = time.perf_counter()
     samples = gather(source, files=files, head=head, max_files=max_files)
     if len(samples) < min_files:
-        raise UsageError(f"{len(samples)} distinct file(s) in {source!r}; inference needs at least {min_files} "
+        where = source if isinstance(source, (str, os.PathLike)) else f"the {type(source).__name__} given"
+        raise UsageError(f"{len(samples)} distinct file(s) in {where}; inference needs at least {min_files} "
                          "(min_files=)")
     if any(s.size == 0 for s in samples):
         samples = [s for s in samples if s.size > 0]
@@ -133,4 +137,9 @@ def infer_spec(source: Any, *, name: str = "unknown", min_files: int = 5, files:
     if variants:
         lay = split_variants(lay, rows, samples, alpha=alpha, min_files=min_files) or lay
     text = to_ksy(lay, name=name, n_files=len(samples))
-    return InferredSpec(text, _evidence(lay), lay, [s.name for s in samples])
+    return InferredSpec(text, _evidence(lay), lay, [s.name for s in samples], seconds=time.perf_counter() - t0)
+
+
+def spec_time(spec: InferredSpec) -> float:
+    """Seconds :func:`infer_spec` took (reading the files included)."""
+    return spec.seconds

@@ -57,6 +57,12 @@ def _region(r: Region, endian: str) -> dict:
 
 def _type(lay: Layout, endian: str, types: dict) -> dict:
     t: dict = {"seq": [_field(f, endian) for f in lay.fields]}
+    if lay.variants:
+        t["seq"].append({"id": "body", "type": {"switch-on": lay.tag,
+                                                "cases": {int(k): v.name for k, v in lay.variants.items()}},
+                         "doc": f"one layout per value of {lay.tag}"})
+        for v in lay.variants.values():
+            types[v.name] = _type(v, endian, types)
     inst = {r.name: _region(r, endian) for r in lay.regions}
     if inst:
         t["instances"] = inst

@@ -15,7 +15,7 @@ from ._model import Field, Layout, Region
 from ._roles import _views, file_size_fields, offset_fields, relation_fields
 from ._rows import Rows, int_view
 from ._sample import Sample
-from ._values import _plausible, float_fields, segment, string_fields
+from ._values import float_fields, segment, string_fields
 
 __all__ = ["solve", "MAX_RECORDS", "MAX_RECORD_WIDTH"]
 
@@ -63,10 +63,10 @@ def _endian(fields: list[Field], rows: Rows) -> str:
     return "le"
 
 
-def _name(f: Field) -> str:
+def _name(f: Field, base: int = 0) -> str:
     pre = {"magic": "magic", "file_size": "len_file", "offset": "ofs", "count": "num", "size": "len",
            "float": "float", "string": "str", "int": "unknown", "const": "unknown", "raw": "unknown"}[f.role]
-    return pre if f.role == "magic" else f"{pre}_0x{f.offset:02x}"
+    return pre if f.role == "magic" else f"{pre}_0x{f.offset + base:02x}"
 
 
 def _values(rows: Rows, f: Field) -> np.ndarray:
@@ -133,6 +133,7 @@ def _pairs(rows: Rows, fields: list[Field], regions: list[Region]) -> None:
 def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: int = 0) -> Layout:
     """Fields for every byte of ``rows`` (and the regions they lead to)."""
     width = rows.width
+    b0 = int(rows.base[0]) if rows.header and rows.n else 0
     taken = np.zeros(width, bool)
     fields: list[Field] = []
     regions: list[Region] = []
@@ -157,11 +158,17 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
         be = sum(1 for _, f in fl if f.type.endswith("be"))
         pref = "le" if le > be else "be" if be > le else _endian(fields, rows)
     cands = [c for c in cands if c[1].type.endswith(pref)]
+    widest = {}
+    for c in cands:  # the same values read narrower (zero high bytes) are the same field
+        k = c[1].offset
+        if k not in widest or c[1].width > widest[k][1].width and (c[2] == widest[k][2]).all():
+            widest[k] = c
+    cands = list(widest.values())
     weak: dict[str, tuple[Field, np.ndarray]] = {}
-    for logp, f, v in sorted(cands, key=lambda t: (t[1].offset % t[1].width != 0, t[0], -t[1].width)):
+    for _logp, f, v in sorted(cands, key=lambda t: (t[1].offset % t[1].width != 0, t[0], -t[1].width)):
         if taken[f.offset:f.end].any():
             continue
-        f.name = _name(f)
+        f.name = _name(f, b0)
         if f.value or _consistent(samples, rows, v):
             f.value = None
             _claim(taken, f)
@@ -195,14 +202,15 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
             if isinstance(reg.start, int):  # a constant field holding the start is an offset
                 for g in fields:
                     if g.role == "const" and g.value == reg.start:
-                        g.role, g.evidence = "offset", f"= {reg.start:#x}, where {_name(f)}'s region starts"
-                        reg.start = _name(g)
-            reg.count, reg.name = _name(have), f"{'records' if reg.kind == 'records' else 'body'}_0x{have.offset:02x}"
+                        g.role, g.evidence = "offset", f"= {reg.start:#x}, where {_name(f, b0)}'s region starts"
+                        reg.start = _name(g, b0)
+            reg.count = _name(have, b0)
+            reg.name = f"{'records' if reg.kind == 'records' else 'body'}_0x{have.offset + b0:02x}"
             if any(r.name == reg.name for r in regions):
                 reg.name += f"_{len(regions)}"
             regions.append(reg)
     floats = [t for t in float_fields(rows, alpha) if t[1].type.endswith(pref)]
-    for logp, f in sorted(string_fields(rows, alpha) + floats, key=lambda t: t[0]):
+    for _logp, f in sorted(string_fields(rows, alpha) + floats, key=lambda t: t[0]):
         if _claim(taken, f):
             fields.append(f)
     endian = pref
@@ -214,15 +222,15 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
     for f in fields + [None]:
         b = f.offset if f is not None else width
         if b > p:
-            full += segment(rows, p, min(b, zone), endian, cache) if p < zone else []
+            if p < zone:
+                full += segment(rows, p, min(b, zone), endian, cache)
             if b > max(p, zone):
-                full.append(Field(max(p, zone), b - max(p, zone), None, "raw",
-                                  "varies; no evidence of structure", 0, rows.n))
+                full += segment(rows, max(p, zone), b, endian, cache, ints=False)
         if f is not None:
             full.append(f)
             p = f.end
     for f in full:
-        f.name = f.name or _name(f)
+        f.name = f.name or _name(f, b0)
     lay = Layout(name, width, full, regions, endian, rows.n)
     # constant offsets found by relations
     for f in full:
@@ -237,11 +245,12 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
         st = offsets[r.start][1] if isinstance(r.start, str) else np.full(rows.n, r.start, np.int64)
         rr = _record_rows(samples, rows, st, cnt, r.stride)
         if rr.n >= 2 and rr.width == min(r.stride, MAX_RECORD_WIDTH):
-            r.record = solve(rr, samples, alpha=alpha, name=f"rec_0x{cf.offset:02x}", depth=depth + 1)
+            pre = "" if name == "root" or rows.header and not b0 else f"{name}_"
+            r.record = solve(rr, samples, alpha=alpha, name=f"{pre}rec_0x{cf.offset + b0:02x}", depth=depth + 1)
             if r.stride > rr.width:
                 r.record.fields.append(Field(rr.width, r.stride - rr.width, None, "raw", "not looked at", 0, rr.n,
                                              name=f"unknown_0x{rr.width:02x}"))
-    for n, (f, v) in offsets.items():
+    for n, (_f, v) in offsets.items():
         if n in starts or any(r.start == n for r in regions):
             continue
         kind, size = _target(samples, rows, v)

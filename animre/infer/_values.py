@@ -14,8 +14,8 @@ import numpy as np
 
 from ._guard import accepted, binom_tail_log10
 from ._model import Field
-from ._rows import Rows, distinct_counts, int_view
 from ._roles import type_name
+from ._rows import Rows, distinct_counts, int_view
 
 __all__ = ["float_fields", "string_fields", "segment"]
 
@@ -83,7 +83,7 @@ def string_fields(rows: Rows, alpha: float) -> list[tuple[float, Field]]:
         last = o + int(lens.max())  # zeros in every file after the longest text belong to the next field
         e = min(e, last + 1 + (-(last + 1 - o)) % 4)
         w = e - o
-        if w >= 2 and lens.max() >= 2:
+        if w >= 2 and lens.max() >= 4 and lens.mean() >= 2:
             vals = {bytes(r) for r in m[:, o:e]}
             per = [a * math.log10(rp) + ((w - a) * math.log10(rz) if w > a else 0.0) for a in lens]
             logp = sum(sorted(per)[-len(vals):]) if len(vals) > 1 else 0.0
@@ -127,7 +127,7 @@ def _signed(rows: Rows, o: int, w: int, e: str) -> bool:
     return vals == {0, 0xFF} or (0xFF in vals and vals <= {0xFF, 0xFE, 0, 1})
 
 
-def segment(rows: Rows, a: int, b: int, endian: str, cache: dict) -> list[Field]:
+def segment(rows: Rows, a: int, b: int, endian: str, cache: dict, ints: bool = True) -> list[Field]:
     """Fields for the bytes ``[a, b)`` that no role claimed: constants, plain integers, raw bytes."""
     dc = distinct_counts(rows.m)
     cst = rows.const
@@ -139,14 +139,14 @@ def segment(rows: Rows, a: int, b: int, endian: str, cache: dict) -> list[Field]
     def flush(upto: int) -> None:
         nonlocal raw_start
         if raw_start is not None and upto > raw_start:
-            out.append(Field(raw_start, upto - raw_start, None, "raw", f"varies in {unit}; no pattern found",
-                             0, rows.n))
+            why = "no pattern found" if ints else "no evidence of structure around it"
+            out.append(Field(raw_start, upto - raw_start, None, "raw", f"varies in {unit}; {why}", 0, rows.n))
         raw_start = None
 
     while p < b:
         got = None
         for w in (4, 2, 1):
-            if p + w > b or got is not None:
+            if p + w > b or got is not None or not ints:
                 continue
             if w == 1:
                 okp = (not cst[p]) and dc[p] <= max(2, rows.n // 8) and _stationary(rows, dc, cst, 1, endian,
@@ -163,7 +163,7 @@ def segment(rows: Rows, a: int, b: int, endian: str, cache: dict) -> list[Field]
             while q < b and cst[q]:
                 q += 1
             run = q - p
-            w = 8 if run >= 8 else 4 if run >= 4 else 2 if run >= 2 else 1
+            w = 4 if run >= 4 else 2 if run >= 2 else 1  # no u8: the compiler reads 64-bit literals as signed
             val = int(int_view(rows.m[:1, p:p + w], w, endian)[0, 0]) if rows.n else 0
             got = Field(p, w, type_name(w, endian), "const", f"= {val:#x} in {rows.n}/{rows.n} {unit}", rows.n,
                         rows.n, value=val)
