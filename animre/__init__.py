@@ -21,6 +21,7 @@ from .decode.icn import icn_sprites  # noqa: E402
 from .decode.omf_sprites import sprite_images  # noqa: E402
 from .errors import AnimreError, ParseError, SpecError, ToolchainError, UsageError  # noqa: E402
 from .export import export, export_animation, wiki_table  # noqa: E402
+from .infer import InferredSpec, infer_spec  # noqa: E402
 from .research import (  # noqa: E402
     check,
     claims,
@@ -60,6 +61,8 @@ __all__ = [
     "export_animation",
     "fields_table",
     "icn_sprites",
+    "infer_spec",
+    "InferredSpec",
     "load_parser",
     "open_corpus",
     "parse_file",

@@ -211,6 +211,23 @@ def _cmd_suggest(args) -> int:
     return status
 
 
+def _cmd_infer(args) -> int:
+    from .infer import infer_spec
+
+    if sys.stderr.isatty() and not args.quiet:
+        print(f"inferring a spec from the files in {args.dir} ...", file=sys.stderr)
+    spec = infer_spec(args.dir, name=args.format_name, min_files=args.min_files)
+    out = args.out or Path(f"{args.format_name}.ksy")
+    spec.save(out)
+    roles = spec.roles()
+    found = ", ".join(f"{k} {roles[k]}" for k in ("magic", "file_size", "offset", "count", "size", "string",
+                                                  "float") if k in roles) or "no structure"
+    print(f"inferred {out} from {len(spec.files)} files: {found}")
+    if args.evidence:
+        _print_df(spec.evidence[["type", "field", "offset", "width", "kind", "role", "evidence"]], limit=args.limit)
+    return 0
+
+
 def _cmd_demo(args) -> int:
     from .demo import run_demo
 
@@ -300,6 +317,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="folder of the specs to patch (default: the spec each format was read with)")
     q.add_argument("--out", "-o", type=Path, default=Path("out") / "suggest",
                    help="folder for suggestions.patch (default out/suggest)")
+    q = sub.add_parser("infer", help="infer a first .ksy spec from many files of an unknown format",
+                       description="Infer a first Kaitai spec (magic, file size, offsets, counts x strides, "
+                                   "strings, floats, variants) from the files in DIR and write it to -o; every "
+                                   "field's doc states its evidence. DIR is only read.")
+    q.add_argument("dir", type=Path, help="folder of files of one format")
+    q.add_argument("--out", "-o", type=Path, default=None, help="spec to write (default FORMAT_NAME.ksy)")
+    q.add_argument("--format-name", default="unknown", help="the spec id (default unknown)")
+    q.add_argument("--min-files", type=int, default=5, help="independent files needed (default 5)")
+    q.add_argument("--evidence", action="store_true", help="print the evidence of every field")
+    q.add_argument("--quiet", "-q", action="store_true", help="no progress line")
+    q.add_argument("--limit", type=int, default=200, help="rows of the evidence to print (default 200)")
+    q.set_defaults(func=_cmd_infer)
     d = sub.add_parser("demo", help="run every notebook headless, write findings to OUT",
                        description="Execute every notebook on the sample corpus; write executed "
                                    "notebooks and exported findings to OUT.")

@@ -698,6 +698,7 @@ def main(argv=None) -> int:
         if args.baseline_rev:
             res["revision"] = section_revision(tmp, args.baseline_rev, args.repeat)
         res["latency"] = civ3.section_latency(REALDATA)
+        res["infer"] = subprocess.run([sys.executable, str(Path(__file__).with_name("infer.py"))], check=False).returncode
         if not args.quick:
             res["big"] = section_big(tmp, args.frm, args.flc)
             res["notebooks"] = section_notebooks()

@@ -114,7 +114,7 @@ def generate_all(out_dir: str | Path, seed: int = 2097, only: list[str] | None =
     >>> import tempfile
     >>> m = generate_all(tempfile.mkdtemp(), seed=1)
     >>> sorted(m["formats"])
-    ['agg', 'flc', 'frm', 'gcdisc', 'icn', 'mot', 'omf', 'pak', 'pas4', 'zip']
+    ['agg', 'flc', 'frm', 'gcdisc', 'icn', 'mot', 'omf', 'pak', 'pas4', 'synthetic', 'zip']
     """
     out = check_sample_target(out_dir)
     out.mkdir(parents=True, exist_ok=True)

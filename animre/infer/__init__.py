@@ -1,0 +1,11 @@
+"""Inference of a first spec for an unknown format from many of its files.
+
+Sampling (bounded windows of every file), candidate detectors (constants,
+widths and endianness, file size, offsets, counts x strides, strings,
+floats), the layout solver, variants, the guard against invented
+structure, and the Kaitai writer. :func:`infer_spec` is the entry point.
+"""
+
+from ._api import EVIDENCE_COLUMNS, InferredSpec, infer_spec
+
+__all__ = ["EVIDENCE_COLUMNS", "InferredSpec", "infer_spec"]

@@ -1,0 +1,145 @@
+"""``infer_spec``: a first Kaitai spec for a format nobody has described, from many of its files."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from ..atomic import write_atomic
+from ..errors import UsageError
+from ._guard import ALPHA
+from ._ksy import to_ksy
+from ._layout import solve
+from ._model import Layout
+from ._rows import Rows
+from ._sample import HEAD, MAX_FILES, gather
+from ._variants import split_variants
+
+__all__ = ["InferredSpec", "infer_spec", "spec_time", "EVIDENCE_COLUMNS", "HEADER_MAX"]
+
+EVIDENCE_COLUMNS = ["type", "field", "offset", "width", "kind", "role", "holds", "of", "evidence", "alternatives"]
+HEADER_MAX = 1024
+
+
+@dataclass
+class InferredSpec:
+    """What :func:`infer_spec` found: the spec text, its evidence per field, and the layout.
+
+    Attributes
+    ----------
+    ksy : str
+        The spec (YAML), ready for :func:`animre.compile_spec` or ``open_corpus(specs=...)``.
+    evidence : DataFrame
+        One row per field: ``type, field, offset, width, kind, role, holds, of, evidence, alternatives``.
+    layout : Layout
+        The fields, records and regions (``animre.infer._model``).
+    files : list of str
+        The files it was inferred from (distinct contents).
+    suggestions : DataFrame or None
+        Inside a known format (``table=``/``column=``): rows for :func:`animre.suggest_patch`.
+    """
+
+    ksy: str
+    evidence: pd.DataFrame
+    layout: Layout
+    files: list = field(default_factory=list)
+    suggestions: Any = None
+    seconds: float = 0.0
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the spec to ``path`` atomically (a reader never sees half a file)."""
+        write_atomic(path, self.ksy.encode("utf-8"))
+
+    def roles(self) -> dict:
+        """How many fields of each role (``magic``, ``file_size``, ``offset``, ``count``, ``size`` ...)."""
+        return self.evidence["role"].value_counts().to_dict()
+
+    def _repr_html_(self) -> str:
+        return f"<pre>{self.ksy}</pre>" + self.evidence.to_html(index=False)
+
+
+def _evidence(lay: Layout) -> pd.DataFrame:
+    rows = []
+
+    def walk(t: Layout) -> None:
+        for f in t.fields:
+            kind = f.type or ("contents" if f.role == "magic" else "bytes")
+            rows.append([t.name, f.name, f.offset, f.width, kind, f.role, f.holds, f.of, f.evidence,
+                         "; ".join(f.alternatives)])
+        for r in t.regions:
+            rows.append([t.name, r.name, None, r.stride or None, r.kind, "instance", None, None, r.evidence, ""])
+            if r.record is not None:
+                walk(r.record)
+        for v in t.variants.values():
+            walk(v)
+
+    walk(lay)
+    return pd.DataFrame(rows, columns=EVIDENCE_COLUMNS)
+
+
+def infer_spec(source: Any, *, name: str = "unknown", min_files: int = 5, files: Any = None,
+               alpha: float = ALPHA, head: int = HEAD, max_files: int = MAX_FILES,
+               header_max: int = HEADER_MAX, table: str | None = None, column: str | None = None,
+               variants: bool = True) -> InferredSpec:
+    """Infer a first Kaitai spec from many files of one unknown format.
+
+    Parameters
+    ----------
+    source : folder, list of files, list of ``(name, bytes)``, or Corpus
+        The files (a corpus with ``files=`` to choose some of them).
+    name : str
+        The spec id (``meta/id``).
+    min_files : int
+        Independent files (distinct contents) needed at all (default 5).
+    files : callable, glob pattern or list of names, optional
+        With a corpus: which of its files.
+    alpha : float
+        Family-wise chance of one invented field (see :mod:`animre.infer._guard`).
+    head, max_files, header_max : int
+        Bytes read from every file, files read, bytes of the header laid out.
+    table, column : str, optional
+        Inside a known format: propose fields for the raw bytes of this column
+        (see :func:`animre.infer.propose_fields`); ``source`` is then the corpus.
+    variants : bool
+        Split files that disagree on a small leading field into ``switch-on`` variants.
+
+    Returns
+    -------
+    InferredSpec
+        ``.ksy`` (the spec), ``.evidence`` (one row per field), ``.save(path)``.
+
+    Examples
+    --------
+    >>> from animre.samples.synthetic import syna_files
+    >>> spec = infer_spec([(n, d) for n, d, _ in syna_files(20)], name="syna")
+    >>> spec.roles()["offset"] >= 2, "_root._io.size" in spec.ksy
+    (True, True)
+    """
+    if table is not None or column is not None:
+        from ._inside import propose_fields  # noqa: PLC0415 - the corpus layer, only for this mode
+
+        return propose_fields(source, table, column, min_files=min_files, alpha=alpha)
+    t0 = time.perf_counter()
+    samples = gather(source, files=files, head=head, max_files=max_files)
+    if len(samples) < min_files:
+        where = source if isinstance(source, (str, os.PathLike)) else f"the {type(source).__name__} given"
+        raise UsageError(f"{len(samples)} distinct file(s) in {where}; inference needs at least {min_files} "
+                         "(min_files=)")
+    if any(s.size == 0 for s in samples):
+        samples = [s for s in samples if s.size > 0]
+    width = min(min(len(s.head) for s in samples), header_max)
+    rows = Rows.of([s.head[:width] for s in samples], [s.size for s in samples])
+    lay = solve(rows, samples, alpha=alpha, name=name)
+    if variants:
+        lay = split_variants(lay, rows, samples, alpha=alpha, min_files=min_files) or lay
+    text = to_ksy(lay, name=name, n_files=len(samples))
+    return InferredSpec(text, _evidence(lay), lay, [s.name for s in samples], seconds=time.perf_counter() - t0)
+
+
+def spec_time(spec: InferredSpec) -> float:
+    """Seconds :func:`infer_spec` took (reading the files included)."""
+    return spec.seconds

@@ -1,0 +1,107 @@
+"""Write an inferred layout as a Kaitai Struct spec (YAML text).
+
+Every integer goes through :func:`animre.ksy_numbers.ksy_int` (the
+compiler's YAML reader turns integers of 2^31 and more into floats).
+"""
+
+from __future__ import annotations
+
+import yaml
+
+from ..ksy_numbers import ksy_int
+from ._model import Field, Layout, Region
+
+__all__ = ["to_ksy"]
+
+
+def _field(f: Field, endian: str) -> dict:
+    d: dict = {"id": f.name}
+    if f.role == "magic":
+        d["contents"] = [int(b) for b in f.value]
+    elif f.role == "raw" or f.type is None:
+        d["size"] = f.width
+    elif f.type == "str":
+        d.update({"type": "str", "size": f.width, "encoding": "ASCII", "pad-right": 0})
+    else:
+        t = f.type
+        if t.endswith(endian):
+            t = t[:-2]
+        d["type"] = t
+        if f.role == "const":
+            d["valid"] = ksy_int(f.value)
+        elif f.role == "file_size":
+            k = f.k
+            expr = "_root._io.size" + (f" + {k}" if k > 0 else f" - {-k}" if k < 0 else "")
+            d["valid"] = {"expr": f"_ == {expr}"}
+    d["doc"] = f.evidence or f.role
+    return d
+
+
+def _region(r: Region, endian: str) -> dict:
+    d: dict = {"pos": r.start if isinstance(r.start, str) else ksy_int(r.start)}
+    if r.absolute:
+        d = {"io": "_root._io", **d}
+    if r.kind == "records" and r.record is not None:
+        d.update({"type": r.record.name, "repeat": "expr", "repeat-expr": r.count})
+    elif r.kind == "records":
+        d.update({"size": r.stride, "repeat": "expr", "repeat-expr": r.count})
+    elif r.kind == "strz":
+        d.update({"type": "strz", "encoding": "ASCII"})
+    elif r.count is not None and r.stride == 1:
+        d["size"] = r.count
+    else:
+        d["size"] = r.size if isinstance(r.size, str) else ksy_int(r.size or 0)
+    d["doc"] = r.evidence
+    return d
+
+
+def _type(lay: Layout, endian: str, types: dict) -> dict:
+    t: dict = {"seq": [_field(f, endian) for f in lay.fields]}
+    if lay.variants:
+        t["seq"].append({"id": "body", "type": {"switch-on": lay.tag,
+                                                "cases": {int(k): v.name for k, v in lay.variants.items()}},
+                         "doc": f"one layout per value of {lay.tag}"})
+        for v in lay.variants.values():
+            types[v.name] = _type(v, endian, types)
+    inst = {r.name: _region(r, endian) for r in lay.regions}
+    if inst:
+        t["instances"] = inst
+    for r in lay.regions:
+        if r.record is not None:
+            types[r.record.name] = _type(r.record, endian, types)
+    return t
+
+
+def to_ksy(lay: Layout, *, name: str, n_files: int, doc: str = "") -> str:
+    """The spec text of a layout.
+
+    Examples
+    --------
+    >>> from animre.infer._model import Field, Layout
+    >>> lay = Layout("x", 6, [Field(0, 2, None, "magic", "m", value=b"AB", name="magic"),
+    ...                       Field(2, 4, "u4le", "file_size", "= file size in 5/5 files", name="len_file")])
+    >>> print(to_ksy(lay, name="x", n_files=5).split("seq:")[1])
+    <BLANKLINE>
+    - id: magic
+      contents:
+      - 65
+      - 66
+      doc: m
+    - id: len_file
+      type: u4
+      valid:
+        expr: _ == _root._io.size
+      doc: = file size in 5/5 files
+    <BLANKLINE>
+    """
+    endian = lay.endian
+    types: dict = {}
+    root = _type(lay, endian, types)
+    spec: dict = {
+        "meta": {"id": name, "title": f"{name} (inferred by animre from {n_files} files)", "endian": endian},
+        "doc": doc or f"A first spec inferred by animre from {n_files} files; every field's doc states its evidence.",
+    }
+    spec.update(root)
+    if types:
+        spec["types"] = types
+    return yaml.safe_dump(spec, sort_keys=False, width=1000, allow_unicode=True)

@@ -1,0 +1,261 @@
+"""The layout solver: from rows of bytes to fields, the records they count and what they point at.
+
+Order of precedence (a byte belongs to the first that claims it): the
+constant prefix (magic), file-size fields, offsets, counts and sizes (the
+relations between them), strings, floats; the rest is segmented into
+constants, plain integers and raw bytes. Records found by a count are laid
+out by the same solver, every record of every file a sample.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._model import Field, Layout, Region
+from ._roles import _views, file_size_fields, offset_fields, relation_fields
+from ._rows import Rows, int_view
+from ._sample import Sample
+from ._values import float_fields, segment, string_fields
+
+__all__ = ["solve", "MAX_RECORDS", "MAX_RECORD_WIDTH"]
+
+MAX_RECORDS = 4000
+MAX_RECORDS_PER_FILE = 256
+MAX_RECORD_WIDTH = 1024
+TARGET_PEEK = 256
+
+
+def _claim(taken: np.ndarray, f: Field) -> bool:
+    if f.end > len(taken) or taken[f.offset:f.end].any():
+        return False
+    taken[f.offset:f.end] = True
+    return True
+
+
+def _magic(rows: Rows) -> Field | None:
+    cst = rows.const
+    run = 0
+    while run < rows.width and cst[run]:
+        run += 1
+    if run < 2 or not rows.n:
+        return None
+    head = bytes(rows.m[0, :run])
+    printable = 0
+    while printable < run and 0x20 <= head[printable] < 0x7F:
+        printable += 1
+    n = printable if printable >= 2 else min(run, 4)
+    return Field(0, n, None, "magic", f"the same {n} bytes at the start of {rows.n}/{rows.n} files",
+                 rows.n, rows.n, value=head[:n])
+
+
+def _endian(fields: list[Field], rows: Rows) -> str:
+    votes = {"le": 0, "be": 0}
+    for f in fields:
+        if f.type and f.type.endswith(("le", "be")) and f.role in ("file_size", "offset", "count", "size", "float"):
+            votes[f.type[-2:]] += 1
+    if votes["le"] != votes["be"]:
+        return max(votes, key=votes.get)
+    # the side of multi-byte words where the bytes are zero more often
+    if rows.width >= 2 and rows.n:
+        z = (rows.m == 0).mean(axis=0)
+        lo, hi = z[0:rows.width - 1:2].sum(), z[1:rows.width:2].sum()
+        return "be" if lo > hi * 1.2 else "le"
+    return "le"
+
+
+def _name(f: Field, base: int = 0) -> str:
+    pre = {"magic": "magic", "file_size": "len_file", "offset": "ofs", "count": "num", "size": "len",
+           "float": "float", "string": "str", "int": "unknown", "const": "unknown", "raw": "unknown"}[f.role]
+    return pre if f.role == "magic" else f"{pre}_0x{f.offset + base:02x}"
+
+
+def _values(rows: Rows, f: Field) -> np.ndarray:
+    w, e = f.width, (f.type[-2:] if f.type and f.type[-2:] in ("le", "be") else "le")
+    return int_view(rows.m[:, f.offset:f.end], w, e)[:, 0]
+
+
+def _consistent(samples: list[Sample], rows: Rows, vals: np.ndarray) -> bool:
+    """The offsets land on the same two bytes, or on a NUL-terminated text, in every sample."""
+    peeks = [samples[int(i)].window(int(v), TARGET_PEEK) for i, v in zip(rows.file, vals)]
+    if len(peeks) >= 3 and all(len(p) >= 2 and p[:2] == peeks[0][:2] for p in peeks):
+        return True
+    return _target(samples, rows, vals)[0] == "strz"
+
+
+def _target(samples: list[Sample], rows: Rows, vals: np.ndarray) -> tuple[str, int]:
+    """What the offsets point at: ``("strz", 0)`` or ``("bytes", n)``."""
+    room = int((rows.fsize - vals).min())
+    peeks = [samples[int(i)].window(int(v), TARGET_PEEK) for i, v in zip(rows.file, vals)]
+    if all(p and p.find(b"\0") >= 1 and all(0x20 <= c < 0x7F for c in p[:p.find(b"\0")]) for p in peeks):
+        return "strz", 0
+    return "bytes", max(0, min(16, room))
+
+
+def _record_rows(samples: list[Sample], rows: Rows, start: np.ndarray, count: np.ndarray, stride: int) -> Rows:
+    data, fs, base, fl = [], [], [], []
+    per_file = max(1, min(MAX_RECORDS_PER_FILE, MAX_RECORDS // max(1, rows.n)))
+    for i in range(rows.n):
+        s = samples[int(rows.file[i])]
+        k = int(min(count[i], per_file, max(0, (1 << 16) // stride)))
+        blob = s.window(int(start[i]), k * stride)
+        for j in range(len(blob) // stride):
+            data.append(blob[j * stride:(j + 1) * stride][:MAX_RECORD_WIDTH])
+            fs.append(s.size)
+            base.append(int(start[i]) + j * stride)
+            fl.append(int(rows.file[i]))
+    return Rows.of(data, fs, base, fl, header=False)
+
+
+def _pairs(rows: Rows, fields: list[Field], regions: list[Region]) -> None:
+    """In records: an offset and a size whose regions tile the file: ``(offset, size)`` pairs."""
+    offs = [f for f in fields if f.role == "offset"]
+    ints = [f for f in fields if f.role == "int"]
+    for o in offs:
+        ov = _values(rows, o)
+        for s in ints:
+            sv = _values(rows, s)
+            if (ov + sv > rows.fsize).any() or len(np.unique(sv)) < 3:
+                continue
+            order = np.lexsort((ov, rows.file))
+            same = rows.file[order][1:] == rows.file[order][:-1]
+            gap = ov[order][1:] - (ov[order][:-1] + sv[order][:-1])
+            if same.sum() < 3 or (gap[same] < 0).any() or np.median(gap[same]) > 8:
+                continue
+            s.role, s.evidence = "size", (f"size of the bytes at {_name(o)}: the regions follow each other "
+                                          f"without overlap in {rows.n}/{rows.n} records")
+            s.name = _name(s)
+            for r in regions:
+                if r.start == _name(o):
+                    r.kind, r.size = "bytes", s.name
+            break
+
+
+def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: int = 0) -> Layout:
+    """Fields for every byte of ``rows`` (and the regions they lead to)."""
+    width = rows.width
+    b0 = int(rows.base[0]) if rows.header and rows.n else 0
+    taken = np.zeros(width, bool)
+    fields: list[Field] = []
+    regions: list[Region] = []
+    if rows.header and not rows.base.any():
+        mg = _magic(rows)
+        if mg is not None and _claim(taken, mg):
+            fields.append(mg)
+    views = _views(rows)
+    for f in sorted(file_size_fields(rows, views, alpha), key=lambda f: (-f.width, f.offset)):
+        if _claim(taken, f):
+            fields.append(f)
+    offsets: dict[str, tuple[Field, np.ndarray]] = {}
+    cands = offset_fields(rows, views, alpha)
+    pref = _endian(fields, rows) if any(f.role == "file_size" for f in fields) else None
+    if pref is None and cands:
+        le = sum(1 for _, f, _ in cands if f.type.endswith("le") and f.offset % f.width == 0)
+        be = sum(1 for _, f, _ in cands if f.type.endswith("be") and f.offset % f.width == 0)
+        pref = "le" if le >= be else "be"
+    if pref is None:
+        fl = float_fields(rows, alpha)
+        le = sum(1 for _, f in fl if f.type.endswith("le"))
+        be = sum(1 for _, f in fl if f.type.endswith("be"))
+        pref = "le" if le > be else "be" if be > le else _endian(fields, rows)
+    cands = [c for c in cands if c[1].type.endswith(pref)]
+    widest = {}
+    for c in cands:  # the same values read narrower (zero high bytes) are the same field
+        k = c[1].offset
+        if k not in widest or c[1].width > widest[k][1].width and (c[2] == widest[k][2]).all():
+            widest[k] = c
+    cands = list(widest.values())
+    weak: dict[str, tuple[Field, np.ndarray]] = {}
+    for _logp, f, v in sorted(cands, key=lambda t: (t[1].offset % t[1].width != 0, t[0], -t[1].width)):
+        if taken[f.offset:f.end].any():
+            continue
+        f.name = _name(f, b0)
+        if f.value or _consistent(samples, rows, v):
+            f.value = None
+            _claim(taken, f)
+            fields.append(f)
+            offsets[f.name] = (f, v)
+        else:
+            f.value = None
+            weak[f.name] = (f, v)
+    if rows.header:
+        confirmed = set()
+        for f, reg in relation_fields(rows, views, taken, {**offsets, **weak}, alpha, pref):
+            for bound in (reg.start, f.evidence.split(" to ")[-1].split(" in ")[0]):
+                if isinstance(bound, str) and bound in weak and bound not in confirmed:
+                    w = weak[bound][0]
+                    if _claim(taken, w):
+                        w.evidence += f"; {f.evidence.split(' in ')[0].replace('of the bytes', 'bounds the bytes')}"
+                        fields.append(w)
+                        offsets[bound] = weak[bound]
+                        confirmed.add(bound)
+            if (isinstance(reg.start, str) and reg.start not in offsets) or \
+                    not any(b in f.evidence for b in list(offsets) + ["the end"]):
+                continue
+            have = next((g for g in fields if g.offset == f.offset), None)
+            if have is None:
+                if not _claim(taken, f):
+                    continue
+                fields.append(f)
+                have = f
+            elif have.width != f.width or have.role != f.role:
+                continue
+            if isinstance(reg.start, int):  # a constant field holding the start is an offset
+                for g in fields:
+                    if g.role == "const" and g.value == reg.start:
+                        g.role, g.evidence = "offset", f"= {reg.start:#x}, where {_name(f, b0)}'s region starts"
+                        reg.start = _name(g, b0)
+            reg.count = _name(have, b0)
+            reg.name = f"{'records' if reg.kind == 'records' else 'body'}_0x{have.offset + b0:02x}"
+            if any(r.name == reg.name for r in regions):
+                reg.name += f"_{len(regions)}"
+            regions.append(reg)
+    floats = [t for t in float_fields(rows, alpha) if t[1].type.endswith(pref)]
+    for _logp, f in sorted(string_fields(rows, alpha) + floats, key=lambda t: t[0]):
+        if _claim(taken, f):
+            fields.append(f)
+    endian = pref
+    fields.sort(key=lambda f: f.offset)
+    zone = max((f.end for f in fields), default=0) if rows.header and not rows.base.any() else width
+    # plain integers only where other evidence is (a record is evidenced by its count)
+    cache: dict = {}
+    full, p = [], 0
+    for f in fields + [None]:
+        b = f.offset if f is not None else width
+        if b > p:
+            if p < zone:
+                full += segment(rows, p, min(b, zone), endian, cache)
+            if b > max(p, zone):
+                full += segment(rows, max(p, zone), b, endian, cache, ints=False)
+        if f is not None:
+            full.append(f)
+            p = f.end
+    for f in full:
+        f.name = f.name or _name(f, b0)
+    lay = Layout(name, width, full, regions, endian, rows.n)
+    # constant offsets found by relations
+    for f in full:
+        if f.role == "offset" and f.name not in offsets:
+            offsets[f.name] = (f, _values(rows, f))
+    starts = {r.start for r in regions if isinstance(r.start, str)}
+    for r in regions:
+        if r.kind != "records" or depth > 1:
+            continue
+        cf = next(f for f in full if f.name == r.count)
+        cnt = _values(rows, cf)
+        st = offsets[r.start][1] if isinstance(r.start, str) else np.full(rows.n, r.start, np.int64)
+        rr = _record_rows(samples, rows, st, cnt, r.stride)
+        if rr.n >= 2 and rr.width == min(r.stride, MAX_RECORD_WIDTH):
+            pre = "" if name == "root" or rows.header and not b0 else f"{name}_"
+            r.record = solve(rr, samples, alpha=alpha, name=f"{pre}rec_0x{cf.offset + b0:02x}", depth=depth + 1)
+            if r.stride > rr.width:
+                r.record.fields.append(Field(rr.width, r.stride - rr.width, None, "raw", "not looked at", 0, rr.n,
+                                             name=f"unknown_0x{rr.width:02x}"))
+    for n, (_f, v) in offsets.items():
+        if n in starts or any(r.start == n for r in regions):
+            continue
+        kind, size = _target(samples, rows, v)
+        regions.append(Region(f"at_{n}", kind, n, size=size, evidence=f"what {n} points at",
+                              absolute=not rows.header))
+    if not rows.header:
+        _pairs(rows, full, regions)
+    return lay

@@ -1,0 +1,188 @@
+"""Structural roles of integer fields: the file's size, offsets, counts x strides, sizes.
+
+Each detector tries every offset and integer type of the rows, measures the
+chance of its relation by coincidence on the same files (see
+:mod:`animre.infer._guard`) and keeps what the guard accepts.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._guard import accepted, equation_log10
+from ._model import Field, Region
+from ._rows import TYPES, Rows, int_view
+
+__all__ = ["file_size_fields", "offset_fields", "relation_fields", "type_name"]
+
+MAX_K = 4096
+MAX_STRIDE = 1 << 16
+COUNT_WINDOW = 512
+
+
+def type_name(w: int, e: str, signed: bool = False) -> str:
+    """Kaitai's name of an integer type (``u1``, ``u4le``, ``s2be``)."""
+    return f"{'s' if signed else 'u'}{w}" + ("" if w == 1 else e)
+
+
+def _views(rows: Rows) -> dict:
+    return {(w, e): int_view(rows.m, w, e) for w, e in TYPES}
+
+
+def _free(taken: np.ndarray, o: int, w: int) -> bool:
+    return not taken[o:o + w].any()
+
+
+def file_size_fields(rows: Rows, views: dict, alpha: float) -> list[Field]:
+    """Fields equal to the file's size plus a constant in every file (sizes must differ between files)."""
+    sizes = np.unique(rows.fsize)
+    if len(sizes) < 3 or not rows.header:
+        return []
+    out = []
+    n_tests = sum(v.shape[1] for v in views.values())
+    for (w, e), v in views.items():
+        if w == 1 or not v.shape[1]:
+            continue
+        d = v - rows.fsize[:, None]
+        ok = (d == d[0]).all(axis=0) & (np.abs(d[0]) <= MAX_K)
+        if not ok.any():
+            continue
+        near = (np.abs(d) <= 64).mean()
+        q = max(2.0 ** (-8 * w), near / 129)
+        logp = equation_log10(q, len(sizes))
+        if not accepted(logp, n_tests, alpha):
+            continue
+        for o in np.flatnonzero(ok):
+            k = int(d[0, o])
+            sign = f"+ {k}" if k > 0 else (f"- {-k}" if k < 0 else "")
+            ev = f"= file size {sign}".rstrip() + f" in {rows.n}/{rows.n} files ({len(sizes)} sizes)"
+            out.append(Field(int(o), w, type_name(w, e), "file_size", ev, rows.n, rows.n, k=k,
+                             alternatives=[f"chance by coincidence 10^{logp:.0f} x {n_tests} tests"]))
+    return out
+
+
+def _in_range(rows: Rows, v: np.ndarray, w: int) -> np.ndarray:
+    return (v >= 1) & (v <= rows.fsize[:, None])
+
+
+def offset_fields(rows: Rows, views: dict, alpha: float) -> list[tuple[float, Field, np.ndarray]]:
+    """Fields whose value lies inside the file in every sample, more often than chance allows.
+
+    Returns ``(log10 p, field, values)`` for every accepted candidate (overlaps included).
+    """
+    out = []
+    n_tests = sum(v.shape[1] for v in views.values())
+    for (w, e), v in views.items():
+        if w == 1 or not v.shape[1]:
+            continue
+        inr = _in_range(rows, v, w)
+        uniform = float(np.mean((rows.fsize + 1) / 2.0 ** (8 * w)))
+        q = min(1.0, max(uniform, float(inr.mean())))
+        if q >= 0.999:
+            continue
+        pos = np.arange(v.shape[1])
+        ahead = v >= (pos + w)[None, :] + rows.base[:, None]  # forward, past the field itself
+        ok = inr.all(axis=0) & ahead.all(axis=0) & ~(v == v[0]).all(axis=0)
+        sizes = np.sort(rows.fsize)
+        for o in np.flatnonzero(ok):
+            col = v[:, o]
+            uniq, first = np.unique(col, return_index=True)
+            n_eff = len(uniq)
+            logp = n_eff * math.log10(q)
+            # tight: inside its own file more often than inside the others' (the value tracks its file)
+            r = 1.0 - np.searchsorted(sizes, uniq, side="left") / len(sizes)
+            logp_tight = float(np.log10(np.maximum(r, 1e-300)).sum())
+            if accepted(logp, n_tests, alpha):
+                tight = accepted(logp_tight, n_tests, alpha)
+                ev = (f"inside the file in {rows.n}/{rows.n} {'files' if rows.header else 'records'} "
+                      f"({n_eff} distinct values; chance {q:.2g} each"
+                      + (f", and inside the other files' only 10^{logp_tight:.0f} as often)" if tight else ")"))
+                f = Field(int(o), w, type_name(w, e), "offset", ev, rows.n, rows.n,
+                          alternatives=[f"{n_tests} candidates tried"])
+                f.value = tight
+                out.append((min(logp, logp_tight), f, col))
+    return out
+
+
+def _fit(c: np.ndarray, z: np.ndarray, x: np.ndarray | None) -> tuple[int, int] | None:
+    """(stride, start) with ``z == start + stride * c`` (start fixed, or ``x`` per row)."""
+    if x is None:
+        i = np.flatnonzero(c != c[0])
+        if not len(i):
+            return None
+        num, den = int(z[i[0]] - z[0]), int(c[i[0]] - c[0])
+        if den == 0 or num % den:
+            return None
+        s = num // den
+        if s < 1 or s > MAX_STRIDE:
+            return None
+        p = z - s * c
+        if (p != p[0]).any() or p[0] < 0:
+            return None
+        return s, int(p[0])
+    i = np.flatnonzero(c > 0)
+    if not len(i):
+        return None
+    num, den = int(z[i[0]] - x[i[0]]), int(c[i[0]])
+    if num <= 0 or num % den:
+        return None
+    s = num // den
+    if s > MAX_STRIDE or (x + s * c != z).any():
+        return None
+    return s, -1
+
+
+def relation_fields(rows: Rows, views: dict, taken: np.ndarray, offsets: dict[str, tuple[Field, np.ndarray]],
+                    alpha: float, endian: str = "le") -> list[tuple[Field, Region]]:
+    """Counts and sizes: ``count * stride == end - start`` in every file.
+
+    ``end`` is an offset field or the file's size; ``start`` an offset field
+    or a position fitted on the files. A stride of 1 makes the field the
+    region's size.
+    """
+    bounds = [(n, v) for n, (f, v) in offsets.items()] + [("_root._io.size", rows.fsize)]
+    starts = [(None, None)] + [(n, v) for n, (f, v) in offsets.items()]
+    cands = []
+    for (w, e), v in views.items():
+        for o in range(min(v.shape[1], COUNT_WINDOW)):
+            if not _free(taken, o, w):
+                continue
+            c = v[:, o]
+            if (c == c[0]).all() or c.max() > (1 << 24) or (w > 1 and e != endian):
+                continue
+            cands.append((o, w, e, c))
+    cands.sort(key=lambda t: (t[0], -t[1]))
+    n_tests = max(1, len(cands) * len(bounds) * len(starts))
+    out = []
+    used: set = set()
+    for o, w, e, c in cands:
+        vals, cnt = np.unique(c, return_counts=True)
+        q = (cnt.max() + 1) / (rows.n + 1)
+        logp = equation_log10(q, rows.n - 1)
+        if not accepted(logp, n_tests, alpha):
+            continue
+        for zn, z in bounds:
+            for xn, x in starts:
+                if xn == zn or (o, w, zn) in used:
+                    continue
+                got = _fit(c, z, x)
+                if got is None:
+                    continue
+                s, p = got
+                if x is None and p < o + w + int(rows.base[0]):
+                    continue
+                if x is None and zn == "_root._io.size" and s == 1:
+                    continue  # that is a file-size field
+                start = xn if x is not None else p
+                role = "size" if s == 1 else "count"
+                what = f"{'size' if s == 1 else f'count x {s}'} of the bytes from " \
+                       f"{start if isinstance(start, str) else hex(start)} to {zn.replace('_root._io.size', 'the end')}"
+                ev = f"{what} in {rows.n}/{rows.n} files ({len(vals)} distinct values)"
+                f = Field(o, w, type_name(w, e), role, ev, rows.n, rows.n,
+                          alternatives=[f"chance 10^{logp:.0f} x {n_tests} tests"])
+                reg = Region("", "records" if s > 1 else "bytes", start, stride=s, evidence=ev)
+                out.append((f, reg))
+                used.add((o, w, zn))
+    return out

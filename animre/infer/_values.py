@@ -1,0 +1,179 @@
+"""Values without a structural role: floats, strings, constants and plain integers.
+
+Floats and strings pass the same guard as the roles (their chance at random
+is measured at every other offset of the same files); a plain integer is
+typed only when its byte pattern says so and that pattern is not what most
+offsets of the files look like (see :mod:`animre.infer._guard`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._guard import accepted, binom_tail_log10
+from ._model import Field
+from ._roles import type_name
+from ._rows import Rows, distinct_counts, int_view
+
+__all__ = ["float_fields", "string_fields", "segment"]
+
+F_LO, F_HI = 1e-4, 1e6
+
+
+def _plausible(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    f = v.astype(np.uint32).view(np.float32)
+    a = np.abs(f)
+    with np.errstate(invalid="ignore"):
+        nz = np.isfinite(f) & (a >= F_LO) & (a <= F_HI)
+    return nz | (v == 0), nz
+
+
+def float_fields(rows: Rows, alpha: float) -> list[tuple[float, Field]]:
+    """``f4`` fields: every value zero or of a plausible magnitude, most of them not zero."""
+    out = []
+    if rows.width < 4 or rows.n < 2:
+        return out
+    for e in ("le", "be"):
+        v = int_view(rows.m, 4, e)
+        ok, nz = _plausible(v)
+        q = min(1.0, max(float(nz.mean()), 0.16))
+        n_tests = 2 * v.shape[1]
+        good = ok.all(axis=0) & (nz.sum(axis=0) * 2 >= rows.n) & ~(v == v[0]).all(axis=0)
+        for o in np.flatnonzero(good):
+            vals = np.unique(v[nz[:, o], o])
+            k = len(vals)
+            logp = binom_tail_log10(k, k, q)
+            if k >= 3 and accepted(logp, n_tests, alpha):
+                fl = v[nz[:, o], o].astype(np.uint32).view(np.float32)
+                ev = (f"a float in {int(ok[:, o].sum())}/{rows.n} {'files' if rows.header else 'records'} "
+                      f"({k} distinct, {float(fl.min()):.4g} .. {float(fl.max()):.4g})")
+                out.append((logp, Field(int(o), 4, f"f4{e}", "float", ev, int(ok[:, o].sum()), rows.n,
+                                        alternatives=[f"u4{e}", f"chance {q:.2f} per value, {n_tests} tests"])))
+    return out
+
+
+def string_fields(rows: Rows, alpha: float) -> list[tuple[float, Field]]:
+    """Fixed-size ASCII strings padded with zeros (``type: str``, ``pad-right: 0``)."""
+    m = rows.m
+    if not rows.n or rows.width < 2:
+        return []
+    pr = (m >= 0x20) & (m < 0x7F)
+    zr = m == 0
+    rp, rz = max(float(pr.mean()), 1e-3), max(float(zr.mean()), 1e-3)
+    out = []
+    o = 0
+    width = rows.width
+    while o < width:
+        if not pr[:, o].all() or (o > 0 and pr[:, o - 1].all()):
+            o += 1
+            continue
+        state = np.ones(rows.n, bool)  # still inside the text
+        lens = np.zeros(rows.n, np.int64)
+        e = o
+        while e < width:
+            nxt_in = state & pr[:, e]
+            nxt_pad = (state & zr[:, e]) | (~state & zr[:, e])
+            if not (nxt_in | nxt_pad).all():
+                break
+            lens += nxt_in
+            state = nxt_in
+            e += 1
+        last = o + int(lens.max())  # zeros in every file after the longest text belong to the next field
+        e = min(e, last + 1 + (-(last + 1 - o)) % 4)
+        w = e - o
+        if w >= 2 and lens.max() >= 4 and lens.mean() >= 2:
+            vals = {bytes(r) for r in m[:, o:e]}
+            per = [a * math.log10(rp) + ((w - a) * math.log10(rz) if w > a else 0.0) for a in lens]
+            logp = sum(sorted(per)[-len(vals):]) if len(vals) > 1 else 0.0
+            if len(vals) >= 2 and accepted(logp, width, alpha):
+                ev = (f"ASCII text padded with zeros in {rows.n}/{rows.n} {'files' if rows.header else 'records'} "
+                      f"({len(vals)} distinct, up to {int(lens.max())} characters)")
+                out.append((logp, Field(o, w, "str", "string", ev, rows.n, rows.n,
+                                        alternatives=["raw bytes"])))
+        o = max(e, o + 1)
+    return out
+
+
+def _int_like(d: np.ndarray, c: np.ndarray, hi_vals: np.ndarray) -> bool:
+    """Bytes given low to high significance: distinct counts ``d``, constancy ``c``."""
+    if c.all():
+        return False
+    if (np.diff(d) > 0).any():
+        return False
+    top = d[-1]
+    return bool(c[-1] or top * 2 <= d[0])
+
+
+def _pattern(rows: Rows, dc: np.ndarray, cst: np.ndarray, o: int, w: int, e: str) -> bool:
+    idx = np.arange(o, o + w) if e == "le" else np.arange(o + w - 1, o - 1, -1)
+    return _int_like(dc[idx], cst[idx], rows.m[:, idx[-1]])
+
+
+def _stationary(rows: Rows, dc: np.ndarray, cst: np.ndarray, w: int, e: str, cache: dict) -> float:
+    """Share of all offsets of the rows where a ``w``-byte integer pattern holds."""
+    key = (w, e)
+    if key not in cache:
+        k = rows.width - w + 1
+        hits = sum(_pattern(rows, dc, cst, p, w, e) for p in range(0, k, max(1, k // 256)))
+        cache[key] = hits / max(1, len(range(0, k, max(1, k // 256))))
+    return cache[key]
+
+
+def _signed(rows: Rows, o: int, w: int, e: str) -> bool:
+    hi = rows.m[:, o + w - 1] if e == "le" else rows.m[:, o]
+    vals = set(np.unique(hi).tolist())
+    return vals == {0, 0xFF} or (0xFF in vals and vals <= {0xFF, 0xFE, 0, 1})
+
+
+def segment(rows: Rows, a: int, b: int, endian: str, cache: dict, ints: bool = True) -> list[Field]:
+    """Fields for the bytes ``[a, b)`` that no role claimed: constants, plain integers, raw bytes."""
+    dc = distinct_counts(rows.m)
+    cst = rows.const
+    out: list[Field] = []
+    raw_start = None
+    p = a
+    unit = "files" if rows.header else "records"
+
+    def flush(upto: int) -> None:
+        nonlocal raw_start
+        if raw_start is not None and upto > raw_start:
+            why = "no pattern found" if ints else "no evidence of structure around it"
+            out.append(Field(raw_start, upto - raw_start, None, "raw", f"varies in {unit}; {why}", 0, rows.n))
+        raw_start = None
+
+    while p < b:
+        got = None
+        for w in (4, 2, 1):
+            if p + w > b or got is not None or not ints:
+                continue
+            if w == 1:
+                okp = (not cst[p]) and dc[p] <= max(2, rows.n // 8) and _stationary(rows, dc, cst, 1, endian,
+                                                                                    cache) <= 0.3
+            else:
+                okp = _pattern(rows, dc, cst, p, w, endian) and _stationary(rows, dc, cst, w, endian, cache) <= 0.3
+            if okp:
+                sg = _signed(rows, p, w, endian)
+                got = Field(p, w, type_name(w, endian, sg), "int",
+                            f"an integer ({'signed, ' if sg else ''}{dc[p]} distinct low bytes)",
+                            rows.n, rows.n, alternatives=["raw bytes"])
+        if got is None and cst[p]:
+            q = p
+            while q < b and cst[q]:
+                q += 1
+            run = q - p
+            w = 4 if run >= 4 else 2 if run >= 2 else 1  # no u8: the compiler reads 64-bit literals as signed
+            val = int(int_view(rows.m[:1, p:p + w], w, endian)[0, 0]) if rows.n else 0
+            got = Field(p, w, type_name(w, endian), "const", f"= {val:#x} in {rows.n}/{rows.n} {unit}", rows.n,
+                        rows.n, value=val)
+        if got is None:
+            if raw_start is None:
+                raw_start = p
+            p += 1
+            continue
+        flush(p)
+        out.append(got)
+        p = got.end
+    flush(b)
+    return out

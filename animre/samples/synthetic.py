@@ -1,0 +1,154 @@
+"""Synthetic formats with planted structure, and corpora with no structure at all.
+
+The truth of every generated file is known, which is what the inference of
+a spec for an unknown format (``animre.infer_spec``) is measured against.
+``generate`` writes the folder ``unknown/`` of the sample corpus: 20 files
+of the format ``SYNA`` below, for which no spec ships.
+
+SYNA (all integers little-endian)::
+
+    offset  type     field       meaning
+    0       4 bytes  magic       "SYNA"
+    4       u2       version     2 in every file
+    6       u2       num_frames  number of frame records
+    8       u4       len_file    the file's size in bytes
+    12      u4       ofs_frames  offset of the frame records (44 + 0..47 padding bytes)
+    16      u4       ofs_names   offset of the name strings = ofs_frames + 16 * num_frames
+    20      u2       width       8 .. 640
+    22      u2       height      8 .. 480
+    24      16 bytes title       ASCII, zero-padded
+    40      u4       reserved    0
+    44      ...      padding     random bytes up to ofs_frames
+    ofs_frames: num_frames x 16 bytes: f4 x, f4 y, f4 z (-100 .. 100), u2 duration (1 .. 60),
+                u2 name_index (< num_frames)
+    ofs_names:  num_frames NUL-terminated ASCII names, to the end of the file
+
+SYNV is the same idea with a variant byte: ``magic "SYNV"``, ``u1 kind`` (1
+or 2), ``u1 pad`` (0), ``u2 num_records``, ``u4 len_file``, then records
+from offset 12 to the end: kind 1 records are 12 bytes (f4 x, f4 y, f4 z),
+kind 2 records 8 bytes (u4 time, increasing; f4 value).
+"""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["generate", "syna_files", "synv_files", "random_files", "sound_files", "SYNA_HEADER", "SYNV_HEADER"]
+
+SYNA_HEADER = [  # (offset, width, field, role); role None for plain values
+    (0, 4, "magic", "magic"), (4, 2, "version", "const"), (6, 2, "num_frames", "count"),
+    (8, 4, "len_file", "file_size"), (12, 4, "ofs_frames", "offset"), (16, 4, "ofs_names", "offset"),
+    (20, 2, "width", None), (22, 2, "height", None), (24, 16, "title", "string"), (40, 4, "reserved", "const"),
+]
+SYNV_HEADER = [(0, 4, "magic", "magic"), (4, 1, "kind", None), (5, 1, "pad", "const"),
+               (6, 2, "num_records", "count"), (8, 4, "len_file", "file_size")]
+_WORDS = ["idle", "walk", "run", "jump", "fall", "land", "hit", "block", "kick", "punch", "spin", "dash", "roll",
+          "duck", "taunt", "win", "lose", "throw", "grab", "climb"]
+
+
+def _name(rng: np.random.Generator) -> bytes:
+    return ("_".join(rng.choice(_WORDS, size=int(rng.integers(1, 3)))) + str(int(rng.integers(0, 99)))).encode()
+
+
+def syna_files(n: int = 20, seed: int = 1) -> list[tuple[str, bytes, dict]]:
+    """``n`` SYNA files: ``(name, bytes, planted values)``.
+
+    Examples
+    --------
+    >>> name, data, v = syna_files(1, seed=3)[0]
+    >>> data[:4], v["len_file"] == len(data), v["ofs_names"] == v["ofs_frames"] + 16 * v["num_frames"]
+    (b'SYNA', True, True)
+    """
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(n):
+        nf = int(rng.integers(1, 40))
+        pad = int(rng.integers(0, 48))
+        ofs_frames = 44 + pad
+        ofs_names = ofs_frames + 16 * nf
+        names = [_name(rng) for _ in range(nf)]
+        blob = b"".join(x + b"\0" for x in names)
+        size = ofs_names + len(blob)
+        title = _name(rng)[:15]
+        w, h = int(rng.integers(8, 641)), int(rng.integers(8, 481))
+        head = struct.pack("<4sHHIIIHH16sI", b"SYNA", 2, nf, size, ofs_frames, ofs_names, w, h, title, 0)
+        frames = b"".join(struct.pack("<fffHH", *rng.uniform(-100, 100, 3), int(rng.integers(1, 61)),
+                                      int(rng.integers(0, nf))) for _ in range(nf))
+        data = head + rng.integers(0, 256, pad, dtype=np.uint8).tobytes() + frames + blob
+        vals = {"version": 2, "num_frames": nf, "len_file": size, "ofs_frames": ofs_frames, "ofs_names": ofs_names,
+                "width": w, "height": h, "title": title.decode(), "reserved": 0}
+        out.append((f"ANIM{i:02d}.SYN", data, vals))
+    return out
+
+
+def synv_files(n: int = 24, seed: int = 2) -> list[tuple[str, bytes, dict]]:
+    """``n`` SYNV files, half of kind 1, half of kind 2.
+
+    Examples
+    --------
+    >>> [d[4] for _, d, _ in synv_files(4)]
+    [1, 2, 1, 2]
+    """
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(n):
+        kind = 1 + i % 2
+        nr = int(rng.integers(2, 60))
+        if kind == 1:
+            recs = b"".join(struct.pack("<fff", *rng.uniform(-10, 10, 3)) for _ in range(nr))
+        else:
+            t = np.cumsum(rng.integers(1, 30, nr))
+            recs = b"".join(struct.pack("<If", int(x), float(rng.uniform(0, 1))) for x in t)
+        size = 12 + len(recs)
+        data = struct.pack("<4sBBHI", b"SYNV", kind, 0, nr, size) + recs
+        out.append((f"V{i:02d}.SYV", data, {"kind": kind, "num_records": nr, "len_file": size}))
+    return out
+
+
+def random_files(n: int, size: tuple[int, int] = (64, 4096), seed: int = 0,
+                 prefix: bytes = b"") -> list[tuple[str, bytes]]:
+    """``n`` files of uniformly random bytes (after an optional constant ``prefix``), sizes in ``size``.
+
+    Examples
+    --------
+    >>> [len(d) for _, d in random_files(2, (10, 11))]
+    [10, 10]
+    """
+    rng = np.random.default_rng(seed)
+    return [(f"R{i:04d}.BIN", prefix + rng.integers(0, 256, int(rng.integers(*size)), dtype=np.uint8).tobytes())
+            for i in range(n)]
+
+
+def sound_files(n: int, seconds: tuple[float, float] = (0.05, 0.5), seed: int = 0) -> list[tuple[str, bytes]]:
+    """``n`` headerless 16-bit mono sound files (22050 Hz tones with noise and a fade).
+
+    Examples
+    --------
+    >>> name, data = sound_files(1)[0]
+    >>> name, len(data) % 2
+    ('S0000.RAW', 0)
+    """
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(n):
+        k = int(22050 * rng.uniform(*seconds))
+        t = np.arange(k) / 22050
+        amp = rng.uniform(200, 12000)
+        y = amp * np.sin(2 * np.pi * rng.uniform(80, 2000) * t) * np.linspace(1, 0.2, k)
+        y += rng.normal(0, amp / 20, k)
+        out.append((f"S{i:04d}.RAW", np.clip(y, -32768, 32767).astype("<i2").tobytes()))
+    return out
+
+
+def generate(out_dir: str | Path, seed: int) -> dict:
+    """Write ``unknown/``: 20 SYNA files; returns their planted values and the header layout."""
+    folder = Path(out_dir) / "unknown"
+    folder.mkdir(parents=True, exist_ok=True)
+    files = {}
+    for name, data, vals in syna_files(20, seed):
+        (folder / name).write_bytes(data)
+        files[f"unknown/{name}"] = {"format": "syna", **vals}
+    return {"files": files, "header": [list(x) for x in SYNA_HEADER], "format": "SYNA (see animre.samples.synthetic)"}
