@@ -23,7 +23,7 @@ from animre.spec.compiler import PROJECT_ROOT
 
 NOTEBOOKS = notebook_paths()
 EXPECTED = ["00_quickstart", "01_omf_af", "02_homm2_frm", "03_gnt4_mot", "04_retro_pas4", "05_civ3_flc",
-            "06_spec_experiment", "08_unknown_format"]
+            "06_spec_experiment", "07_your_own_format", "08_unknown_format"]
 
 
 def test_all_notebooks_present():

@@ -280,8 +280,8 @@ def test_value_instances_computed_by_column_equal_the_parsers_properties(samples
     the values, types and byte ranges the parser's own properties give, in every sample and real file."""
     import numpy as np
 
-    from animre.tables import flattener as flat
     from animre.formats import detect_format
+    from animre.tables import flattener as flat
     from animre.tables.read import read_chunks
 
     files = [p for p in sorted(samples_dir.rglob("*")) if p.is_file() and p.name != "manifest.json"]

@@ -7,5 +7,6 @@ structure, and the Kaitai writer. :func:`infer_spec` is the entry point.
 """
 
 from ._api import EVIDENCE_COLUMNS, InferredSpec, infer_spec
+from ._score import boundary_scores, inferred_fields, roles_found
 
-__all__ = ["EVIDENCE_COLUMNS", "InferredSpec", "infer_spec"]
+__all__ = ["EVIDENCE_COLUMNS", "InferredSpec", "infer_spec", "boundary_scores", "inferred_fields", "roles_found"]

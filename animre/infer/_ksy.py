@@ -1,6 +1,6 @@
 """Write an inferred layout as a Kaitai Struct spec (YAML text).
 
-Every integer goes through :func:`animre.ksy_numbers.ksy_int` (the
+Every integer goes through :func:`animre.spec.numbers.ksy_int` (the
 compiler's YAML reader turns integers of 2^31 and more into floats).
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import yaml
 
-from ..ksy_numbers import ksy_int
+from ..spec.numbers import ksy_int
 from ._model import Field, Layout, Region
 
 __all__ = ["to_ksy"]

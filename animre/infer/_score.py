@@ -15,9 +15,9 @@ from pathlib import Path
 
 import yaml
 
-from ..compile import KSY_DIR, compile_spec
+from ..spec.compiler import KSY_DIR, compile_spec
 from ..errors import ParseError
-from ..parse import parse_bytes
+from ..spec.parse import parse_bytes
 from ._api import infer_spec, spec_time
 from ._model import Layout
 
