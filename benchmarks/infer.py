@@ -22,13 +22,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from animre.spec.compiler import KSY_DIR, load_parser# noqa: E402
 from animre.errors import ParseError, UsageError  # noqa: E402
 from animre.infer import infer_spec  # noqa: E402
 from animre.infer._score import STRUCT_ROLES, header_truth, measure  # noqa: E402
-from animre.spec.parse import parse_bytes# noqa: E402
 from animre.samples import generate_all  # noqa: E402
 from animre.samples import synthetic as syn  # noqa: E402
+from animre.spec.compiler import KSY_DIR, load_parser  # noqa: E402
+from animre.spec.parse import parse_bytes  # noqa: E402
 
 SHIPPED = ["af", "bk", "frm", "icn", "mot", "pas4", "flc", "agg", "pal"]
 SPEC_OF = {"af": "af", "bk": "bk"}

@@ -15,8 +15,8 @@ import animre
 from animre.cli import main
 from animre.errors import ParseError, UsageError
 from animre.infer._score import header_truth, measure, roles_found
-from animre.spec.parse import parse_bytes
 from animre.samples import synthetic as syn
+from animre.spec.parse import parse_bytes
 
 STRUCT = ["file_size", "offset", "count", "size"]
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import yaml
 
-from ..spec.compiler import KSY_DIR, compile_spec
 from ..errors import ParseError
+from ..spec.compiler import KSY_DIR, compile_spec
 from ..spec.parse import parse_bytes
 from ._api import infer_spec, spec_time
 from ._model import Layout
