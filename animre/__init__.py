@@ -1,8 +1,14 @@
 """animre: a Jupyter research kit for reverse-engineering game animation files.
 
-Kaitai Struct specs (``ksy/``) compiled into Python parsers, every parsed
-file flattened into pandas tables, and research functions that compare
-values across all files of a corpus.
+Kaitai Struct specs (``ksy/``, yours, or the public gallery's) compiled into
+Python parsers, every parsed file flattened into pandas tables, and research
+functions that compare values across all files of a corpus.
+
+The top level holds the corpus, the errors and the research verbs; every
+other name lives in its subpackage: :mod:`animre.spec` (compile, parse, the
+spec model), :mod:`animre.tables`, :mod:`animre.corpus`,
+:mod:`animre.formats`, :mod:`animre.decode`, :mod:`animre.research`,
+:mod:`animre.export`, :mod:`animre.infer`, and the presentation layer.
 
 Examples
 --------
@@ -12,17 +18,17 @@ Examples
 >>> animre.claims(c)                                 # doctest: +SKIP
 """
 
-__version__ = "0.1.0"
+import importlib
+import warnings
 
-from ._adopt import Adoption, apply_suggestions  # noqa: E402
-from .corpus import Corpus, open_corpus, parse_file  # noqa: E402
-from .decode.flc import decode_frames  # noqa: E402
-from .decode.icn import icn_sprites  # noqa: E402
-from .decode.omf_sprites import sprite_images  # noqa: E402
-from .errors import AnimreError, ParseError, SpecError, ToolchainError, UsageError  # noqa: E402
-from .export import export, export_animation, wiki_table  # noqa: E402
-from .infer import InferredSpec, infer_spec  # noqa: E402
-from .research import (  # noqa: E402
+from . import corpus, decode, export, formats, infer, research, spec, tables
+from ._adopt import apply_suggestions
+from ._version import __version__
+from .corpus import Corpus, open_corpus
+from .errors import AnimreError, ParseError, SpecError, ToolchainError, UsageError
+from .export import wiki_table
+from .infer import InferredSpec, infer_spec
+from .research import (
     check,
     claims,
     compare,
@@ -34,15 +40,13 @@ from .research import (  # noqa: E402
     relations,
     suggest,
 )
-from .spec.compiler import compile_all, compile_spec, load_parser  # noqa: E402
-from .spec.patch import suggest_patch  # noqa: E402
-from .tables.fields import fields_table  # noqa: E402
+from .spec.patch import suggest_patch
 
 __all__ = [
     "__version__",
-    "Adoption",
     "AnimreError",
     "Corpus",
+    "InferredSpec",
     "ParseError",
     "SpecError",
     "ToolchainError",
@@ -51,26 +55,46 @@ __all__ = [
     "check",
     "claims",
     "compare",
-    "compile_all",
-    "compile_spec",
+    "corpus",
     "coverage",
-    "decode_frames",
+    "decode",
     "diff",
     "diff_corpora",
     "export",
-    "export_animation",
-    "fields_table",
-    "icn_sprites",
+    "formats",
+    "infer",
     "infer_spec",
-    "InferredSpec",
-    "load_parser",
     "open_corpus",
-    "parse_file",
     "profile",
     "reinterpret",
     "relations",
-    "sprite_images",
+    "research",
+    "spec",
     "suggest",
     "suggest_patch",
+    "tables",
     "wiki_table",
 ]
+
+#: names the top level held in earlier releases -> the module that holds them now
+MOVED = {
+    "compile_all": "animre.spec",
+    "compile_spec": "animre.spec",
+    "load_parser": "animre.spec",
+    "fields_table": "animre.tables",
+    "parse_file": "animre.tables",
+    "Adoption": "animre._adopt",
+    "decode_frames": "animre.decode.flc",
+    "icn_sprites": "animre.decode.icn",
+    "sprite_images": "animre.decode.omf_sprites",
+    "export_animation": "animre.export",
+}
+
+
+def __getattr__(name: str):
+    """Names moved to their subpackage keep working for one release, with a DeprecationWarning."""
+    if name in MOVED:
+        warnings.warn(f"animre.{name} moved to {MOVED[name]}.{name}; the old name goes in the next release",
+                      DeprecationWarning, stacklevel=2)
+        return getattr(importlib.import_module(MOVED[name]), name)
+    raise AttributeError(f"module 'animre' has no attribute {name!r}")

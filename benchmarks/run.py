@@ -275,7 +275,7 @@ def section_hostile(samples: Path, repeat: int) -> dict:
         name = g.sort_values("size").iloc[len(g) // 2].file
         data = c.read_bytes(name)
         _, obj, bases = parse_data(data, name, fmt)
-        f = animre.fields_table(obj, name, bases, values=False)
+        f = animre.tables.fields_table(obj, name, bases, values=False)
         f = f[(f.kind == "value") & f.type.str.match(r"^[us][24]") & f.start.notna()
               & f.name.str.contains("num_|count|len_|ofs_|size")]
         order = "big" if fmt in ("mot", "pas4") else "little"

@@ -64,13 +64,13 @@ def test_edited_spec_reparses_only_its_format(samples_dir, tmp_path):
     cache = tmp_path / "cache"
     animre.open_corpus(d, cache=cache)
     text = (KSY_DIR / "frm.ksy").read_text().replace("- id: walk_speed", "- id: unknown_walk")
-    mod = animre.compile_spec(text)
+    mod = animre.spec.compile_spec(text)
     c = animre.open_corpus(d, cache=cache, parsers={"frm": mod})
     assert not any(r.cached for r in c.results)
     c2 = animre.open_corpus(d, cache=cache, parsers={"frm": mod})
     assert all(r.cached for r in c2.results)
     # edited again: every file re-parsed, and no column of the previous edit is kept (as a column of NA)
-    other = animre.compile_spec(text.replace("- id: unknown_walk", "- id: walk_time"))
+    other = animre.spec.compile_spec(text.replace("- id: unknown_walk", "- id: walk_time"))
     c3 = animre.open_corpus(d, cache=cache, parsers={"frm": other})
     assert not any(r.cached for r in c3.results)
     assert "walk_time" in c3.tables["frm"] and "unknown_walk" not in c3.tables["frm"]

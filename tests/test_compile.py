@@ -40,7 +40,7 @@ def test_cli_check_exit_codes(tmp_path):
 
 
 def test_compile_spec_from_text_gives_fresh_module():
-    mod = animre.compile_spec("meta: {id: tiny_probe, endian: le}\nseq:\n  - id: a\n    type: u2\n")
+    mod = animre.spec.compile_spec("meta: {id: tiny_probe, endian: le}\nseq:\n  - id: a\n    type: u2\n")
     obj = mod.TinyProbe.from_bytes(b"\x34\x12")
     obj._read()
     assert obj.a == 0x1234
@@ -52,26 +52,26 @@ def test_compile_spec_from_path_resolves_imports_and_keeps_shipped_parser(tmp_pa
     text = (KSY_DIR / "frm.ksy").read_text().replace("- id: eye_x", "- id: eye_x_edited")
     p = tmp_path / "frm.ksy"
     p.write_text(text)
-    mod = animre.compile_spec(p)
+    mod = animre.spec.compile_spec(p)
     assert "eye_x_edited" in mod.Frm.SEQ_FIELDS
-    shipped = animre.load_parser("frm")
+    shipped = animre.spec.load_parser("frm")
     assert "eye_x" in shipped.Frm.SEQ_FIELDS and mod is not shipped
 
 
 def test_broken_spec_carries_compiler_message():
     with pytest.raises(SpecError) as ei:
-        animre.compile_spec("meta: {id: broken_probe, endian: le}\nseq:\n  - id: a\n    type: no_such_type\n")
+        animre.spec.compile_spec("meta: {id: broken_probe, endian: le}\nseq:\n  - id: a\n    type: no_such_type\n")
     msg = str(ei.value)
     assert "/seq/0/type" in msg and "no_such_type" in msg
     with pytest.raises(SpecError) as ei:
-        animre.compile_spec("meta: {id: broken_yaml\nseq: [\n")
+        animre.spec.compile_spec("meta: {id: broken_yaml\nseq: [\n")
     assert "YAML" in str(ei.value)
 
 
 def test_missing_node_names_make_target(monkeypatch):
     monkeypatch.setenv("ANIMRE_NODE", "definitely-not-node-xyz")
     with pytest.raises(ToolchainError) as ei:
-        animre.compile_spec("meta: {id: t, endian: le}\nseq: [{id: a, type: u1}]\n")
+        animre.spec.compile_spec("meta: {id: t, endian: le}\nseq: [{id: a, type: u1}]\n")
     assert "make setup" in str(ei.value)
 
 
@@ -82,5 +82,5 @@ def test_missing_compiler_names_make_target(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("ANIMRE_NODE_MODULES", raising=False)
     with pytest.raises(ToolchainError) as ei:
-        animre.compile_spec("meta: {id: t, endian: le}\nseq: [{id: a, type: u1}]\n")
+        animre.spec.compile_spec("meta: {id: t, endian: le}\nseq: [{id: a, type: u1}]\n")
     assert "make setup" in str(ei.value) and "kaitai-struct-compiler" in str(ei.value)

@@ -110,7 +110,7 @@ def test_every_format_has_samples(originals):
 def test_truncation_at_every_field_boundary(fmt, originals):
     for name, data in originals.get(fmt, []):
         _, obj, bases = parse_data(data, name, fmt)
-        fields = animre.fields_table(obj, name, bases, values=False)
+        fields = animre.tables.fields_table(obj, name, bases, values=False)
         cuts = sorted(set(fields.start.dropna().astype(int)) | set(fields.end.dropna().astype(int)))
         if len(cuts) > 250:  # large files: the header boundaries and an even spread over the rest
             cuts = sorted(set(cuts[:50]) | {cuts[i] for i in np.linspace(0, len(cuts) - 1, 200).astype(int)})
@@ -130,7 +130,7 @@ def test_counts_and_offsets_set_to_hostile_values(fmt, originals):
         pytest.skip(FIXED_LAYOUT[fmt])
     for name, data in originals.get(fmt, []):
         _, obj, bases = parse_data(data, name, fmt)
-        f = animre.fields_table(obj, name, bases, values=False)
+        f = animre.tables.fields_table(obj, name, bases, values=False)
         f = f[(f["kind"] == "value") & f["type"].str.match(r"^[us][1248]") & f.start.notna()]
         f = f[f["name"].str.contains("|".join(COUNT_WORDS))]
         assert len(f), f"{name}: no count/offset fields found to attack"

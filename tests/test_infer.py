@@ -62,7 +62,7 @@ def test_syna_written_in_kaitai_itself(syna):
 def test_syna_values_read_by_the_inferred_spec_are_the_planted_ones():
     planted = syn.syna_files(12, seed=9)
     spec = animre.infer_spec([(n, d) for n, d, _ in planted], name="syna")
-    mod = animre.compile_spec(spec.ksy)
+    mod = animre.spec.compile_spec(spec.ksy)
     for n, d, v in planted:
         r = parse_bytes(d, mod, n)
         assert (r.num_0x06, r.ofs_0x0c, r.ofs_0x10, r.len_file_0x08) == \
@@ -94,7 +94,7 @@ def test_guard_no_structure_in_random_bytes_or_raw_sound(kind, n):
     if kind == "prefixed":  # the constant prefix: the magic (its text) and a constant byte
         seq = yaml.safe_load(spec.ksy)["seq"]
         assert seq[0]["contents"] == list(b"HDR") and seq[1]["valid"] == 1
-    mod = animre.compile_spec(spec.ksy)
+    mod = animre.spec.compile_spec(spec.ksy)
     for name, data in files:
         parse_bytes(data, mod, name)
 
@@ -135,7 +135,7 @@ def test_save_is_atomic_and_the_cli_writes_the_spec(tmp_path, capsys):
 
 def test_shipped_mot_with_its_spec_hidden(samples_dir):
     files = sorted((p.name, p.read_bytes()) for p in (samples_dir / "mot").rglob("*.mot"))
-    mod = animre.load_parser("mot")
+    mod = animre.spec.load_parser("mot")
     good = []
     for n, d in files:
         try:

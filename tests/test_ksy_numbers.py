@@ -3,7 +3,7 @@
 The truth is arithmetic: each value is packed into bytes with ``int.to_bytes``
 (not with anything of animre), the edit is written by the kit's spec writer
 (:func:`animre.spec.patch.patch_text`, which every suggestion goes through),
-the patched spec is compiled with the pinned compiler (``animre.compile_spec``)
+the patched spec is compiled with the pinned compiler (``animre.spec.compile_spec``)
 and the bytes are parsed: a ``valid`` accepts exactly its value, an enum key
 resolves to its label, ``contents`` matches exactly its bytes.
 """
@@ -83,7 +83,7 @@ def test_cases_cover_every_width_sign_and_extreme():
 def test_valid_constants_compile_and_accept_exactly_their_value():
     text, log = patch_text(_spec(CASES), [_edit(fid, set={"valid": v}) for fid, _, v in CASES])
     assert all(x["applied"] for x in log)
-    mod = animre.compile_spec(text)
+    mod = animre.spec.compile_spec(text)
     obj = _parse(mod, _pack(CASES))
     assert [getattr(obj, fid) for fid, _, _ in CASES] == [v for _, _, v in CASES]
     for fid, _, _ in CASES[:: max(1, len(CASES) // 12)] + [c for c in CASES if c[2] in (2**63, -(2**63))]:
@@ -95,11 +95,11 @@ def test_any_of_and_ranges_compile_with_64_bit_members():
     big = [(fid, t, v) for fid, t, v in CASES if t.startswith(("u8", "s8"))]
     edits = [_edit(fid, set={"valid": {"any-of": [v, 0 if v else 1]}}) for fid, _, v in big]
     text, _ = patch_text(_spec(big), edits)
-    obj = _parse(animre.compile_spec(text), _pack(big))
+    obj = _parse(animre.spec.compile_spec(text), _pack(big))
     assert [getattr(obj, fid) for fid, _, _ in big] == [v for _, _, v in big]
     lo_hi = [_edit(fid, set={"valid": {"min": v, "max": v}}) for fid, _, v in big]
     text, _ = patch_text(_spec(big), lo_hi)
-    mod = animre.compile_spec(text)
+    mod = animre.spec.compile_spec(text)
     assert _parse(mod, _pack(big)) is not None
     with pytest.raises(ValidationFailedError):
         _parse(mod, _pack(big, bump=big[-1][0]))
@@ -115,7 +115,7 @@ def test_enum_keys_compile_and_resolve_or_are_refused_with_the_reason():
                        or not ENUM_KEY_MIN <= v ^ 1 <= ENUM_KEY_MAX}
     assert refused and all("64-bit signed" in x["reason"] and "numbers.ksy" in x["reason"]
                            for x in log if not x["applied"])
-    obj = _parse(animre.compile_spec(text), _pack(CASES))
+    obj = _parse(animre.spec.compile_spec(text), _pack(CASES))
     for fid, _, v in CASES:
         got = getattr(obj, fid)
         if fid in refused:
@@ -129,7 +129,7 @@ def test_contents_compile_and_match_exactly_their_bytes():
     assert all(x["applied"] for x in log)
     fields = yaml.safe_load(text)["seq"]
     assert all("type" not in f and len(f["contents"]) == int(t[1]) for f, (_, t, _) in zip(fields, CASES))
-    mod = animre.compile_spec(text)
+    mod = animre.spec.compile_spec(text)
     data = _pack(CASES)
     obj = _parse(mod, data)
     assert b"".join(getattr(obj, fid) for fid, _, _ in CASES) == data
@@ -141,7 +141,7 @@ def test_repeat_expr_and_size_past_32_bits_are_written_as_exact_expressions():
     text, _ = patch_text("meta: {id: numbers}\nseq:\n  - id: a\n    type: u1\n    repeat: eos\n",
                          [_edit("a", set={"repeat": "expr", "repeat-expr": 2**31})])
     assert yaml.safe_load(text)["seq"][0]["repeat-expr"] == "0x80000000"
-    mod = animre.compile_spec(text)  # compiles; reading 2^31 bytes from 3 is a clear EOF error
+    mod = animre.spec.compile_spec(text)  # compiles; reading 2^31 bytes from 3 is a clear EOF error
     with pytest.raises(EOFError):
         _parse(mod, b"\x01\x02\x03")
 

@@ -19,11 +19,14 @@ from animre.decode.omf_sprites import (
     to_rgba,
 )
 from animre.errors import ParseError
-from animre.formats import detect_format
-from animre.formats.omf import AF, BK, SOURCE_NOTES, SOURCE_OPENOMF
+from animre.formats import detect_format, get_format
+from animre.formats.omf import SOURCE_NOTES, SOURCE_OPENOMF
+
 from animre.samples import omf as gen
 from animre.spec.parse import parse_bytes
 from animre.tables.read import parse_data
+
+AF, BK = get_format("af"), get_format("bk")  # as registered: the plugin's claims and the spec's
 
 FOOTER_LAYOUT = [  # (column, offset in the move footer, struct format) from the openomf AF reader
     ("ai_flags", 0, "<H"), ("pos_constraint", 2, "<H"),
@@ -192,7 +195,7 @@ def test_af_children_equal_manifest(af_truth, sample_corpus):
 def test_collision_coordinate_bits():
     # community notes + openomf: bits 0-9 x, 10-15 unused, 16-25 y, 26-31 frame; x/y 10-bit two's complement
     assert gen.pack_coord(-1, -512, 63) == 0x3FF | (0x200 << 16) | (63 << 26)
-    mod = animre.load_parser("omf_common")
+    mod = animre.spec.load_parser("omf_common")
     for x, y, frame in [(-1, -512, 63), (511, 0, 0), (-300, 17, 5), (0, -1, 1)]:
         c = parse_bytes(struct.pack("<I", gen.pack_coord(x, y, frame)), mod, cls=mod.OmfCommon.CollisionCoord)
         assert (c.x, c.y, c.frame, c.unknown_bits_10_15) == (x, y, frame, 0)

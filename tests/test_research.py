@@ -604,7 +604,7 @@ def test_diff_corpora_after_spec_edit(samples_dir, manifest):
     edited = text.replace("  - id: eye_x\n    type: s2", "  - id: eye_x\n    type: u2", 1)
     assert edited != text
     old = animre.open_corpus(homm2, cache=False)
-    new = animre.open_corpus(homm2, cache=False, parsers={"frm": animre.compile_spec(edited)})
+    new = animre.open_corpus(homm2, cache=False, parsers={"frm": animre.spec.compile_spec(edited)})
     d = diff_corpora(old, new)
     assert list(zip(d["table"], d["field_a"], d["field_b"], d["change"])) == [
         ("frm", "frm.eye_x", "frm.eye_x", "retyped, values changed")]
@@ -630,7 +630,7 @@ def _rename_reserved_4(folder_or_files):
         warnings.simplefilter("ignore")
         old = animre.open_corpus(folder_or_files, cache=False, progress=False)
         new = animre.open_corpus(folder_or_files, cache=False, progress=False,
-                                 parsers={"flc": animre.compile_spec(edited)})
+                                 parsers={"flc": animre.spec.compile_spec(edited)})
     return old, new
 
 

@@ -2,7 +2,7 @@
 
 For every format, a primitive field of the root table and one of a row table
 are renamed in the shipped ``.ksy`` (text edit, compiled with
-``animre.compile_spec``) and the same files are opened with ``parsers=``.
+``animre.spec.compile_spec``) and the same files are opened with ``parsers=``.
 Every column made from the field must carry the new id with equal values and
 byte spans, no column may keep the old id, nothing else may change, and the
 kit's own claims and derived columns that read the field must say "not
@@ -155,7 +155,7 @@ def test_rename_renames_exactly_its_columns(old_corpora, fmt, table, field, ktyp
     edited = text.replace(f"- id: {field}\n", f"- id: {new_id}\n")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        new = animre.open_corpus(files, cache=False, parsers={fmt: animre.compile_spec(edited)})
+        new = animre.open_corpus(files, cache=False, parsers={fmt: animre.spec.compile_spec(edited)})
     assert len(new.errors) == len(old.errors) == 0
     f = all_formats()[fmt]
     made_from = set(old.columns(table).query("field == @where")["column"])
@@ -228,7 +228,7 @@ def test_diff_corpora_rename_and_retype_is_one_row(old_corpora, fmt, table, fiel
     edited = head + tail.replace(f"type: {ktype}\n", f"type: {retyped}\n", 1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        new = animre.open_corpus(files, cache=False, parsers={fmt: animre.compile_spec(edited)})
+        new = animre.open_corpus(files, cache=False, parsers={fmt: animre.spec.compile_spec(edited)})
     d = animre.diff_corpora(old, new)
     assert len(d) == 1, d[["table", "field_a", "field_b", "change"]]
     row = d.iloc[0]
@@ -247,7 +247,7 @@ def test_frm_rename_and_u1_to_s1_is_one_row(old_corpora):
     assert edited != text
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        new = animre.open_corpus(files, cache=False, parsers={"frm": animre.compile_spec(edited)})
+        new = animre.open_corpus(files, cache=False, parsers={"frm": animre.spec.compile_spec(edited)})
     d = animre.diff_corpora(old, new)
     assert d[["table", "field_a", "field_b", "change"]].values.tolist() == [
         ["frm", "frm.unknown_magic", "frm.format_version", "renamed, retyped"]]

@@ -46,7 +46,7 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *,
         ``False`` parses everything again.
     parsers : dict spec id -> module, optional
         Parser modules to use instead of the specs' own, e.g. from
-        :func:`animre.compile_spec` after editing a spec; an id that no format
+        :func:`animre.spec.compile_spec` after editing a spec; an id that no format
         has opens as a format of its own.
     progress : bool, optional
         Show a progress bar (files, with the bytes read); by default only for

@@ -138,7 +138,7 @@ def registry(specs: Iterable[str | Path] | str | Path | None = None, formats: It
     formats : ids, optional
         Only these formats take part in detection.
     parsers : dict id -> module, optional
-        Compiled parser modules (:func:`animre.compile_spec`) replacing a
+        Compiled parser modules (:func:`animre.spec.compile_spec`) replacing a
         format's parser; an id no format has becomes a format of its own.
 
     Examples
@@ -170,7 +170,7 @@ def registry(specs: Iterable[str | Path] | str | Path | None = None, formats: It
             reg[sid] = replace(fmt, parser=mod)
             continue
         if text is None:
-            raise UsageError(f"parser {sid!r} has no spec text (compile it with animre.compile_spec)")
+            raise UsageError(f"parser {sid!r} has no spec text (compile it with animre.spec.compile_spec)")
         reg[sid] = replace(_with_spec(Format(sid), read_spec(text, name=f"{sid}.ksy"), ""), parser=mod)
     if formats is not None:
         wanted = list(dict.fromkeys(formats))

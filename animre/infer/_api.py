@@ -32,7 +32,7 @@ class InferredSpec:
     Attributes
     ----------
     ksy : str
-        The spec (YAML), ready for :func:`animre.compile_spec` or ``open_corpus(specs=...)``.
+        The spec (YAML), ready for :func:`animre.spec.compile_spec` or ``open_corpus(specs=...)``.
     evidence : DataFrame
         One row per field: ``type, field, offset, width, kind, role, holds, of, evidence, alternatives``.
     layout : Layout

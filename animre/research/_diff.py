@@ -54,7 +54,7 @@ def diff(a: str | os.PathLike, b: str | os.PathLike, *, corpus: Any = None, pars
     corpus : Corpus, optional
         Where ``a`` and ``b`` are looked up (and its parsers used).
     parsers : dict spec id -> module, optional
-        Parser modules to use (e.g. from :func:`animre.compile_spec`).
+        Parser modules to use (e.g. from :func:`animre.spec.compile_spec`).
     unchanged : bool
         Also list fields whose value and position are the same.
     moved : bool

@@ -61,7 +61,7 @@ def parse_bytes(data: bytes | BinaryIO, module: types.ModuleType, file: str = "<
         The whole file (a file object is read only where the spec reads, e.g.
         an archive's directory without its members).
     module : module
-        A parser module from :func:`animre.spec.compiler.load_parser` or :func:`animre.compile_spec`.
+        A parser module from :func:`animre.spec.compiler.load_parser` or :func:`animre.spec.compile_spec`.
     file : str
         Name used in error messages.
     fetch_instances : bool
