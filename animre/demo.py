@@ -19,12 +19,14 @@ Examples
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from .atomic import write_atomic
 from .errors import AnimreError, UsageError
 from .folders import SAMPLES_DIR, check_outside, prepare_run, run_folder
 from .spec.compiler import PROJECT_ROOT
@@ -119,7 +121,6 @@ def run_notebook(path: str | os.PathLike, out_dir: str | os.PathLike, data: str 
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
-    from .atomic import write_atomic
 
     path = Path(path)
     run_dir = run_folder(data, path.stem, base=out_dir) if data is not None else Path(out_dir) / path.stem
@@ -172,8 +173,6 @@ def run_notebook(path: str | os.PathLike, out_dir: str | os.PathLike, data: str 
 
 def real_data_folder(path: str | os.PathLike) -> str | None:
     """The real-file folder a notebook asks for (notebook metadata ``animre.real_data``), if any."""
-    import json
-
     meta = json.loads(Path(path).read_text(encoding="utf-8")).get("metadata", {})
     sub = (meta.get("animre") or {}).get("real_data")
     return str(sub) if sub else None
@@ -210,8 +209,9 @@ def run_demo(out_dir: str | os.PathLike = "out", data: str | os.PathLike | None 
     --------
     >>> import tempfile; out = tempfile.mkdtemp()
     >>> files = run_demo(out, notebooks=["notebooks/06_spec_experiment.ipynb"])
-    >>> sorted(p.relative_to(out).as_posix() for p in files)[:2]
-    ['06_spec_experiment/samples/06_spec_experiment.ipynb', '06_spec_experiment/samples/spec_experiment_adopted_diff.csv']
+    >>> sorted(p.relative_to(out).as_posix() for p in files)[:2]  # doctest: +NORMALIZE_WHITESPACE
+    ['06_spec_experiment/samples/06_spec_experiment.ipynb',
+     '06_spec_experiment/samples/spec_experiment_adopted_diff.csv']
     """
     out = Path(out_dir)
     data = prepare_run(DEFAULT_DATA if data is None else data, out)

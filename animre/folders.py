@@ -17,7 +17,7 @@ Examples
 >>> check_outside(game / "HEROES2" / "findings", game)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-animre.errors.UsageError: ...findings is inside ..., the folder being read: animre never writes into a folder it reads; choose an output folder outside it
+animre.errors.UsageError: ...findings is inside ..., the folder being read: animre never writes into a folder ...
 """
 
 from __future__ import annotations

@@ -46,7 +46,8 @@ def shipped_files(fmt: str, min_files: int = 8, seeds: int = 6) -> list[tuple[st
             if not p.is_file() or p.name == "manifest.json":
                 continue
             data = p.read_bytes()
-            if fmt == "pal" and p.suffix.upper() != ".PAL" or fmt in ("af", "bk") and p.suffix.upper() != f".{fmt.upper()}":
+            suffix = p.suffix.upper()
+            if fmt == "pal" and suffix != ".PAL" or fmt in ("af", "bk") and suffix != f".{fmt.upper()}":
                 continue
             try:
                 parse_bytes(data, mod, p.name)
@@ -63,7 +64,8 @@ def roles_text(roles: dict) -> str:
 
 
 def row(name: str, m: dict) -> dict:
-    print(f"[infer] {name:<10} files {m['files']:>4}  parsed {m['parsed']:>4}  P {m['precision']:.2f} R {m['recall']:.2f} "
+    print(f"[infer] {name:<10} files {m['files']:>4}  parsed {m['parsed']:>4}  "
+          f"P {m['precision']:.2f} R {m['recall']:.2f} "
           f"F1 {m['f1']:.2f}  typed {m['typed']:.0%} of {m['header_bytes']} B  roles: {roles_text(m['roles'])}  "
           f"infer {m['infer_s']:.2f} s vs open {m['parse_s']:.2f} s")
     return {k: v for k, v in m.items() if k != "spec"}

@@ -331,10 +331,11 @@ def _hostile_archives(samples: Path, repeat: int) -> dict:
     struct.pack_into("<I", expanding, 22, 1000)
     declared_4gb = bytearray(expanding)
     struct.pack_into("<I", declared_4gb, cd + 24, 0xFFFFFFFE)
+    civ3_zip = samples / "zip" / "CIV3UNITS.ZIP"
     cases = {"agg: 65535 entries in 40 bytes": ("H.AGG", struct.pack("<H", 65535) + bytes(38), agg),
              "agg: member outside the file": ("H.AGG", bytes(outside), agg),
-             "zip: member declaring 4 GB": ("B.ZIP", bytes(declared_4gb), (samples / "zip" / "CIV3UNITS.ZIP").read_bytes()),
-             "zip: stream beyond its size": ("B.ZIP", bytes(expanding), (samples / "zip" / "CIV3UNITS.ZIP").read_bytes())}
+             "zip: member declaring 4 GB": ("B.ZIP", bytes(declared_4gb), civ3_zip.read_bytes()),
+             "zip: stream beyond its size": ("B.ZIP", bytes(expanding), civ3_zip.read_bytes())}
     cases.update(_hostile_retro(samples))
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -492,7 +493,8 @@ def run_phase(name: str, data: Path, cache: Path, code: str | None = None) -> tu
     # peak RSS from /proc/self/status VmHWM: unlike ru_maxrss it is not inherited from the
     # (large) parent process across fork + exec, so the baseline is the child's own
     code = (f"import time,re,json\nD={str(data)!r}\nC={str(cache)!r}\nTABLES_MB=0\n"
-            "def _rss(k):\n    return int(re.search(k + r':\\s+(\\d+)', open('/proc/self/status').read()).group(1))/1024\n"
+            "def _rss(k):\n"
+            "    return int(re.search(k + r':\\s+(\\d+)', open('/proc/self/status').read()).group(1))/1024\n"
             "import animre, pandas\n"  # the libraries' own memory is not the scan's
             f"rss0=_rss('VmRSS')\n{_SAMPLER}\n"
             f"t=time.perf_counter()\n{code or PHASES[name]}\nelapsed=time.perf_counter()-t\n"
@@ -544,7 +546,8 @@ def section_big(samples: Path, n_frm: int, n_flc: int) -> dict:
             "parse_only_s": t_parse, "cold_over_parse_only": t_cold / t_parse,
             "cold_1_worker_over_parse_only": t_cold1 / t_parse, "phases": phases, "phases_1_worker": phases1,
         }
-        print(f"[big] {n_frm} FRM + {n_flc} FLC files ({sum(f.stat().st_size for f in data.rglob('*') if f.is_file()) / 1e6:.1f} MB)")
+        mb = sum(f.stat().st_size for f in data.rglob('*') if f.is_file()) / 1e6
+        print(f"[big] {n_frm} FRM + {n_flc} FLC files ({mb:.1f} MB)")
         print(f"  baseline: reading the bytes {t_read:.2f} s (peak {rss_read:.0f} MB RSS); "
               f"struct reader on the FRM files {t_struct:.2f} s")
         print(f"  parse only (compiled parsers, no tables, one process) {t_parse:.1f} s; cold scan "
@@ -698,7 +701,8 @@ def main(argv=None) -> int:
         if args.baseline_rev:
             res["revision"] = section_revision(tmp, args.baseline_rev, args.repeat)
         res["latency"] = civ3.section_latency(REALDATA)
-        res["infer"] = subprocess.run([sys.executable, str(Path(__file__).with_name("infer.py"))], check=False).returncode
+        infer_script = str(Path(__file__).with_name("infer.py"))
+        res["infer"] = subprocess.run([sys.executable, infer_script], check=False).returncode
         if not args.quick:
             res["big"] = section_big(tmp, args.frm, args.flc)
             res["notebooks"] = section_notebooks()

@@ -21,7 +21,6 @@ from animre.decode.omf_sprites import (
 from animre.errors import ParseError
 from animre.formats import detect_format, get_format
 from animre.formats.omf import SOURCE_NOTES, SOURCE_OPENOMF
-
 from animre.samples import omf as gen
 from animre.spec.parse import parse_bytes
 from animre.tables.read import parse_data

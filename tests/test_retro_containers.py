@@ -628,7 +628,8 @@ def _prime2_character(cid: int, name: str, pas4: bytes) -> bytes:
     b += ids(5) + ids() + struct.pack(">I", 0) + ids(6, 7) + ids(8)  # part, swhc, unknown, elsc, spsc
     b += struct.pack(">II", 0, 0)  # unknown, unknown 2
     b += ids()  # animation boxes
-    b += struct.pack(">I", 1) + b"Fx\0" + struct.pack(">I", 1) + b"Spark\0" + b"PART" + struct.pack(">IIfII", 9, 4, 1.0, 0, 0)
+    b += struct.pack(">I", 1) + b"Fx\0" + struct.pack(">I", 1) + b"Spark\0"
+    b += b"PART" + struct.pack(">IIfII", 9, 4, 1.0, 0, 0)
     b += struct.pack(">II", 0, 0) + ids()  # overlay model and skin, animation index map
     b += struct.pack(">IB", 0xC5C5C5C5, 1) + struct.pack(">I", 1) + struct.pack(">I6f", 3, 0, 0, 0, 1, 1, 1)
     return b

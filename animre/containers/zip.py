@@ -37,7 +37,8 @@ def members(fh: BinaryIO, name: str) -> list[Member]:
         zf = zipfile.ZipFile(fh)
         infos = [i for i in zf.infolist() if not i.is_dir()]
     except _BAD as e:
-        raise ParseError(name, "central_directory", 0, f"not a readable zip directory: {type(e).__name__}: {e}") from None
+        raise ParseError(name, "central_directory", 0,
+                         f"not a readable zip directory: {type(e).__name__}: {e}") from None
     cd = min(max(0, int(getattr(zf, "start_dir", 0))), total)  # where the central directory starts
     out: list[Member] = []
     seen: set[str] = set()

@@ -8,8 +8,10 @@ which they inherit: nothing of it is pickled.
 
 from __future__ import annotations
 
+import multiprocessing as mp
 import os
 from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
 
 from ..errors import AnimreError, ParseError, UsageError
 from ..sources import read_source
@@ -101,11 +103,7 @@ def scan(todo: list[Ident], parsers, workers: int, parallel: bool, bar) -> Itera
     rows are still in ``results[0].chunks``), or a worker's batch with its
     tables already concatenated.
     """
-    import multiprocessing as mp
-
     if parallel and workers > 1 and len(todo) > 1 and "fork" in mp.get_all_start_methods():
-        from concurrent.futures import ProcessPoolExecutor
-
         global _POOL_STATE
         _POOL_STATE = (todo, parsers)
         done = 0

@@ -196,8 +196,6 @@ def column_claim(text: str, source: str, table: str, column: str,
     ...              "af_fighters", "exec_window", lambda v: v == 10).reads
     (('af_fighters', 'exec_window'),)
     """
-    import pandas as pd
-
     def check(corpus):
         df = corpus.tables.get(table)
         if df is None or column not in df:

@@ -19,7 +19,8 @@ from .base import CLAIM_COLUMNS, Claim, Format, column_claim, derived
 __all__ = ["FORMAT", "detect", "DERIVED", "CLAIMS"]
 
 SOURCE_COMMUNITY = "GNT4 community motion-format notes (MOT and GNTA files, by Sifo and Icylittlething)"
-SOURCE_NOTES = "animre format notes on GNT4 MOT/GNTA (docs/formats/mot.md: public reference implementations and real files)"
+SOURCE_NOTES = ("animre format notes on GNT4 MOT/GNTA (docs/formats/mot.md: public reference implementations "
+                "and real files)")
 
 
 def detect(head: bytes, size: int, name: str) -> float:

@@ -247,7 +247,8 @@ AF_CLAIMS = (
 
 BK_CLAIMS = (
     Claim("Each BK animation record starts with the absolute offset of the next record", SOURCE_OPENOMF,
-          _check_ofs_next, expected="the next record's offset", reads=(("bk_animations", "ofs_next"), ("bk_animations", "anim_number"),
+          _check_ofs_next, expected="the next record's offset",
+          reads=(("bk_animations", "ofs_next"), ("bk_animations", "anim_number"),
                                   ("bk_files", "background"))),
     Claim("BK animation list ends with animation number 51", SOURCE_OPENOMF, _check_bk_terminator,
           expected="51", reads=(("bk_files", "terminator"), ("bk_files", "background"))),

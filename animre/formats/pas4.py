@@ -245,7 +245,8 @@ CLAIMS = (
     Claim("The default anim state is -1 when there are no anim states.", WIKI, _check_default_empty, "pas4",
           expected="-1", reads=(("pas4", "num_anim_states"), ("pas4", "default_anim_state"))),
     Claim("The default anim state is one of the file's anim state types.", ENGINE, _check_default_valid, "pas4",
-          expected="a state type of the file", reads=(("pas4", "num_anim_states"), ("pas4", "default_anim_state"), ("pas4_states", "state_type"))),
+          expected="a state type of the file",
+          reads=(("pas4", "num_anim_states"), ("pas4", "default_anim_state"), ("pas4_states", "state_type"))),
     Claim("Bool anim values are 0 or 1.", ENGINE, _check_bool_values, "pas4", expected="0 or 1",
           reads=(("pas4_anim_values", "integer"),) + _VALUE_PARM_TYPE),
 )

@@ -4,81 +4,21 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
-import pandas as pd
-
-from ..atomic import write_atomic
 from ..errors import UsageError
 from ._guard import ALPHA
+from ._inside import propose_fields
 from ._ksy import to_ksy
 from ._layout import solve
-from ._model import Layout
+from ._result import EVIDENCE_COLUMNS, InferredSpec, evidence
 from ._rows import Rows
 from ._sample import HEAD, MAX_FILES, gather
 from ._variants import split_variants
 
 __all__ = ["InferredSpec", "infer_spec", "spec_time", "EVIDENCE_COLUMNS", "HEADER_MAX"]
 
-EVIDENCE_COLUMNS = ["type", "field", "offset", "width", "kind", "role", "holds", "of", "evidence", "alternatives"]
 HEADER_MAX = 1024
-
-
-@dataclass
-class InferredSpec:
-    """What :func:`infer_spec` found: the spec text, its evidence per field, and the layout.
-
-    Attributes
-    ----------
-    ksy : str
-        The spec (YAML), ready for :func:`animre.spec.compile_spec` or ``open_corpus(specs=...)``.
-    evidence : DataFrame
-        One row per field: ``type, field, offset, width, kind, role, holds, of, evidence, alternatives``.
-    layout : Layout
-        The fields, records and regions (``animre.infer._model``).
-    files : list of str
-        The files it was inferred from (distinct contents).
-    suggestions : DataFrame or None
-        Inside a known format (``table=``/``column=``): rows for :func:`animre.suggest_patch`.
-    """
-
-    ksy: str
-    evidence: pd.DataFrame
-    layout: Layout
-    files: list = field(default_factory=list)
-    suggestions: Any = None
-    seconds: float = 0.0
-
-    def save(self, path: str | os.PathLike) -> None:
-        """Write the spec to ``path`` atomically (a reader never sees half a file)."""
-        write_atomic(path, self.ksy.encode("utf-8"))
-
-    def roles(self) -> dict:
-        """How many fields of each role (``magic``, ``file_size``, ``offset``, ``count``, ``size`` ...)."""
-        return self.evidence["role"].value_counts().to_dict()
-
-    def _repr_html_(self) -> str:
-        return f"<pre>{self.ksy}</pre>" + self.evidence.to_html(index=False)
-
-
-def _evidence(lay: Layout) -> pd.DataFrame:
-    rows = []
-
-    def walk(t: Layout) -> None:
-        for f in t.fields:
-            kind = f.type or ("contents" if f.role == "magic" else "bytes")
-            rows.append([t.name, f.name, f.offset, f.width, kind, f.role, f.holds, f.of, f.evidence,
-                         "; ".join(f.alternatives)])
-        for r in t.regions:
-            rows.append([t.name, r.name, None, r.stride or None, r.kind, "instance", None, None, r.evidence, ""])
-            if r.record is not None:
-                walk(r.record)
-        for v in t.variants.values():
-            walk(v)
-
-    walk(lay)
-    return pd.DataFrame(rows, columns=EVIDENCE_COLUMNS)
 
 
 def infer_spec(source: Any, *, name: str = "unknown", min_files: int = 5, files: Any = None,
@@ -120,7 +60,6 @@ def infer_spec(source: Any, *, name: str = "unknown", min_files: int = 5, files:
     (True, True)
     """
     if table is not None or column is not None:
-        from ._inside import propose_fields  # noqa: PLC0415 - the corpus layer, only for this mode
 
         return propose_fields(source, table, column, min_files=min_files, alpha=alpha)
     t0 = time.perf_counter()
@@ -137,7 +76,7 @@ def infer_spec(source: Any, *, name: str = "unknown", min_files: int = 5, files:
     if variants:
         lay = split_variants(lay, rows, samples, alpha=alpha, min_files=min_files) or lay
     text = to_ksy(lay, name=name, n_files=len(samples))
-    return InferredSpec(text, _evidence(lay), lay, [s.name for s in samples], seconds=time.perf_counter() - t0)
+    return InferredSpec(text, evidence(lay), lay, [s.name for s in samples], seconds=time.perf_counter() - t0)
 
 
 def spec_time(spec: InferredSpec) -> float:

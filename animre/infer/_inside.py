@@ -17,7 +17,9 @@ import pandas as pd
 
 from ..errors import UsageError
 from ._guard import ALPHA
+from ._ksy import to_ksy
 from ._layout import solve
+from ._result import InferredSpec, evidence
 from ._rows import Rows
 
 __all__ = ["propose_fields"]
@@ -41,8 +43,6 @@ def propose_fields(corpus: Any, table: str | None, column: str | None, *, min_fi
     Returns an :class:`~animre.infer.InferredSpec` whose ``suggestions`` holds the rows; ``ksy`` is
     the layout of the blob alone, as a spec of its own.
     """
-    from ._api import InferredSpec, _evidence  # noqa: PLC0415 - the API module imports this one
-    from ._ksy import to_ksy  # noqa: PLC0415
 
     if table not in getattr(corpus, "tables", {}) or column not in corpus.tables[table].columns:
         raise UsageError(f"no column {table}.{column} in the corpus")
@@ -81,5 +81,5 @@ def propose_fields(corpus: Any, table: str | None, column: str | None, *, min_fi
                     "holds": f.holds, "of": f.of, "unit": "rows", "n_files": len(files), "counterexamples": [],
                     "edit": edit, "status": "proposed"})
     sug = pd.DataFrame(out, columns=_COLUMNS)
-    return InferredSpec(to_ksy(lay, name=f"{fid}_fields", n_files=len(files)), _evidence(lay), lay, files,
+    return InferredSpec(to_ksy(lay, name=f"{fid}_fields", n_files=len(files)), evidence(lay), lay, files,
                         suggestions=sug)

@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._model import Field, Layout, Region
-from ._roles import _views, file_size_fields, offset_fields, relation_fields
+from ._roles import file_size_fields, offset_fields, relation_fields
+from ._roles import views as row_views
 from ._rows import Rows, int_view
 from ._sample import Sample
 from ._values import float_fields, segment, string_fields
@@ -141,7 +142,7 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
         mg = _magic(rows)
         if mg is not None and _claim(taken, mg):
             fields.append(mg)
-    views = _views(rows)
+    views = row_views(rows)
     for f in sorted(file_size_fields(rows, views, alpha), key=lambda f: (-f.width, f.offset)):
         if _claim(taken, f):
             fields.append(f)

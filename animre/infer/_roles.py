@@ -27,7 +27,7 @@ def type_name(w: int, e: str, signed: bool = False) -> str:
     return f"{'s' if signed else 'u'}{w}" + ("" if w == 1 else e)
 
 
-def _views(rows: Rows) -> dict:
+def views(rows: Rows) -> dict:
     return {(w, e): int_view(rows.m, w, e) for w, e in TYPES}
 
 

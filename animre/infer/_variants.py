@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._layout import solve
 from ._model import Field, Layout
 from ._rows import Rows
 
@@ -26,7 +27,6 @@ def _n_struct(lay: Layout) -> int:
 
 def split_variants(lay: Layout, rows: Rows, samples: list, *, alpha: float, min_files: int) -> Layout | None:
     """A layout with a ``switch-on`` over a leading tag byte, or None when one layout explains the files."""
-    from ._layout import solve  # noqa: PLC0415 - the solver calls back into variants' caller; no cycle at import
 
     base = _n_struct(lay)
     best = None

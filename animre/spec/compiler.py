@@ -12,6 +12,7 @@ import hashlib
 import importlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -19,6 +20,8 @@ import tempfile
 import threading
 import types
 from pathlib import Path
+
+import yaml
 
 from ..errors import SpecError, ToolchainError
 
@@ -98,8 +101,6 @@ def run_compiler(specs: dict[str, str], mains: list[str], dirs: list[Path], *, d
 
 
 def _spec_id(text: str, fallback: str) -> str:
-    import yaml
-
     try:
         doc = yaml.safe_load(text)
         return str(doc["meta"]["id"])
@@ -209,8 +210,6 @@ def load_parser(spec_id: str) -> types.ModuleType:
 
 def spec_hash(spec_id: str) -> str:
     """sha256 of a shipped spec, its compiled parser and the parsers it imports (cache key part)."""
-    import re
-
     h = hashlib.sha256()
     todo, seen = [spec_id], set()
     while todo:

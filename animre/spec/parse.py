@@ -73,7 +73,7 @@ def parse_bytes(data: bytes | BinaryIO, module: types.ModuleType, file: str = "<
 
     Examples
     --------
-    >>> from animre.compile import load_parser
+    >>> from animre.spec.compiler import load_parser
     >>> parse_bytes(b"\\x01", load_parser("frm"), "x.bin")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     animre.errors.ParseError: x.bin: eye_x @ 0x1 (1): EndOfStreamError: ...
@@ -279,7 +279,8 @@ def _walk(obj, prefix, base, bases, values, seen):
             val = getattr(obj, f"_m_{name}", None)
             if isinstance(val, (KaitaiStruct, list)):
                 continue
-            yield FieldSpan(f"{prefix}{name}", prefix.rstrip("."), name, None, enum_value(val), None, None, obj, "value")
+            yield FieldSpan(f"{prefix}{name}", prefix.rstrip("."), name, None, enum_value(val), None, None, obj,
+                            "value")
 
 
 def _has_open(obj, seen: set[int] | None = None) -> bool:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
+from ruamel.yaml import YAML
 
 from ..dirs import default_cache_dir
 from ..errors import SpecError, UsageError
@@ -245,8 +246,6 @@ def spec_line(text: str, where: str) -> int | None:
     >>> spec_line("meta:\\n  id: x\\nseq:\\n  - id: a\\n    type: u2\\n  - id: b\\n    type: q\\n", "/seq/1/type")
     7
     """
-    from ruamel.yaml import YAML
-
     try:
         node = YAML(typ="rt").load(text)
     except Exception:  # noqa: BLE001 - the YAML error is reported by the caller

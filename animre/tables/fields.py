@@ -93,9 +93,10 @@ def fields_table(obj, file: str, bases: Bases | None = None, values: bool = True
 
     Examples
     --------
-    >>> from animre.read import parse_file
+    >>> from animre.tables.read import parse_file
     >>> _, obj, bases = parse_file("data/samples/frm/GOBLNFRM.BIN")
-    >>> fields_table(obj, "GOBLNFRM.BIN").query("name == 'walk_speed'")[["type", "value", "start", "end"]].values.tolist()
+    >>> ft = fields_table(obj, "GOBLNFRM.BIN")
+    >>> ft.query("name == 'walk_speed'")[["type", "value", "start", "end"]].values.tolist()
     [['u4', 400, 162, 166]]
     """
     if obj is None:

@@ -44,7 +44,8 @@ def row_filler(t: TablePlan, skip: frozenset = frozenset()) -> Callable:
     fn = cache.get(skip)
     if fn is not None:
         return fn
-    lines = ["def fill(recs, base, V, S, E):", "    _Enum = Enum; _KS = KaitaiStruct; _bc = base.cache.get; _sub = base.sub"]
+    lines = ["def fill(recs, base, V, S, E):",
+             "    _Enum = Enum; _KS = KaitaiStruct; _bc = base.cache.get; _sub = base.sub"]
     cols = {j: c for j, c in enumerate(t.columns + t.extents) if j not in skip}  # original positions
     groups: dict[tuple, int] = {}
     for c in cols.values():

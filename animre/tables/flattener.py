@@ -130,8 +130,8 @@ def flatten(root, bases: Bases, plan: Plan, keys: dict | None = None, *, frames:
 
     Examples
     --------
-    >>> from animre.parse import parse_bytes
-    >>> from animre.compile import load_parser
+    >>> from animre.spec.parse import parse_bytes
+    >>> from animre.spec.compiler import load_parser
     >>> mod = load_parser("frm")
     >>> data = open("data/samples/frm/GOBLNFRM.BIN", "rb").read()
     >>> obj = parse_bytes(data, mod)
