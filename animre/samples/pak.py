@@ -55,7 +55,7 @@ def compress(data: bytes, kind: str) -> bytes:
         return data
     if kind == "zlib":
         return struct.pack(">I", len(data)) + zlib.compress(data, 9)
-    from lzallright import LZOCompressor
+    from lzallright import LZOCompressor  # optional dependency (Python 3.11+ only): only the LZO PAK needs it
 
     lzo = LZOCompressor()
     out = bytearray(struct.pack(">I", len(data)))
