@@ -55,7 +55,8 @@ def compress(data: bytes, kind: str) -> bytes:
         return data
     if kind == "zlib":
         return struct.pack(">I", len(data)) + zlib.compress(data, 9)
-    from lzallright import LZOCompressor  # optional dependency (Python 3.11+ only): only the LZO PAK needs it
+    # optional dependency (Python 3.11+ only): only the LZO PAK needs it
+    from lzallright import LZOCompressor
 
     lzo = LZOCompressor()
     out = bytearray(struct.pack(">I", len(data)))

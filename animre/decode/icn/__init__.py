@@ -41,7 +41,14 @@ Examples
 
 from __future__ import annotations
 
-from ._palette import LIGHT_ALPHA, SHADOW_ALPHA, icn_palette, kb_palette, sprite_rgba, stand_in_palette
+from ._palette import (
+    LIGHT_ALPHA,
+    SHADOW_ALPHA,
+    icn_palette,
+    kb_palette,
+    sprite_rgba,
+    stand_in_palette,
+)
 from ._sequences import (
     BATTLE_FRAME_DELAY_MS,
     BATTLE_IDLE_DELAY_MS,
@@ -53,7 +60,15 @@ from ._sequences import (
     sequence_frames,
     sequence_interval_ms,
 )
-from ._sprites import HEADER_SIZE, MAX_PIXELS, MAX_TOTAL_PIXELS, IcnSprite, decode_sprite, icn_sprites, read_icn
+from ._sprites import (
+    HEADER_SIZE,
+    MAX_PIXELS,
+    MAX_TOTAL_PIXELS,
+    IcnSprite,
+    decode_sprite,
+    icn_sprites,
+    read_icn,
+)
 
 __all__ = [
     "IcnSprite",
