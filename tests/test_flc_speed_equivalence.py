@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from animre.decode import flc as flc_decode
+from animre.decode.flc import _frames, _layout
 from animre.errors import ParseError
 
 REAL = ("standard/a.fli", "standard/2422.flc", "standard/hopper.fli", "civ3/settler/Run.flc",
@@ -12,7 +13,7 @@ REAL = ("standard/a.fli", "standard/2422.flc", "standard/hopper.fli", "civ3/sett
 
 
 def _slow(monkeypatch):
-    monkeypatch.setattr(flc_decode, "_plan_deltas", lambda *a, **k: {})
+    monkeypatch.setattr(_frames, "plan_deltas", lambda *a, **k: {})
 
 
 def _outcome(data, name):
@@ -70,10 +71,10 @@ def test_fast_and_slow_paths_agree_on_mutations(samples_dir, real_or_none, monke
 
 def _tree_layout(data):
     try:
-        root, bases = flc_decode._parse(data, "x")
+        root, bases = _layout.parse_flc(data, "x")
     except ParseError:
         return None
-    return flc_decode._layout_of_tree(root, bases, data).key()
+    return _layout.layout_of_tree(root, bases, data).key()
 
 
 def test_header_walk_equals_the_spec_walk(samples_dir, real_or_none):
@@ -84,7 +85,7 @@ def test_header_walk_equals_the_spec_walk(samples_dir, real_or_none):
         originals += [p.read_bytes() for p in sorted((real_or_none / "flic").rglob("*.fl?"))]
     walked = 0
     for data in originals:
-        fast = flc_decode._layout_of_bytes(data)
+        fast = _layout.layout_of_bytes(data)
         if fast is not None:
             walked += 1
             assert fast.key() == _tree_layout(data)
@@ -98,7 +99,7 @@ def test_header_walk_equals_the_spec_walk(samples_dir, real_or_none):
         if trial % 5 == 0:
             data = data[:int(rng.integers(100, len(data)))]
         data = bytes(data)
-        fast = flc_decode._layout_of_bytes(data)
+        fast = _layout.layout_of_bytes(data)
         if fast is None:
             stepped_aside += 1
             continue

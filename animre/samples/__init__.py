@@ -19,7 +19,8 @@ import numpy as np
 
 from ..errors import UsageError
 
-__all__ = ["MANIFEST", "check_sample_target", "generate_all", "generator_names", "load_manifest", "planted_files", "seed_for", "to_jsonable"]
+__all__ = ["MANIFEST", "check_sample_target", "generate_all", "generator_names", "load_manifest", "planted_files",
+           "seed_for", "to_jsonable"]
 
 
 def generator_names() -> list[str]:

@@ -206,7 +206,7 @@ def convert(src: str | os.PathLike, dst: str | os.PathLike, format: str) -> None
     >>> (d / "a.rvz").read_bytes()[:4]
     b'RVZ\\x01'
     """
-    import nod_rs
+    import nod_rs  # optional dependency (the disc extra): imported only where a compressed copy is written
 
     writer = nod_rs.DiscWriter(nod_rs.DiscReader(os.fspath(src)), format)
     tmp = Path(f"{os.fspath(dst)}.tmp")

@@ -55,6 +55,7 @@ def compress(data: bytes, kind: str) -> bytes:
         return data
     if kind == "zlib":
         return struct.pack(">I", len(data)) + zlib.compress(data, 9)
+    # optional dependency (Python 3.11+ only): only the LZO PAK needs it
     from lzallright import LZOCompressor
 
     lzo = LZOCompressor()

@@ -4,7 +4,8 @@ Writes big-endian PAS4 blocks with :mod:`struct` only: bare blocks
 (``pas4/<name>.pas4``) and a few one-character ANCS files
 (``pas4/<name>.ancs``) in the Metroid Prime 1 layout (character info
 version 6: the block sits between the animation names and the particle
-lists; :func:`encode_ancs` also writes several characters, for the PAK samples). Value widths follow the format notes in the spec: Bool = 1 byte, Int32 /
+lists; :func:`encode_ancs` also writes several characters, for the PAK
+samples). Value widths follow the format notes in the spec: Bool = 1 byte, Int32 /
 UInt32 / Enum / Real = 4 bytes, an unknown parm type = 0 bytes.
 
 Planted regularities (recorded in the manifest under ``planted``):
