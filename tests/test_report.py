@@ -15,7 +15,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import animre  # noqa: E402
-from animre.report import SECTIONS, report_html  # noqa: E402
+from animre.present.report import SECTIONS, report_html  # noqa: E402
 
 URL_ATTRS = ("src", "href", "srcset", "data", "action", "poster")
 
@@ -110,7 +110,7 @@ def test_report_cli_usage_error(tmp_path):
 
 
 def test_a_failing_section_does_not_break_the_report(sample_corpus, monkeypatch):
-    import animre.report as rep
+    import animre.present.report as rep
 
     def boom(corpus):
         raise RuntimeError("planted failure")
@@ -156,7 +156,8 @@ def test_report_of_a_homm2_folder(samples_dir, manifest, tmp_path):
     assert ("PLANTFRM.BIN", "117 (0x75)", "&lt;= 5", "9") in rows
     # a status per file: every file of the folder has a row with its status
     for name, status in zip(corpus.files["file"], corpus.files["status"], strict=True):
-        assert re.search(rf"<td>{re.escape(name)}</td><td>[^<]*</td><td><span class=\"\w+\">{status}</span>", page), name
+        row = rf"<td>{re.escape(name)}</td><td>[^<]*</td><td><span class=\"\w+\">{status}</span>"
+        assert re.search(row, page), name
     assert "ok" not in re.findall(r"<th>(\w+)</th>", page[page.index('id="files"'):page.index('id="errors"')])
     # hashes shortened, the whole value in a tooltip only
     assert not re.search(r"[0-9a-f]{64}", text)
@@ -171,7 +172,7 @@ def test_report_of_a_homm2_folder(samples_dir, manifest, tmp_path):
 
 
 def test_counterexamples_are_formatted_once_for_board_and_report():
-    from animre.htmltable import counterexample_table
+    from animre.tableview import counterexample_table
 
     t = counterexample_table([{"file": "a/HEROES2.AGG", "offset": 158, "expected": "0xE808122D",
                                "value": 3892843054, "detail": "GOBLIN.ICN"}] * 12)
