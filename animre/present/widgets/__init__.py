@@ -9,12 +9,10 @@ from the corpus tables; the widgets only lay them out and call
 
 Examples
 --------
->>> from animre import open_corpus
->>> from animre.present.widgets import corpus_explorer
->>> ex = corpus_explorer(open_corpus("data/samples/frm", cache=False))
->>> sel = ex.select(file="GOBLNFRM.BIN", path="walk_speed").selected
->>> sel["file"], sel["path"], sel["start"], sel["end"]
-('GOBLNFRM.BIN', 'walk_speed', 162, 166)
+>>> from animre.present import widgets
+>>> prof = widgets.column_profiler(corpus, "frm", "walk_speed")
+>>> prof.profile_row["column"], "animre-profiler" in prof.widget._dom_classes
+('walk_speed', True)
 """
 
 from .claims import ClaimsBoard, claims_board
