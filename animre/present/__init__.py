@@ -19,6 +19,4 @@ Examples
 (True, True, True)
 """
 
-from . import pictures, players, plots, png, report, widgets
-
-__all__ = ["pictures", "players", "plots", "png", "report", "widgets"]
+# The subpackages are not imported here: ``animre report`` needs no ipywidgets, a plot no report.
