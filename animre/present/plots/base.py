@@ -25,12 +25,6 @@ __all__ = [
 ]
 
 
-
-
-
-
-
-
 def new_axes(ax: Axes | None, figsize: tuple[float, float]) -> tuple[Figure, Axes]:
     if ax is not None:
         return ax.figure, ax

@@ -29,7 +29,6 @@ def df_html(df: pd.DataFrame, max_rows: int = 30) -> str:
     return head.to_html(index=False, classes="animre-kv", border=0, na_rep="") + more
 
 
-
 def format_keyword(format: str | None, fmt: str | None, where: str) -> str | None:
     """``format=``, or the old ``fmt=`` keyword with a :class:`DeprecationWarning` (kept for one release).
 

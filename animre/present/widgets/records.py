@@ -21,7 +21,6 @@ __all__ = ["ROOT_RECORD", "ExplorerRecords"]
 ROOT_RECORD = "(file)"
 
 
-
 class ExplorerRecords:
     """Records, fields and bytes of the explorer's files (the part of :class:`CorpusExplorer` without widgets).
 
