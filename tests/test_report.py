@@ -182,8 +182,7 @@ def test_counterexamples_are_formatted_once_for_board_and_report():
                                   "detail": None}]).iloc[0].tolist() == ["x", "", "<= 5", "7.0", ""]
 
 
-def test_a_flag_found_reads_in_the_hex_its_claim_quotes_on_the_board_and_in_the_report(sample_corpus, samples_dir,
-                                                                                      manifest):
+def test_a_flag_found_reads_in_the_hex_its_claim_quotes_on_the_board_and_in_the_report(samples_dir, manifest):
     """mot track flags: the claim quotes "0x0202 or 0x0000"; the planted f32 tracks' flag words are found written
     in that 4-digit hex, read from the file's bytes at the offset given, in the report and on the claims board."""
     import struct
@@ -191,17 +190,19 @@ def test_a_flag_found_reads_in_the_hex_its_claim_quotes_on_the_board_and_in_the_
     from animre.present.widgets import claims_board
     from animre.tableview import counterexample_table
 
-    planted = {(t["file"], t["offset"]) for t in manifest["formats"]["mot"]["planted"]["f32_tracks"]}
-    board = claims_board(sample_corpus, formats=["mot"])
+    corpus = animre.open_corpus(samples_dir / "mot", cache=False)  # names relative to mot/
+    tracks = manifest["formats"]["mot"]["planted"]["f32_tracks"]
+    planted = {(t["file"].removeprefix("mot/"), t["offset"]) for t in tracks}
+    board = claims_board(corpus, formats=["mot"])
     i = next(i for i, t in enumerate(board.summary["claim"]) if "0x0202" in t)
     cases = board.summary["counterexamples"].iloc[i]
     shown = counterexample_table(cases, limit=None)
     assert {(c["file"], c["offset"]) for c in cases} <= planted and len(shown) == len(cases) > 0
     for case, (_, cell) in zip(cases, shown.iterrows(), strict=True):
-        stored = struct.unpack_from(">H", (samples_dir / case["file"]).read_bytes(), case["offset"])[0]
+        stored = struct.unpack_from(">H", (samples_dir / "mot" / case["file"]).read_bytes(), case["offset"])[0]
         assert cell["found"] == f"0x{stored:04X}" and cell["offset"] == f"{case['offset']} (0x{case['offset']:X})"
     board.select(i)
-    page = report_html(sample_corpus)
+    page = report_html(corpus)
     row = shown.iloc[0]
     assert f"<td>{row['offset']}</td><td>0x0202 or 0x0000</td><td>{row['found']}</td>" in page
     assert f"<td>{row['found']}</td>" in board.detail.value
