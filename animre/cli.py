@@ -150,7 +150,8 @@ def _cmd_export(args) -> int:
 
 
 def _cmd_report(args) -> int:
-    from .report import write_report
+    # imported here, not at the top: the command line's start-up time
+    from .present.report import write_report
 
     check_outside(args.out, args.dir)
     c = _open(args)

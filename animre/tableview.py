@@ -1,17 +1,20 @@
-"""Tables shown the way claims read them: every cell through the one formatter.
+"""Tables on screen: every cell through the one formatter, in a notebook, the report and the claims board.
 
 A corpus table is a plain DataFrame (its values stay numbers); shown in a
 notebook through :class:`TableView` (``corpus.show(table)``), magic values,
 flags, hashes and ids print in the same hex as the claims (``0x0202``,
 ``0xE808122D``), integers with gaps stay integers, floats keep their type's
-precision and long hashes are shortened (the full value in a tooltip).
-Which columns are hex is decided by :func:`animre.display.formatters` from
-the spec's column info (``corpus.columns(table)``). :func:`counterexamples`
-turns a claim's counterexamples (a list of dicts) into a small table whose
-``found`` reads like its ``expected``.
+precision and long hashes are shortened to :data:`HASH_CHARS` digits (the
+full value in a tooltip). Which columns are hex is decided by
+:func:`animre.display.formatters` from the spec's column info
+(``corpus.columns(table)``). The report writes its tables with
+:func:`html_table` (shares as percentages, other statistics to 4
+significant digits). A claim's counterexamples are one small table,
+:func:`counterexamples`, whose ``found`` reads like its ``expected``; the
+report and the claims board show the same (:func:`counterexample_table`).
 
 Like :mod:`animre.display`, this module imports nothing else from animre,
-so any layer may show a table through it.
+so any layer may show a table through it (``Corpus.show`` does).
 
 Examples
 --------
@@ -22,6 +25,8 @@ Examples
 >>> print(v)
  file  flags speed
 a.mot 0x0202    70
+>>> "title=" in html_table(pd.DataFrame({"sha256": ["ab" * 32]}))
+True
 """
 
 from __future__ import annotations
@@ -31,17 +36,28 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from .display import fmt, formatters
 
-__all__ = ["TableView", "counterexamples", "show_table", "HASH_CHARS"]
+__all__ = ["TableView", "counterexamples", "counterexample_table", "show_table", "html_table", "value_html",
+           "stat", "HASH_CHARS", "HASH", "MAX_ROWS", "MAX_COUNTEREXAMPLES", "COUNTEREXAMPLE_COLUMNS",
+           "SHARES", "STATISTICS"]
 
 #: Characters of a long hex hash (a sha256) shown in a table; the full value is in the cell's tooltip.
 HASH_CHARS = 12
-_HASH = re.compile(r"^[0-9a-f]{32,}$")
-_HEX_TOKEN = re.compile(r"0x([0-9A-Fa-f]+)")
+#: A hash value (hex digest) is shown by its first :data:`HASH_CHARS` digits.
+HASH = re.compile(r"^[0-9a-f]{32,128}$")
+HEX_TOKEN = re.compile(r"0x([0-9A-Fa-f]+)")
+#: Rows of an HTML table shown before "... n more rows".
+MAX_ROWS = 200
+#: Counterexamples shown per failing claim (the count of all is beside them).
+MAX_COUNTEREXAMPLES = 10
 COUNTEREXAMPLE_COLUMNS = ["file", "offset", "expected", "found", "detail"]
+#: Columns holding shares (shown as percentages) and other statistics (4 significant digits).
+SHARES = frozenset({"share", "p_zeros", "p_distinct", "p_missing", "support", "groups_agree"})
+STATISTICS = frozenset({"p_value", "baseline", "mean", "entropy", "ratio", "std"})
 
 
 class TableView:
@@ -127,23 +143,36 @@ class TableView:
 
 
 def _numeric(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) or type(v).__module__ == "numpy"
+    """A number (right-aligned): Python or numpy ints and floats, never booleans."""
+    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+
+
+def _missing(v: Any) -> bool:
+    return v is None or (isinstance(v, (float, np.floating)) and np.isnan(v)) or v is pd.NA
 
 
 def _short(s: str) -> str:
-    return s[:HASH_CHARS] + "…" if _HASH.match(s) else s
+    return s[:HASH_CHARS] + "…" if HASH.match(s) else s
 
 
 def _like(expected: Any, value: Any) -> str:
     """``value`` written like ``expected``: in hex with the same digits when ``expected`` quotes hex."""
-    if isinstance(expected, str) and not isinstance(value, bool):
-        m = _HEX_TOKEN.search(expected)
-        if m and isinstance(value, (int, float)) and value == int(value):
+    if isinstance(expected, str) and _numeric(value) and not _missing(value):
+        m = HEX_TOKEN.search(expected)
+        if m and value == int(value):
             return fmt(int(value), hex_digits=len(m.group(1)))
     return fmt(value, max_len=80)
 
 
-def counterexamples(cases: Iterable[Mapping[str, Any]] | None, *, limit: int | None = 10,
+def _offset(v: Any) -> str:
+    """Where a value was read, in decimal and hex (``158 (0x9E)``); empty when unknown."""
+    if not _numeric(v) or _missing(v):
+        return fmt(v)
+    o = int(v)
+    return f"{o} (0x{o:X})"
+
+
+def counterexamples(cases: Iterable[Mapping[str, Any]] | None, *, limit: int | None = MAX_COUNTEREXAMPLES,
                     title: str | None = None) -> TableView:
     """A claim's counterexamples as a small table: file, offset, expected, found, detail.
 
@@ -156,22 +185,29 @@ def counterexamples(cases: Iterable[Mapping[str, Any]] | None, *, limit: int | N
     >>> cases = [{"file": "agg/HEROES2.AGG", "offset": 158, "expected": "0xE808122D", "value": 3892843054,
     ...           "detail": "GOBLIN.ICN"}]
     >>> print(counterexamples(cases))
-               file       offset   expected      found     detail
-    agg/HEROES2.AGG 158 (0x009E) 0xE808122D 0xE808122E GOBLIN.ICN
+               file     offset   expected      found     detail
+    agg/HEROES2.AGG 158 (0x9E) 0xE808122D 0xE808122E GOBLIN.ICN
     """
-    rows = list(cases) if isinstance(cases, Iterable) and not isinstance(cases, (str, bytes)) else []
-    frame = pd.DataFrame([{"file": r.get("file"), "offset": _offset(r.get("offset")),
+    rows = list(cases) if isinstance(cases, Iterable) and not isinstance(cases, (str, bytes, Mapping)) else []
+    frame = pd.DataFrame([{"file": fmt(r.get("file")), "offset": _offset(r.get("offset")),
                            "expected": fmt(r.get("expected"), max_len=80),
-                           "found": _like(r.get("expected"), r.get("value")), "detail": r.get("detail")}
+                           "found": _like(r.get("expected"), r.get("value")),
+                           "detail": fmt(r.get("detail"), max_len=120)}
                           for r in rows], columns=COUNTEREXAMPLE_COLUMNS)
     return TableView(frame, rows=limit, title=title)
 
 
-def _offset(v: Any) -> str:
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or v != v:
-        return fmt(v)
-    o = int(v)
-    return f"{o} (0x{o:0{max(4, (o.bit_length() + 7) // 8 * 2)}X})"
+def counterexample_table(cases: Iterable[Mapping[str, Any]] | None,
+                         limit: int | None = MAX_COUNTEREXAMPLES) -> pd.DataFrame:
+    """The first ``limit`` rows of :func:`counterexamples` as text (the claims board's and the report's cells).
+
+    Examples
+    --------
+    >>> t = counterexample_table([{"file": "a.bin", "offset": 4, "expected": "0x01", "value": 0, "detail": ""}])
+    >>> t.iloc[0].tolist()
+    ['a.bin', '4 (0x4)', '0x01', '0x00', '']
+    """
+    return counterexamples(cases, limit=limit).text(shorten=False)
 
 
 def show_table(frame: pd.DataFrame, info: pd.DataFrame | None = None, columns: Sequence[str] | str | None = None,
@@ -190,6 +226,72 @@ def show_table(frame: pd.DataFrame, info: pd.DataFrame | None = None, columns: S
         cols = [columns] if isinstance(columns, str) else list(columns)
         missing = [c for c in cols if c not in frame.columns]
         if missing:
-            raise KeyError(f"no column(s) {', '.join(map(repr, missing))}; columns: {', '.join(map(str, frame.columns))}")
+            raise KeyError(f"no column(s) {', '.join(map(repr, missing))}; "
+                           f"columns: {', '.join(map(str, frame.columns))}")
         frame = frame[cols]
     return TableView(frame, info, rows=rows, title=title)
+
+
+def stat(column: str, v: Any) -> str | None:
+    """A statistic written for people: shares as percentages, other statistics to 4 significant digits.
+
+    Returns None for a column that holds no statistic (its values go through :func:`animre.display.fmt`).
+
+    Examples
+    --------
+    >>> stat("share_typed", 0.0005926709), stat("p_value", 0.0005926709), stat("walk_speed", 0.5)
+    ('0.0593%', '0.0005927', None)
+    """
+    if not isinstance(v, (float, np.floating)) or isinstance(v, bool) or _missing(v):
+        return None
+    if column in SHARES or column.startswith("share"):
+        return f"{100 * float(v):.3g}%"
+    if column in STATISTICS:
+        return fmt(float(f"{float(v):.4g}"))
+    return None
+
+
+def value_html(column: str, v: Any, style: dict[str, Callable[..., str]] | None = None) -> str:
+    """One cell's HTML: hashes shortened (the full value in a tooltip), statistics rounded, values formatted.
+
+    Examples
+    --------
+    >>> value_html("share", 0.5), value_html("sha256", "ab" * 32).endswith(">abababababab&hellip;</code>")
+    ('50%', True)
+    """
+    if isinstance(v, str) and HASH.match(v):
+        return f'<code title="{html.escape(v)}">{html.escape(v[:HASH_CHARS])}&hellip;</code>'
+    s = stat(column, v)
+    if s is not None:
+        return html.escape(s)
+    f = (style or {}).get(column)
+    return html.escape(f(v, max_len=160) if f is not None else fmt(v, max_len=160))
+
+
+def html_table(df: pd.DataFrame | None, max_rows: int = MAX_ROWS, *,
+               cell: Callable[[str, Any], str | None] | None = None,
+               style: dict[str, Callable[..., str]] | None = None) -> str:
+    """An HTML table; every value through the one formatter (hex where the spec says), numbers right-aligned.
+
+    Examples
+    --------
+    >>> html_table(pd.DataFrame({"n": [3]}))
+    '<table class="t"><thead><tr><th>n</th></tr></thead><tbody><tr><td class="n">3</td></tr></tbody></table>'
+    """
+    if df is None or not len(df):
+        return '<p class="note">none</p>'
+    shown = df.head(max_rows)
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in shown.columns)
+    rows = []
+    for rec in shown.itertuples(index=False, name=None):
+        tds = []
+        for c, v in zip(shown.columns, rec, strict=True):
+            custom = cell(str(c), v) if cell is not None else None
+            if custom is not None:
+                tds.append(f"<td>{custom}</td>")
+                continue
+            tds.append(f'<td class="n">{value_html(str(c), v, style)}</td>' if _numeric(v) else
+                       f"<td>{value_html(str(c), v, style)}</td>")
+        rows.append("<tr>" + "".join(tds) + "</tr>")
+    more = f'<p class="note">... {len(df) - max_rows} more rows</p>' if len(df) > max_rows else ""
+    return f'<table class="t"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>{more}'

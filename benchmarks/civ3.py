@@ -106,7 +106,7 @@ def section_latency(realdata: Path, n: int = 200) -> dict:
     import matplotlib.pyplot as plt
 
     import animre
-    from animre import players, widgets
+    from animre.present import players, widgets
 
     settler = _settler(realdata, "latency")
     if settler is None:

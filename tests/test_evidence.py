@@ -78,7 +78,7 @@ def test_markdown_export_writes_magic_values_in_hex(sample_corpus, tmp_path):
 
 
 def test_column_profiler_shows_plain_values(sample_corpus):
-    from animre.widgets import column_profiler
+    from animre.present.widgets import column_profiler
 
     prof = column_profiler(sample_corpus, "frm", "walk_speed")
     assert "np." not in prof.summary_html and "np.int64" not in prof.summary_html
@@ -87,7 +87,7 @@ def test_column_profiler_shows_plain_values(sample_corpus):
 
 
 def test_explorer_shows_array_elements(sample_corpus, manifest):
-    from animre.widgets import corpus_explorer
+    from animre.present.widgets import corpus_explorer
 
     f = "frm/GOBLNFRM.BIN"
     ex = corpus_explorer(sample_corpus).select(file=f, path="x_offsets[0].offsets")
@@ -100,8 +100,8 @@ def test_explorer_shows_array_elements(sample_corpus, manifest):
 
 
 def test_a_claim_failing_on_one_planted_item_stands_out(sample_corpus, manifest, samples_dir, truths):
-    from animre import plots
-    from animre.widgets import claims_board
+    from animre.present import plots
+    from animre.present.widgets import claims_board
 
     civ3 = manifest["formats"]["flc"]
     (odd,) = civ3["planted"]["anim_time_exceptions"]
@@ -303,8 +303,8 @@ def test_switch_values_of_a_type_are_typed(sample_corpus, manifest):
 
 
 def test_compare_grid_marks_exactly_the_planted_cells(sample_corpus, manifest, samples_dir):
-    from animre import plots
-    from animre.widgets import compare_view
+    from animre.present import plots
+    from animre.present.widgets import compare_view
 
     planted = manifest["formats"]["omf"]["planted"]["unknown_9_constant"]
     exc = planted["exception"]

@@ -13,18 +13,19 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from animre import export_animation, plots  # noqa: E402
+from animre import export_animation  # noqa: E402
 from animre.decode.flc import CIV3_SHADOWS, CIV3_TRANSPARENT, civ3_rgba, decode_frames  # noqa: E402
 from animre.errors import UsageError  # noqa: E402
-from animre.players import (  # noqa: E402
+from animre.present import plots  # noqa: E402
+from animre.present.players import (  # noqa: E402
     CURSOR_RGB,
     anim_string_frames,
     flc_player,
-    image_png,
     key_curve_player,
     omf_player,
     sequence_player,
 )
+from animre.present.png import image_png  # noqa: E402
 
 SETTLER = ("Build", "Captured", "Death", "Default", "Fidget", "Run")
 
@@ -219,7 +220,7 @@ def test_omf_player_timing_of_the_move_in_the_issue(sample_corpus, manifest):
 
 
 def test_omf_player_frames_sprites_and_collision_points(sample_corpus, manifest):
-    from animre.players import OMF_MARGIN, OMF_VIEW_PX
+    from animre.present.players import OMF_MARGIN, OMF_VIEW_PX
 
     name, moves = _omf_moves(manifest)
     for move in moves[:12]:
@@ -257,7 +258,7 @@ def test_anim_string_frames():
 
 
 def test_play_steps_keep_every_duration():
-    from animre.players import Player, play_steps
+    from animre.present.players import Player, play_steps
 
     assert play_steps([30, 80, 170]) == ([3, 8, 17], 10)
     assert play_steps([61.0] * 4) == ([1, 1, 1, 1], 61.0)

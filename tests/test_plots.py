@@ -1,4 +1,4 @@
-"""Figures of animre.plots: the drawn artists carry exactly the data given (checked against the manifest)."""
+"""Figures of animre.present.plots: the drawn artists carry exactly the data given (checked against the manifest)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
-from animre import plots  # noqa: E402
 from animre.errors import UsageError  # noqa: E402
+from animre.present import plots  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -286,3 +286,22 @@ def test_sprite_with_collision_points_of_an_af_move(sample_corpus, manifest):
     left, right, bottom, top = ax.images[0].get_extent()
     assert (left + 0.5, top + 0.5) == (sp_truth["x"], sp_truth["y"])
     assert (right - left, bottom - top) == (sp_truth["width"], sp_truth["height"])
+
+
+# ----------------------------------------------------------------------------- the old module paths
+
+
+@pytest.mark.parametrize("old, new, name", [
+    ("animre.plots", "animre.present.plots", "idle_weights"),
+    ("animre.players", "animre.present.players", "flc_player"),
+    ("animre.widgets", "animre.present.widgets", "corpus_explorer"),
+    ("animre.report", "animre.present.report", "report_html"),
+    ("animre.pictures", "animre.present.pictures", "icn"),
+    ("animre.htmltable", "animre.tableview", "counterexample_table"),
+])
+def test_old_module_paths_warn_and_still_work(old, new, name):
+    import importlib
+
+    with pytest.warns(DeprecationWarning, match=f"{old} moved to {new}"):
+        mod = importlib.reload(importlib.import_module(old))
+    assert getattr(mod, name) is getattr(importlib.import_module(new), name)

@@ -15,7 +15,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import animre  # noqa: E402
-from animre.report import SECTIONS, report_html  # noqa: E402
+from animre.present.report import SECTIONS, report_html  # noqa: E402
 
 URL_ATTRS = ("src", "href", "srcset", "data", "action", "poster")
 
@@ -110,7 +110,7 @@ def test_report_cli_usage_error(tmp_path):
 
 
 def test_a_failing_section_does_not_break_the_report(sample_corpus, monkeypatch):
-    import animre.report as rep
+    import animre.present.report as rep
 
     def boom(corpus):
         raise RuntimeError("planted failure")
@@ -156,7 +156,8 @@ def test_report_of_a_homm2_folder(samples_dir, manifest, tmp_path):
     assert ("PLANTFRM.BIN", "117 (0x75)", "&lt;= 5", "9") in rows
     # a status per file: every file of the folder has a row with its status
     for name, status in zip(corpus.files["file"], corpus.files["status"], strict=True):
-        assert re.search(rf"<td>{re.escape(name)}</td><td>[^<]*</td><td><span class=\"\w+\">{status}</span>", page), name
+        row = rf"<td>{re.escape(name)}</td><td>[^<]*</td><td><span class=\"\w+\">{status}</span>"
+        assert re.search(row, page), name
     assert "ok" not in re.findall(r"<th>(\w+)</th>", page[page.index('id="files"'):page.index('id="errors"')])
     # hashes shortened, the whole value in a tooltip only
     assert not re.search(r"[0-9a-f]{64}", text)
@@ -171,7 +172,7 @@ def test_report_of_a_homm2_folder(samples_dir, manifest, tmp_path):
 
 
 def test_counterexamples_are_formatted_once_for_board_and_report():
-    from animre.htmltable import counterexample_table
+    from animre.tableview import counterexample_table
 
     t = counterexample_table([{"file": "a/HEROES2.AGG", "offset": 158, "expected": "0xE808122D",
                                "value": 3892843054, "detail": "GOBLIN.ICN"}] * 12)
@@ -179,3 +180,29 @@ def test_counterexamples_are_formatted_once_for_board_and_report():
     assert t.iloc[0].tolist() == ["a/HEROES2.AGG", "158 (0x9E)", "0xE808122D", "0xE808122E", "GOBLIN.ICN"]
     assert counterexample_table([{"file": "x", "offset": None, "expected": "<= 5", "value": 7.0,
                                   "detail": None}]).iloc[0].tolist() == ["x", "", "<= 5", "7.0", ""]
+
+
+def test_a_flag_found_reads_in_the_hex_its_claim_quotes_on_the_board_and_in_the_report(samples_dir, manifest):
+    """mot track flags: the claim quotes "0x0202 or 0x0000"; the planted f32 tracks' flag words are found written
+    in that 4-digit hex, read from the file's bytes at the offset given, in the report and on the claims board."""
+    import struct
+
+    from animre.present.widgets import claims_board
+    from animre.tableview import counterexample_table
+
+    corpus = animre.open_corpus(samples_dir / "mot", cache=False)  # names relative to mot/
+    tracks = manifest["formats"]["mot"]["planted"]["f32_tracks"]
+    planted = {(t["file"].removeprefix("mot/"), t["offset"]) for t in tracks}
+    board = claims_board(corpus, formats=["mot"])
+    i = next(i for i, t in enumerate(board.summary["claim"]) if "0x0202" in t)
+    cases = board.summary["counterexamples"].iloc[i]
+    shown = counterexample_table(cases, limit=None)
+    assert {(c["file"], c["offset"]) for c in cases} <= planted and len(shown) == len(cases) > 0
+    for case, (_, cell) in zip(cases, shown.iterrows(), strict=True):
+        stored = struct.unpack_from(">H", (samples_dir / "mot" / case["file"]).read_bytes(), case["offset"])[0]
+        assert cell["found"] == f"0x{stored:04X}" and cell["offset"] == f"{case['offset']} (0x{case['offset']:X})"
+    board.select(i)
+    page = report_html(corpus)
+    row = shown.iloc[0]
+    assert f"<td>{row['offset']}</td><td>0x0202 or 0x0000</td><td>{row['found']}</td>" in page
+    assert f"<td>{row['found']}</td>" in board.detail.value

@@ -58,7 +58,7 @@ def test_agg_counterexample_is_a_small_table_in_the_reading_of_expected(sample_c
     assert len(text) == 1
     got = text.iloc[0]
     assert got["file"] == wrong["file"] and got["detail"] == wrong["name"]
-    assert got["offset"] == f"{wrong['offset']} (0x{wrong['offset']:04X})"
+    assert got["offset"] == f"{wrong['offset']} (0x{wrong['offset']:X})"
     stored = struct.unpack_from("<I", (samples_dir / wrong["file"]).read_bytes(), wrong["offset"])[0]
     assert got["found"] == f"0x{stored:08X}"  # the bytes of the file, in the claim's own notation
     assert re.fullmatch(r"0x[0-9A-F]{8}", got["expected"]) and got["expected"] != got["found"]

@@ -382,7 +382,7 @@ def test_a_format_from_a_temporary_folder_with_a_plugin(tmp_path, tpk_folder):
     assert cl.loc["The file size field is the file's size.", "status"] == "holds"
     assert cl.loc["Every entry points past the header.", "status"] == "holds"
     assert cl.loc["TPK files are under 1 MB", "tested"] == len(c.files[c.files["format"] == "tpk"])
-    from animre.report import report_html
+    from animre.present.report import report_html
 
     html = report_html(c)
     assert f"entries of {len(c.tables['tpk'])} TPK files" in html and "data:image/png;base64" in html

@@ -13,7 +13,7 @@ import pytest  # noqa: E402
 
 from animre import research  # noqa: E402
 from animre.errors import UsageError  # noqa: E402
-from animre.widgets import (  # noqa: E402
+from animre.present.widgets import (  # noqa: E402
     claims_board,
     column_profiler,
     corpus_explorer,
@@ -204,7 +204,7 @@ def test_reinterpret_explorer_reads_idle_weights_as_floats(sample_corpus, homm2)
 def test_reinterpret_explorer_absolute_offset_and_errors(sample_corpus, homm2):
     rx = reinterpret_explorer(sample_corpus)
     assert rx.result is None
-    rx.run("162", fmt="frm", length=4, types=["u32le"])  # walk_speed
+    rx.run("162", format="frm", length=4, types=["u32le"])  # walk_speed
     got = dict(zip(rx.result.values["file"], rx.result.values["u32le"], strict=True))
     assert got == {f: v["walk_speed"] for f, v in homm2["files"].items()}
     rx.locator.value = "no_such_field_anywhere"
@@ -246,7 +246,7 @@ def test_profile_of_a_text_column_has_no_histogram(sample_corpus, homm2):
 
 
 def test_reinterpret_explorer_clears_stale_output(sample_corpus, homm2):
-    rx = reinterpret_explorer(sample_corpus, "idle_weights", fmt="frm", types=["f32le", "u32le"])
+    rx = reinterpret_explorer(sample_corpus, "idle_weights", format="frm", types=["f32le", "u32le"])
     assert rx.result is not None and rx.ranking.value and rx.plot.value
     rx.locator.value = "no_such_field_anywhere"
     rx.run_button.click()  # the error replaces the previous result: no old ranking or plot under it
@@ -257,7 +257,7 @@ def test_reinterpret_explorer_clears_stale_output(sample_corpus, homm2):
 
 def test_reinterpret_explorer_says_when_types_do_not_fit(sample_corpus, homm2):
     # walk_speed is 4 bytes (u4 in the spec): 2-byte types cannot read it
-    rx = reinterpret_explorer(sample_corpus, "walk_speed", fmt="frm", types=["u16le", "s16le"])
+    rx = reinterpret_explorer(sample_corpus, "walk_speed", format="frm", types=["u16le", "s16le"])
     assert rx.result is None
     assert "do not fit the field size (4 bytes)" in rx.message.value
     assert "u16le (2 bytes)" in rx.message.value
@@ -435,3 +435,14 @@ def test_an_error_in_a_click_is_shown_not_raised(broken_folder, monkeypatch):
     ex.field.value = "walk_speed"  # the callback fails inside: the widget says so, no stale hex
     assert "OSError" in ex.message.value and "the disk went away" in ex.message.value
     assert ex.hex_html == "" and ex.selected["path"] is None
+
+
+def test_the_old_fmt_keyword_still_works_with_a_warning(sample_corpus):
+    with pytest.warns(DeprecationWarning, match=r"fmt=\) is deprecated: use format="):
+        rx = reinterpret_explorer(sample_corpus, "walk_speed", fmt="frm", types=["u16le"])
+    assert rx.format.value == "frm"
+    with pytest.warns(DeprecationWarning, match="use format="):
+        rx.run("idle_weights", fmt="frm", types=["f32le"])
+    assert rx.result.best == "f32le"
+    with pytest.raises(TypeError, match="format= only"):
+        reinterpret_explorer(sample_corpus, "walk_speed", format="frm", fmt="mot")

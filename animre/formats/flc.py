@@ -316,7 +316,7 @@ CLAIMS = (
 
 FORMAT = Format(
     name="flc",
-    picture="animre.pictures:flc",
+    picture="animre.present.pictures:flc",
     title="FLI/FLC animation (Civ3 FlicAnim)",
     extensions=(".flc", ".fli"),
     detect=detect,

@@ -78,7 +78,7 @@ def _in_sequence(df, ctx):
 
 FORMAT = Format(
     name="frm",
-    picture="animre.pictures:frm",
+    picture="animre.present.pictures:frm",
     title="HoMM2 monster animation (*FRM.BIN)",
     extensions=(".bin",),
     detect=detect,

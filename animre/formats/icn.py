@@ -70,7 +70,7 @@ def _data_follows_headers(df, ctx):
 
 FORMAT = Format(
     name="icn",
-    picture="animre.pictures:icn",
+    picture="animre.present.pictures:icn",
     title="HoMM2 sprite sheet (*.ICN)",
     extensions=(".icn",),
     detect=detect,

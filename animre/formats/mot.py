@@ -142,7 +142,7 @@ CLAIMS = (
 
 FORMAT = Format(
     name="mot",
-    picture="animre.pictures:mot",
+    picture="animre.present.pictures:mot",
     title="Naruto GNT4 motion file (MOT/GNTA)",
     extensions=(".mot",),
     detect=detect,

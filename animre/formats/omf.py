@@ -261,7 +261,7 @@ BK_CLAIMS = (
 
 AF = Format(
     name="af",
-    picture="animre.pictures:omf",
+    picture="animre.present.pictures:omf",
     title="One Must Fall 2097 fighter (FIGHTR*.AF)",
     extensions=(".af",),
     detect=detect_af,
@@ -271,7 +271,7 @@ AF = Format(
 
 BK = Format(
     name="bk",
-    picture="animre.pictures:omf",
+    picture="animre.present.pictures:omf",
     title="One Must Fall 2097 arena / scene (*.BK)",
     extensions=(".bk",),
     detect=detect_bk,

@@ -30,7 +30,7 @@ def detect(head: bytes, size: int, name: str) -> float:
 
 FORMAT = Format(
     name="pal",
-    picture="animre.pictures:pal",
+    picture="animre.present.pictures:pal",
     title="HoMM2 palette (KB.PAL)",
     extensions=(".pal",),
     detect=detect,
