@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 from matplotlib import colormaps
+from PIL import Image
 
 from ..errors import UsageError
 
@@ -86,7 +87,6 @@ def image_png(image: np.ndarray, scale: int = 1, *, checker: bool = True) -> byt
     >>> Image.open(io.BytesIO(png)).size
     (10, 6)
     """
-    from PIL import Image  # optional dependency: Pillow (the `dev` extra), needed only to write PNG
 
     a = np.asarray(image)
     scale = int(scale)
