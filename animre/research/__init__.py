@@ -17,11 +17,13 @@ from ._compare import Comparison, compare
 from ._coverage import byte_categories, byte_matrix, coverage, coverage_by_format
 from ._diff import diff, diff_corpora
 from ._profile import profile, profile_alerts
-from ._reinterpret import TYPES, Reinterpretation, decode, reinterpret, representations
+from ._reinterpret import Reinterpretation, reinterpret
 from ._relations import relations
 from ._suggest import SUGGESTION_COLUMNS, SUGGESTION_KINDS, suggest
+from ._types import OLD_TYPE_NAMES, TYPES, decode, representations, type_name
 
 __all__ = [
+    "OLD_TYPE_NAMES",
     "TYPES",
     "byte_categories",
     "byte_matrix",
@@ -43,6 +45,7 @@ __all__ = [
     "representations",
     "row_claim",
     "suggest",
+    "type_name",
     "SUGGESTION_COLUMNS",
     "SUGGESTION_KINDS",
     "verdict",
