@@ -12,10 +12,11 @@
 Nothing here plots or renders; see :mod:`animre.export` for writing results.
 """
 
+from ._byte_matrix import byte_matrix
 from ._claims import check, claims, file_claim, row_claim, verdict
 from ._compare import Comparison, compare
-from ._coverage import byte_categories, byte_matrix, coverage, coverage_by_format
-from ._diff import diff, diff_corpora
+from ._coverage import Coverage, byte_categories, coverage, coverage_by_format
+from ._diff import DIFF_COLUMNS, DIFF_CORPORA_COLUMNS, diff, diff_corpora
 from ._profile import profile, profile_alerts
 from ._reinterpret import Reinterpretation, reinterpret
 from ._relations import relations
@@ -33,8 +34,11 @@ __all__ = [
     "compare",
     "Comparison",
     "coverage",
+    "Coverage",
     "coverage_by_format",
     "decode",
+    "DIFF_COLUMNS",
+    "DIFF_CORPORA_COLUMNS",
     "diff",
     "diff_corpora",
     "file_claim",

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..display import fmt, hex_digits
+from ..display import fmt, hex_digits, plain
 from ..errors import UsageError
 from ._alerts import fixed_note, flags_note, float_note, index_notes
 from ._calls import deprecated, legacy_corpus, need_table
@@ -25,7 +25,6 @@ from ._util import (
     is_missing,
     numeric_values,
     offsets_for,
-    plain,
     resolve_table,
     to_unsigned,
     unique_file_rows,

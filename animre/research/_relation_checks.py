@@ -15,9 +15,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..display import fmt
+from ..display import fmt, plain
 from ._relation_columns import Col, make_col
-from ._util import plain
 
 __all__ = ["check_pair", "product_findings", "log_binom_tail", "beats_chance", "literal", "mode", "MAX_PRODUCT_COLUMNS"]
 

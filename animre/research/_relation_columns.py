@@ -14,8 +14,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..display import plain
 from ._alerts import flags_note
-from ._util import integral_values, numeric_column, plain
+from ._util import integral_values, numeric_column
 
 __all__ = ["Col", "make_col", "bit_cols", "key_columns", "counterexample", "KEY_NAMES"]
 

@@ -17,8 +17,8 @@ import pandas as pd
 import yaml
 
 from .._ksy_patch import find_field
-from ..display import fmt
-from ._util import is_missing, plain
+from ..display import fmt, plain
+from ._util import is_missing
 
 __all__ = ["spec_docs", "defining_spec", "field_values", "n_independent", "counterexamples", "except_text",
            "suggestion_row", "field_edit", "parent_path", "MAX_COUNTEREXAMPLES"]

@@ -8,10 +8,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..display import plain
 from ..errors import UsageError
 
-__all__: list[str] = []  # private; ``plain`` is re-exported from animre.display for the research modules
+__all__: list[str] = []  # helpers of the research modules
 
 SENTINELS = (0, -1, 0xFF, 0xFFFF, 0xFFFFFFFF)
 
@@ -169,15 +168,6 @@ def offsets_for(corpus: Any, name: str | None, column: str, index) -> pd.Series 
             or column not in corpus.spans[name][0]:
         return None
     return corpus.offsets(name, column, index)
-
-
-def row_key(df: pd.DataFrame, i) -> dict:
-    """``{"file": ..., "row": i}`` (file only when the table has a file column)."""
-    d = {}
-    if "file" in df.columns:
-        d["file"] = df.at[i, "file"]
-    d["row"] = plain(i)
-    return d
 
 
 def f32_from_u32(u: np.ndarray) -> np.ndarray:
