@@ -153,8 +153,8 @@ def _span_arrays(c: Any, t: str, cols: list[str], rows: np.ndarray) -> list[tupl
     if t not in c.spans:
         return []
     s, e = c.spans[t]
-    return [(s[x].to_numpy(dtype="float64", na_value=np.nan)[rows], e[x].to_numpy(dtype="float64", na_value=np.nan)[rows])
-            for x in cols if x in s.columns]
+    return [(s[x].to_numpy(dtype="float64", na_value=np.nan)[rows],
+             e[x].to_numpy(dtype="float64", na_value=np.nan)[rows]) for x in cols if x in s.columns]
 
 
 def _spans(c: Any, t: str, cols: list[str], rows: np.ndarray) -> tuple | None:

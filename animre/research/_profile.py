@@ -72,7 +72,8 @@ def profile(corpus: Any = None, /, table: pd.DataFrame | str | None = None, *,
         Key value sets to test ``LOOKS_LIKE_INDEX`` against:
         ``{"af_moves": "move"}`` (a column of ``corpus.tables``) or
         ``{"move ids": [0, 1, 5, ...]}`` (the values themselves). Default:
-        the record identifiers of every table of ``corpus`` (``corpus.ids(table)``: positions and ``-animre-id`` fields).
+        the record identifiers of every table of ``corpus``
+        (``corpus.ids(table)``: positions and ``-animre-id`` fields).
     columns : iterable of str, optional
         Only these columns.
     unique_files : bool

@@ -306,7 +306,7 @@ def product_findings(cols: list[Col], min_support: float, n_perm: int, rng: np.r
                 if agree.sum() < min_support * nb or (agree & (t.ints != 0)).sum() < 5:
                     continue
                 pc = make_col(pd.Series(np.where(both, prod.astype(np.float64), np.nan)),
-                               f"{a.name} * {b.name}", source_only=True)
+                              f"{a.name} * {b.name}", source_only=True)
                 if pc is None:
                     continue
                 out += [f for f in check_pair(t, pc, both, nb, min_support, n_perm, rng, categorical=False)

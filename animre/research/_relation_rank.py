@@ -14,7 +14,8 @@ import pandas as pd
 
 from ._relation_checks import log_binom_tail
 
-__all__ = ["by_groups", "dedupe", "explained_by_law", "index_rule", "parts", "RELATION_KINDS", "SPECIFICITY", "PARTIAL", "ARITHMETIC"]
+__all__ = ["by_groups", "dedupe", "explained_by_law", "index_rule", "parts", "RELATION_KINDS", "SPECIFICITY",
+           "PARTIAL", "ARITHMETIC"]
 
 RELATION_KINDS = ("equal", "offset", "multiple", "divide", "linear", "mask", "one_to_one",
                   "functional", "only_when", "when")

@@ -159,14 +159,14 @@ def relations(corpus: Any = None, /, table: pd.DataFrame | str | None = None, *,
     if derived and "file" in df.columns and n:
         g = df.groupby("file", sort=False)
         cols.append(make_col(pd.Series(g.cumcount().to_numpy(), index=df.index), "row_in_file",
-                              source_only=True))
+                             source_only=True))
         cols.append(make_col(pd.Series(g["file"].transform("size").to_numpy(), index=df.index),
-                              "rows_in_file", source_only=True))
+                             "rows_in_file", source_only=True))
         if corpus is not None:
             sizes = corpus.files.set_index("file")["size"]
             fs = df["file"].map(sizes)
             col = make_col(pd.Series(fs.to_numpy(dtype="float64"), index=df.index), "file_size",
-                            source_only=True)
+                           source_only=True)
             if col is not None:
                 cols.append(col)
     cols = [c for c in cols if c is not None]

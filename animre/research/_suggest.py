@@ -151,9 +151,9 @@ def suggest(corpus: Any, spec: str | Path | None = None, *, min_files: int = 5, 
     per_field: list[dict] = []
     for key, cols in groups.items():
         per_field += field_suggestions(corpus, key, cols, info[key], sha, profiles, min_files,
-                                        filtered=any(tc in filtered for tc in cols),
-                                        bits_in_spec=bits_in_spec(docs[key[0]], key[1], key[2]),
-                                        include_in_spec=include_in_spec)
+                                       filtered=any(tc in filtered for tc in cols),
+                                       bits_in_spec=bits_in_spec(docs[key[0]], key[1], key[2]),
+                                       include_in_spec=include_in_spec)
     links = count_links(corpus, col_to_key, info, docs, sha, min_files, include_in_spec)
     links += size_links(corpus, col_to_key, docs, sha, min_files, include_in_spec)
     links += pos_links(corpus, col_to_key, docs, sha, min_files, include_in_spec)

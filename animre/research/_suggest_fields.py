@@ -75,7 +75,7 @@ def bits_in_spec(doc: Mapping, owner: str, fid: str) -> dict[int, str]:
 
 
 def field_suggestions(corpus, key, cols, inf, sha, profiles, min_files, filtered=False,
-                       bits_in_spec: dict | None = None, include_in_spec: bool = False) -> list[dict]:
+                      bits_in_spec: dict | None = None, include_in_spec: bool = False) -> list[dict]:
     node = inf["node"] or {}
     show = inf["show"]
     if not _INT.match(inf["type"]) or "contents" in node:
@@ -100,7 +100,8 @@ def field_suggestions(corpus, key, cols, inf, sha, profiles, min_files, filtered
         ev = f"{show(val)} in {len(file_list)}/{len(file_list)} files ({n_rows} rows)"
         if n_files >= min_files:
             out.append(suggestion_row(key, cols, "valid", f"valid: {show(val)}", ev, len(file_list), len(file_list),
-                            "files", n_files, [], field_edit(key, set={"valid": val}, doc=f"Evidence - {ev}.")))
+                                      "files", n_files, [],
+                                      field_edit(key, set={"valid": val}, doc=f"Evidence - {ev}.")))
         return out
     # valid: any-of (a small closed set)
     files_per_value = v.drop_duplicates(["file", "value"]).assign(h=lambda d: d["file"].map(sha)) \
@@ -112,8 +113,8 @@ def field_suggestions(corpus, key, cols, inf, sha, profiles, min_files, filtered
         ev = (f"{len(vals)} values {', '.join(show(x) for x in vals)} in {n_rows} rows of {len(file_list)} "
               f"files, each in >= {int(files_per_value.min())} independent files")
         out.append(suggestion_row(key, cols, "valid", f"valid: any-of [{', '.join(show(x) for x in vals)}]", ev,
-                        len(file_list), len(file_list), "files", n_files, [],
-                        field_edit(key, set={"valid": {"any-of": vals}}, doc=f"Evidence - {ev}.")))
+                                  len(file_list), len(file_list), "files", n_files, [],
+                                  field_edit(key, set={"valid": {"any-of": vals}}, doc=f"Evidence - {ev}.")))
     # flags
     flags_note = None
     for t, col in cols:
@@ -142,10 +143,10 @@ def field_suggestions(corpus, key, cols, inf, sha, profiles, min_files, filtered
             ev += f"; already in the spec: {', '.join(have)}"
         if inst:
             out.append(suggestion_row(key, cols, "flags", f"{len(inst)} bit instances {', '.join(inst)}", ev, n_rows,
-                            n_rows, "rows", n_files, [], field_edit(key, instances=inst)))
+                                      n_rows, "rows", n_files, [], field_edit(key, instances=inst)))
         elif have and include_in_spec:
             out.append(suggestion_row(key, cols, "flags", f"bits already in the spec: {', '.join(have)}", ev, n_rows,
-                            n_rows, "rows", n_files, [], None, status="in spec"))
+                                      n_rows, "rows", n_files, [], None, status="in spec"))
     # enum: a small closed set of codes
     referenced = inf.get("referenced", 0) > 0  # an enum would break the expressions that use the field
     if (not flags_note and inf["enum"] is None and 3 <= len(counts) <= 16 and closed and n_files >= min_files
@@ -157,7 +158,7 @@ def field_suggestions(corpus, key, cols, inf, sha, profiles, min_files, filtered
         ev = (f"{len(vals)} codes {', '.join(show(x) for x in vals)} in {n_rows} rows of {len(file_list)} files, "
               f"each in >= {int(files_per_value.min())} independent files")
         out.append(suggestion_row(key, cols, "enum", f"enum: {ename} ({len(vals)} values)", ev, n_rows, n_rows, "rows",
-                        n_files, [], field_edit(key, set={"enum": ename}, enums={ename: labels})))
+                                  n_files, [], field_edit(key, set={"enum": ename}, enums={ename: labels})))
     return out
 
 
@@ -196,8 +197,8 @@ def unknown_docs(corpus, groups, info, sha, found, min_files) -> list[dict]:
             ev = f"{show(top)} in {len(files)}/{len(files)} files ({n_rows} rows)"
             why = f"; {n_files} independent files, fewer than the {min_files} a valid needs" \
                 if n_files < min_files else ""
-            out.append(suggestion_row(key, cols, "doc", f"doc: {ev}", ev + why, len(files), len(files), "files", n_files, [],
-                            field_edit(key, doc=f"Evidence - {ev}.")))
+            out.append(suggestion_row(key, cols, "doc", f"doc: {ev}", ev + why, len(files), len(files), "files",
+                                      n_files, [], field_edit(key, doc=f"Evidence - {ev}.")))
             continue
         if k * 2 >= n_rows:
             bad = v[v["value"] != top]
@@ -206,10 +207,10 @@ def unknown_docs(corpus, groups, info, sha, found, min_files) -> list[dict]:
             ev = (f"{show(top)} in {k}/{n_rows} rows ({top_files}/{len(files)} files); except "
                   f"{except_text(cx, len(bad), show)}")
             out.append(suggestion_row(key, cols, "doc", f"doc: mostly {show(top)}", ev, k, n_rows, "rows", n_files, cx,
-                            field_edit(key, doc=f"Evidence - {ev}.")))
+                                      field_edit(key, doc=f"Evidence - {ev}.")))
         elif len(counts) <= 16:
             vals = ", ".join(show(x) for x in sorted(counts.index.tolist())[:16])
             ev = f"{len(counts)} values ({vals}) in {n_rows} rows of {len(files)} files"
-            out.append(suggestion_row(key, cols, "doc", f"doc: {len(counts)} values", ev, n_rows, n_rows, "rows", n_files,
-                            [], field_edit(key, doc=f"Evidence - {ev}.")))
+            out.append(suggestion_row(key, cols, "doc", f"doc: {len(counts)} values", ev, n_rows, n_rows, "rows",
+                                      n_files, [], field_edit(key, doc=f"Evidence - {ev}.")))
     return out

@@ -67,17 +67,18 @@ def count_links(corpus, col_to_key, info, docs, sha, min_files, include_in_spec)
                 if same_record and arr is not None and str(arr.get("repeat-expr", "")).strip() == fid:
                     if include_in_spec:
                         out.append(suggestion_row(key, cols, "count", f"repeat-expr: {fid} (already in the spec)", ev,
-                                        holds, len(eq), "records", n_files, [], None, status="in spec"))
+                                                  holds, len(eq), "records", n_files, [], None, status="in spec"))
                     continue
                 if same_record and arr is not None and arr.get("repeat") in ("eos", "until"):
                     edit = {"spec": spec, "type": owner, "field": arr_id,
                             "set": {"repeat": "expr", "repeat-expr": fid}}
                     out.append(suggestion_row(key, cols, "count", f"{arr_id}: repeat-expr: {fid}", ev, holds, len(eq),
-                                    "records", n_files, [], edit))
+                                              "records", n_files, [], edit))
                     continue
                 out.append(suggestion_row(key, cols, "count", f"doc: count of {child}", ev, holds, len(eq), "records",
-                                n_files, [], field_edit(key, doc=f"Evidence - equals {what} in {holds}/{len(eq)} "
-                                                          f"records.")))
+                                          n_files, [],
+                                          field_edit(key, doc=f"Evidence - equals {what} in {holds}/{len(eq)} "
+                                                              f"records.")))
             else:
                 bad = pdf.loc[~eq, ["file"]].assign(value=iv[~eq], found=merged[~eq],
                                                    offset=corpus.offsets(t, col, pdf.index[~eq]).to_numpy())
@@ -86,7 +87,7 @@ def count_links(corpus, col_to_key, info, docs, sha, min_files, include_in_spec)
                       + ", ".join(f"{e['file']} has {e['value']} for {e['found']} rows"
                                   + (f" @ {e['offset']:#x}" if "offset" in e else "") for e in cx[:3]))
                 out.append(suggestion_row(key, cols, "count", f"doc: count of {child} (partial)", ev, holds, len(eq),
-                                "records", n_files, cx, field_edit(key, doc=f"Evidence - {ev}.")))
+                                          "records", n_files, cx, field_edit(key, doc=f"Evidence - {ev}.")))
     return out
 
 
@@ -123,14 +124,15 @@ def size_links(corpus, col_to_key, docs, sha, min_files, include_in_spec) -> lis
                 if str(node.get("size", "")).strip() == key[2]:
                     if include_in_spec:
                         out.append(suggestion_row(key, [(t, col)], "size", f"size: {key[2]} (already in the spec)", ev,
-                                        len(df), len(df), "rows", n_files, [], None, status="in spec"))
+                                                  len(df), len(df), "rows", n_files, [], None, status="in spec"))
                 elif "size" in node or "size-eos" in node or "terminator" in node:
-                    out.append(suggestion_row(key, [(t, col)], "size", f"{okey[2]}: size: {key[2]}", ev, len(df), len(df),
-                                    "rows", n_files, [], {"spec": okey[0], "type": okey[1], "field": okey[2],
+                    out.append(suggestion_row(key, [(t, col)], "size", f"{okey[2]}: size: {key[2]}", ev, len(df),
+                                              len(df), "rows", n_files, [],
+                                              {"spec": okey[0], "type": okey[1], "field": okey[2],
                                                           "set": {"size": key[2]}}))
                 else:
-                    out.append(suggestion_row(key, [(t, col)], "size", f"doc: size of {other}", ev, len(df), len(df), "rows",
-                                    n_files, [], field_edit(key, doc=f"Evidence - {ev}.")))
+                    out.append(suggestion_row(key, [(t, col)], "size", f"doc: size of {other}", ev, len(df), len(df),
+                                              "rows", n_files, [], field_edit(key, doc=f"Evidence - {ev}.")))
                 break
     return out
 
@@ -171,8 +173,8 @@ def pos_links(corpus, col_to_key, docs, sha, min_files, include_in_spec) -> list
             if str(node.get("pos", "")).strip() == key[2]:
                 if include_in_spec:
                     out.append(suggestion_row(key, [(t, col)], "pos", f"{sid}: pos: {key[2]} (already in the spec)", ev,
-                                    len(df), len(df), "rows", n_files, [], None, status="in spec"))
+                                              len(df), len(df), "rows", n_files, [], None, status="in spec"))
             else:
                 out.append(suggestion_row(key, [(t, col)], "pos", f"doc: offset of {sid}", ev, len(df), len(df), "rows",
-                                n_files, [], field_edit(key, doc=f"Evidence - {ev}.")))
+                                          n_files, [], field_edit(key, doc=f"Evidence - {ev}.")))
     return out

@@ -128,11 +128,12 @@ def relation_suggestions(corpus, by_table, col_to_key, info, docs, sha, min_file
                 new = _new_name(r.relation, r.parameter, r.source) if fid.startswith("unknown") else None
                 refs = sum(spec_references(d, fid) for d in docs.values()) if new else 0
                 if new and not refs and not _id_taken(docs[key[0]], key[1], new):
-                    out.append(suggestion_row(key, [(t, r.target)], "rename", f"rename {fid} -> {new}", ev, n_rows, n_rows,
-                                    "rows", n_files, [], field_edit(key, rename=new, doc=f"Evidence - {ev}.")))
+                    out.append(suggestion_row(key, [(t, r.target)], "rename", f"rename {fid} -> {new}", ev, n_rows,
+                                              n_rows, "rows", n_files, [],
+                                              field_edit(key, rename=new, doc=f"Evidence - {ev}.")))
                 else:
                     out.append(suggestion_row(key, [(t, r.target)], "relation", f"doc: = {formula}", ev, n_rows, n_rows,
-                                    "rows", n_files, [], field_edit(key, doc=f"Evidence - {ev}.")))
+                                              "rows", n_files, [], field_edit(key, doc=f"Evidence - {ev}.")))
             else:
                 cx = [{"file": e.get("file"), "value": e.get("target_value"), "source_value": e.get("source_value"),
                        **({"offset": int(o)} if not is_missing(o := _offset(corpus, t, r.target, e)) else {})}
@@ -140,7 +141,8 @@ def relation_suggestions(corpus, by_table, col_to_key, info, docs, sha, min_file
                 ev = (f"{r.target} = {formula} in {int(r.n_agree)}/{int(r.n_rows)} rows of {len(files)} files; "
                       f"except {except_text(cx, int(r.n_rows) - int(r.n_agree), info[key]['show'])}")
                 out.append(suggestion_row(key, [(t, r.target)], "relation", f"doc: = {formula} (partial)", ev,
-                                int(r.n_agree), int(r.n_rows), "rows", n_files, cx, field_edit(key, doc=f"Evidence - {ev}.")))
+                                          int(r.n_agree), int(r.n_rows), "rows", n_files, cx,
+                                          field_edit(key, doc=f"Evidence - {ev}.")))
     return out
 
 

@@ -61,7 +61,8 @@ def spec_docs(corpus: Any, spec: Any, ksy_dir: Path) -> dict[str, Mapping]:
 
 def defining_spec(docs: dict, main: str, owner: str, fid: str) -> str | None:
     """The spec (``main`` or one it imports) that declares field ``fid`` of type ``owner``."""
-    order = [main] + [str(i).rsplit("/", 1)[-1] for i in ((docs.get(main) or {}).get("meta") or {}).get("imports") or []]
+    imports = ((docs.get(main) or {}).get("meta") or {}).get("imports") or []
+    order = [main] + [str(i).rsplit("/", 1)[-1] for i in imports]
     for sid in order:
         if sid in docs and find_field(docs[sid], owner, fid)[1] is not None:
             return sid
@@ -110,8 +111,8 @@ def except_text(cx: list[dict], total: int, show=fmt) -> str:
 
 
 def suggestion_row(key: tuple, cols: list[tuple[str, str]], kind: str, suggestion: str, evidence: str, holds: int,
-         of: int, unit: str, n_files: int, counterexamples: list, edit: dict | None,
-         status: str = "proposed") -> dict:
+                   of: int, unit: str, n_files: int, counterexamples: list, edit: dict | None,
+                   status: str = "proposed") -> dict:
     spec, owner, fid = key
     return {"spec": spec, "type": owner, "field": fid, "table": cols[0][0],
             "column": ", ".join(dict.fromkeys(c for _, c in cols)), "kind": kind, "suggestion": suggestion,
