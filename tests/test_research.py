@@ -679,12 +679,12 @@ def test_reinterpret_locators(sample_corpus, truths):
                                      ("x_offsets.offsets", "frm"), ("sound_ids", "af"), ("header.speed", "flc")])
 def test_reinterpret_from_columns_equals_the_walk(sample_corpus, monkeypatch, loc, fmt):
     """Field paths answered from the tables' spans give exactly the rows a walk of the parsed files gives."""
-    from animre.research import _reinterpret as impl
+    from animre.research import _locate as impl
 
-    assert impl._records_from_columns(sample_corpus, loc, None, None, fmt, sample_corpus.files,
-                                      sample_corpus.read_bytes) is not None  # the column path is taken
+    assert impl.records_from_columns(sample_corpus, loc, None, None, fmt, sample_corpus.files,
+                                     sample_corpus.read_bytes) is not None  # the column path is taken
     fast = reinterpret(sample_corpus, loc, format=fmt, types=["u1"] if "frame" in loc else None).values
-    monkeypatch.setattr(impl, "_records_from_columns", lambda *a, **k: None)
+    monkeypatch.setattr(impl, "records_from_columns", lambda *a, **k: None)
     walk = reinterpret(sample_corpus, loc, format=fmt, types=["u1"] if "frame" in loc else None).values
     pd.testing.assert_frame_equal(fast, walk)
 

@@ -17,7 +17,7 @@ import pandas as pd
 from ..errors import UsageError
 from ._util import integral_values, is_missing
 
-__all__ = ["locate_bytes", "path_matches"]
+__all__ = ["locate_bytes", "path_matches", "records_from_columns"]
 
 
 def _norm(path: str) -> str:
@@ -95,7 +95,7 @@ def locate_bytes(source, locator, offset, length, format_id, byteorder) -> pd.Da
         return pd.DataFrame(rows, columns=["file", "where", "offset", "raw"])
     if not isinstance(locator, str):
         raise UsageError(f"cannot locate bytes with {locator!r}")
-    fast = _records_from_columns(corpus, locator, offset, length, format_id, ok, data)
+    fast = records_from_columns(corpus, locator, offset, length, format_id, ok, data)
     if fast is not None:
         return fast
     fields = corpus.fields(list(ok["file"]), values=False)
@@ -116,7 +116,7 @@ def locate_bytes(source, locator, offset, length, format_id, byteorder) -> pd.Da
     return pd.DataFrame(rows, columns=["file", "where", "offset", "raw"])
 
 
-def _records_from_columns(corpus, locator: str, offset, length, format_id, ok: pd.DataFrame,
+def records_from_columns(corpus, locator: str, offset, length, format_id, ok: pd.DataFrame,
                           data) -> pd.DataFrame | None:
     """A field path answered from the tables' byte spans, without parsing the files again.
 
