@@ -19,6 +19,7 @@ from ..errors import UsageError
 from ._alerts import fixed_note, flags_note, float_note, index_notes
 from ._calls import deprecated, legacy_corpus, need_table
 from ._util import (
+    at_offset,
     hashable,
     infer_width,
     integral_values,
@@ -288,7 +289,7 @@ def _profile_column(df: pd.DataFrame, col: str, corpus: Any, name: str | None, k
         row["exceptions"] = exc
         where = ", ".join(
             f"{e.get('file', 'row ' + str(e['row']))}={show(e['value'])}"
-            + (f" @ {e['offset']:#x}" if "offset" in e else "") for e in exc[:5])
+            + at_offset(e) for e in exc[:5])
         more = f" (+{len(idx) - 5} more)" if len(idx) > 5 else ""
         notes.append(("NEARLY_CONSTANT",
                       f"{show(top_value)} in {top_count}/{count} {unit}; except {where}{more}"))

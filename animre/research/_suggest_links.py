@@ -12,7 +12,7 @@ import numpy as np
 
 from .._ksy_patch import find_field
 from ._suggest_rows import counterexamples, field_edit, n_independent, parent_path, suggestion_row
-from ._util import integral_values
+from ._util import at_offset, integral_values
 
 __all__ = ["count_links", "size_links", "pos_links"]
 
@@ -85,7 +85,7 @@ def count_links(corpus, col_to_key, info, docs, sha, min_files, include_in_spec)
                 cx = counterexamples(bad, "found")
                 ev = (f"{col} = {what} in {holds}/{len(eq)} records; except "
                       + ", ".join(f"{e['file']} has {e['value']} for {e['found']} rows"
-                                  + (f" @ {e['offset']:#x}" if "offset" in e else "") for e in cx[:3]))
+                                  + at_offset(e) for e in cx[:3]))
                 out.append(suggestion_row(key, cols, "count", f"doc: count of {child} (partial)", ev, holds, len(eq),
                                           "records", n_files, cx, field_edit(key, doc=f"Evidence - {ev}.")))
     return out

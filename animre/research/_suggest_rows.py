@@ -18,7 +18,7 @@ import yaml
 
 from .._ksy_patch import find_field
 from ..display import fmt, plain
-from ._util import is_missing
+from ._util import at_offset, is_missing
 
 __all__ = ["spec_docs", "defining_spec", "field_values", "n_independent", "counterexamples", "except_text",
            "suggestion_row", "field_edit", "parent_path", "MAX_COUNTEREXAMPLES"]
@@ -103,8 +103,7 @@ def counterexamples(rows: pd.DataFrame, extra: str | None = None) -> list[dict]:
 
 def except_text(cx: list[dict], total: int, show=fmt) -> str:
     def one(e):
-        at = f" @ {e['offset']:#x}" if "offset" in e else ""
-        return f"{e['file']}={show(e['value'])}{at}"
+        return f"{e['file']}={show(e['value'])}{at_offset(e)}"
 
     more = f" (+{total - 3} more)" if total > 3 else ""
     return ", ".join(one(e) for e in cx[:3]) + more

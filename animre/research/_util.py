@@ -173,3 +173,14 @@ def offsets_for(corpus: Any, name: str | None, column: str, index) -> pd.Series 
 def f32_from_u32(u: np.ndarray) -> np.ndarray:
     """IEEE single floats from uint bit patterns (any int dtype)."""
     return (np.asarray(u, dtype=np.uint64) & np.uint64(0xFFFFFFFF)).astype(np.uint32).view(np.float32)
+
+
+def at_offset(example: dict) -> str:
+    """`` @ 0xa2`` for a counterexample with a byte offset, else nothing: the one way evidence names a position.
+
+    Examples
+    --------
+    >>> at_offset({"file": "a", "offset": 162}), at_offset({"file": "a"})
+    (' @ 0xa2', '')
+    """
+    return f" @ {example['offset']:#x}" if "offset" in example else ""
