@@ -1,15 +1,21 @@
 """Research functions: pure computations over corpus tables that return DataFrames.
 
+Every verb takes the corpus first, ``f(corpus, table=None, *, ...)``, and
+returns a DataFrame or a small result holding DataFrames (with
+``_repr_html_``); a table of one's own goes where the table goes, with
+``None`` for the corpus (``profile(None, df)``). The first release's call
+forms still work for one release, with a DeprecationWarning.
+
 - :func:`profile` - per-column statistics and alerts (constant, flags, index, fixed point ...)
-- :func:`coverage` - share of each file's bytes a typed field explains, opaque blobs, and the gaps
-- :func:`reinterpret` - read the same bytes as other types in every file, ranked
+- :func:`coverage` - share of each file's bytes a typed field explains, opaque blobs, and the gaps (:class:`Coverage`)
+- :func:`reinterpret` - read the same bytes as other types (``u2le``, ``f4le`` ...) in every file, ranked
 - :func:`relations` - equalities, multiples, offsets, masks, dependencies between columns
 - :func:`claims` - run the format notes' claims and list counterexamples
 - :func:`compare` - one field of every file side by side, keyed by record, differing cells marked
 - :func:`diff` / :func:`diff_corpora` - field-level differences between files / parses
 - :func:`suggest` - spec edits (valid, enum, flag bits, counts, names, doc lines) with their evidence
 
-Nothing here plots or renders; see :mod:`animre.export` for writing results.
+Nothing here plots (results show as tables in a notebook); see :mod:`animre.export` for writing results.
 """
 
 from ._byte_matrix import byte_matrix
