@@ -33,8 +33,7 @@ import yaml
 from .atomic import write_atomic
 from .corpus import Corpus, open_corpus
 from .errors import SpecError, UsageError
-from .research import diff_corpora
-from .research._diff import DIFF_CORPORA_COLUMNS
+from .research import DIFF_CORPORA_COLUMNS, diff_corpora
 from .spec.compiler import compile_spec
 from .spec.patch import edits_of, patch_text, unified_diff
 
@@ -205,7 +204,7 @@ def apply_suggestions(suggestions: Any, spec_path: str | os.PathLike, corpus: Co
     >>> import shutil, tempfile, pathlib
     >>> ksy = pathlib.Path(tempfile.mkdtemp()) / "ksy"
     >>> _ = shutil.copytree("ksy", ksy)
-    >>> s = animre.suggest(c, spec="af", relations_=False)
+    >>> s = animre.suggest(c, spec="af", with_relations=False)
     >>> result = animre.apply_suggestions(s, ksy / "af.ksy", c)
     >>> result.ok, result.written == ksy / "af.ksy", result.withdrawn.empty
     (True, True, True)

@@ -107,7 +107,7 @@ def _cmd_profile(args) -> int:
     c = _open(args)
     if args.table not in c.tables:
         raise UsageError(f"no table {args.table!r}; tables: {', '.join(c.tables)}")
-    p = profile(c.tables[args.table], corpus=c)
+    p = profile(c, args.table)
     cols = [k for k in ("column", "dtype", "n_distinct", "is_constant", "min", "max", "alerts") if k in p]
     _print_df(p[cols])
     return _status(c)
@@ -127,7 +127,8 @@ def _cmd_coverage(args) -> int:
     from .research import coverage
 
     c = _open(args)
-    per_file, gaps = coverage(c)
+    cov = coverage(c)
+    per_file, gaps = cov.per_file, cov.gaps
     _print_df(per_file)
     if len(gaps):
         print(f"{len(gaps)} unclaimed byte ranges:")

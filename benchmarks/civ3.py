@@ -125,9 +125,9 @@ def section_latency(realdata: Path, n: int = 200) -> dict:
         first = c.files.file.iloc[0]
         plt.close(plt.figure())  # matplotlib's one-time set-up (fonts) is not a widget's latency
         calls = {
-            "profile(flc_frames)": lambda: animre.profile("flc_frames", corpus=c),
-            "profile(flc_files)": lambda: animre.profile("flc_files", corpus=c),
-            "relations(flc_files)": lambda: animre.relations("flc_files", corpus=c),
+            "profile(flc_frames)": lambda: animre.profile(c, "flc_frames"),
+            "profile(flc_files)": lambda: animre.profile(c, "flc_files"),
+            "relations(flc_files)": lambda: animre.relations(c, "flc_files"),
             "claims()": lambda: animre.claims(c),
             "coverage()": lambda: animre.coverage(c),
             "wiki_table(flc_frames)": lambda: animre.wiki_table(c, "flc_frames"),

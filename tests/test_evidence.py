@@ -56,7 +56,7 @@ def test_magic_fields_in_hex_in_profiles_and_wiki_tables(sample_corpus, truths, 
     w = wiki_table(sample_corpus, "flc_files").set_index("name")
     assert w.loc["header.magic", "observed"].startswith(f"0x{0xAF12:04X} in ")
     assert w.loc["header.creator", "observed"].startswith(f"0x{0xF1F1F2F2:08X} in {count_distinct(civ3)}/")
-    prof = animre.profile("flc_files", corpus=sample_corpus)
+    prof = animre.profile(sample_corpus, "flc_files")
     notes = dict(prof.set_index("column").at["header.magic", "notes"])
     assert notes["CONSTANT"].startswith("0xAF12 in ")
     # the spec marks magic values: the valid constants of header.magic
@@ -201,12 +201,12 @@ def _mentions(r: pd.DataFrame, text: str) -> pd.DataFrame:
 
 def test_a_when_rule_of_one_folder_is_not_a_finding():
     df, planted = _unit_folders()
-    r = animre.relations(df, ["speed", "anim_length", "anim_time", "palette_id", "category", "loops"],
+    r = animre.relations(None, df, columns=["speed", "anim_length", "anim_time", "palette_id", "category", "loops"],
                          derived=False)
     # the Tank folder's shared values (anim_time 915, speed 61, palette 7) make no rule
     assert _mentions(r, "== 915").empty and _mentions(r, "== 61").empty and _mentions(r, "== 7 ").empty
     # ... which counting rows instead of folders would report
-    rows = animre.relations(df, ["speed", "anim_length", "anim_time", "palette_id", "category", "loops"],
+    rows = animre.relations(None, df, columns=["speed", "anim_length", "anim_time", "palette_id", "category", "loops"],
                             derived=False, groups=None)
     assert not _mentions(rows, "== 915").empty or not _mentions(rows, "== 61").empty
     # the general product ranks first, with its one exception; groups are counted
@@ -225,10 +225,10 @@ def test_a_when_rule_of_one_folder_is_not_a_finding():
 def test_groups_can_be_any_column():
     df, _ = _unit_folders()
     df["file"] = [f.replace("/", "_") for f in df["file"]]  # one folder: the unit column groups
-    r = animre.relations(df, ["anim_time", "speed", "palette_id"], derived=False, groups="unit")
+    r = animre.relations(None, df, columns=["anim_time", "speed", "palette_id"], derived=False, groups="unit")
     assert _mentions(r, "== 915").empty and _mentions(r, "== 61").empty
     with pytest.raises(animre.UsageError):
-        animre.relations(df, ["anim_time", "speed"], groups="no_such_column")
+        animre.relations(None, df, columns=["anim_time", "speed"], groups="no_such_column")
 
 
 def test_identical_files_count_once(samples_dir, tmp_path):
@@ -243,14 +243,14 @@ def test_identical_files_count_once(samples_dir, tmp_path):
         shutil.copy(src[0], copies / f"COPY{i}FRM.BIN")
     c = animre.open_corpus(tmp_path, cache=False)
     assert len(c.tables["frm"]) == len(src) + 5
-    r = animre.relations("frm", ["num_idles", "num_idles_raw"], corpus=c, derived=False)
-    r_all = animre.relations("frm", ["num_idles", "num_idles_raw"], corpus=c, derived=False,
+    r = animre.relations(c, "frm", columns=["num_idles", "num_idles_raw"], derived=False)
+    r_all = animre.relations(c, "frm", columns=["num_idles", "num_idles_raw"], derived=False,
                              unique_files=False)
     assert len(r) and set(r["n_rows"]) <= set(range(len(src) + 1))
     assert r_all["n_rows"].max() > r["n_rows"].max()
-    prof = animre.profile("frm", corpus=c, columns=["walk_speed"])
+    prof = animre.profile(c, "frm", columns=["walk_speed"])
     assert int(prof.at[0, "count"]) == len(src)
-    assert int(animre.profile("frm", corpus=c, columns=["walk_speed"], unique_files=False).at[0, "count"]) \
+    assert int(animre.profile(c, "frm", columns=["walk_speed"], unique_files=False).at[0, "count"]) \
         == len(src) + 5
 
 
@@ -283,7 +283,7 @@ def test_flc_pixel_blobs_are_opaque_and_typed_fields_explained(sample_corpus, ma
                     assert (cat[body:end] == TYPED).all(), (name, ch)  # packets and colours
         assert not (cat == GAP).any()
     assert n_pixel >= 10 and n_palette >= 5
-    per_file, _ = animre.coverage(sample_corpus, files=list(files))
+    per_file = animre.coverage(sample_corpus, files=list(files)).per_file
     assert (per_file["share"] == 1.0).all()  # every byte is read ...
     assert (per_file["share_typed"] < 0.6).all()  # ... but most of an FLC is pixel data, not understood
     assert (per_file["typed"] + per_file["opaque"] == per_file["covered"]).all()
@@ -295,7 +295,7 @@ def test_switch_values_of_a_type_are_typed(sample_corpus, manifest):
     # PAS4 min/max and per-animation values are read through a switch on the parm type (u1/u4/f4):
     # typed, not opaque; the spec reads no raw bytes at all
     files = [f for f in manifest["formats"]["pas4"]["files"] if f.endswith(".pas4")]
-    per_file, _ = animre.coverage(sample_corpus, files=files)
+    per_file = animre.coverage(sample_corpus, files=files).per_file
     assert per_file["ok"].all() and (per_file["opaque"] == 0).all() and (per_file["typed"] > 0).all()
 
 

@@ -42,7 +42,7 @@ def _rel(r: pd.DataFrame, target: str, source: str, partial: bool = False) -> pd
 @pytest.fixture(scope="module")
 def profiles(sample_corpus):
     """Profiles of every curated table, computed once."""
-    return {t: profile(t, corpus=sample_corpus) for t in sample_corpus.tables if t != "files"}
+    return {t: profile(sample_corpus, t) for t in sample_corpus.tables if t != "files"}
 
 
 # ----------------------------------------------------------------------------- profile: synthetic
@@ -65,7 +65,7 @@ def test_profile_synthetic_alerts():
         "noise": rng.integers(0, 2**32, n),
         "next_move": rng.choice([3, 7, 12, 40, 41, 66], n),
     })
-    p = profile(df, key_tables={"moves": [3, 7, 12, 40, 41, 66, 68]})
+    p = profile(None, df, key_tables={"moves": [3, 7, 12, 40, 41, 66, 68]})
     alerts = p.set_index("column")["alerts"]
     assert alerts["version"] == ["CONSTANT"]
     assert "NEARLY_CONSTANT" in alerts["magic"]
@@ -88,7 +88,7 @@ def test_profile_synthetic_alerts():
 def test_profile_monotonic_within_files():
     df = pd.DataFrame({"file": ["a"] * 4 + ["b"] * 3, "key": [0, 1, 2, 3, 0, 1, 2],
                        "down": [9, 8, 7, 1, 5, 4, 4], "mixed": [1, 3, 2, 4, 1, 2, 3]})
-    mono = profile(df).set_index("column")["monotonic"]
+    mono = profile(None, df).set_index("column")["monotonic"]
     assert mono.to_dict() == {"key": "increasing", "down": "decreasing", "mixed": "none"}
 
 
@@ -158,9 +158,9 @@ def test_profile_other_planted(profiles, manifest):
 
 def test_profile_index_into_other_table(sample_corpus):
     # the default anim state is a state type of the same file (-1 = none)
-    p = profile("pas4", corpus=sample_corpus, key_tables={"pas4_states": "state_type"})
+    p = profile(sample_corpus, "pas4", key_tables={"pas4_states": "state_type"})
     assert "LOOKS_LIKE_INDEX" in _prof_row(p, "default_anim_state")["alerts"]
-    p = profile("af_moves", corpus=sample_corpus)
+    p = profile(sample_corpus, "af_moves")
     assert "LOOKS_LIKE_INDEX" in _prof_row(p, "successor_id")["alerts"]
     assert "LOOKS_LIKE_INDEX" not in _prof_row(p, "damage")["alerts"]
 
@@ -183,7 +183,7 @@ def _random_frame(rng, n):
 def test_relations_random_columns_find_nothing(n):
     for seed in range(4):
         df = _random_frame(np.random.default_rng(seed), n)
-        r = relations(df, min_support=0.9)
+        r = relations(None, df, min_support=0.9)
         assert r.empty, r.drop(columns="counterexamples").to_string()
 
 
@@ -209,7 +209,7 @@ def test_relations_synthetic_planted():
     df["low"] = df["flags"] & 0x5
     df["index"] = df.groupby("file").cumcount()
     df["kind"] = df["category"].map(lambda c: "jump" if c == 5 else "other")
-    r = relations(df, max_counterexamples=100)
+    r = relations(None, df, max_counterexamples=100)
     d = _rel(r, "unknown_6", "damage").iloc[0]
     assert d["relation"] in ("divide", "multiple") and d["parameter"] in (2, 0.5)
     assert d["n_agree"] == n - len(bad)
@@ -250,7 +250,7 @@ def _grouped_law_table(n_broken: int) -> tuple[pd.DataFrame, set]:
 @pytest.mark.parametrize("n_broken", [2, 4])
 def test_relations_planted_law_over_groups_ranks_above_the_lookups_of_its_columns(n_broken):
     df, broken = _grouped_law_table(n_broken)
-    r = relations(df, min_support=0.85)
+    r = relations(None, df, min_support=0.85)
     pair = r["target"].isin(["width", "x_offset"]) & r["source"].isin(["width", "x_offset"])
     law = r[pair & (r["relation"] == "linear")]
     assert len(law) == 1
@@ -271,7 +271,7 @@ def test_relations_no_when_rule_that_a_listed_product_law_implies():
             length = 10 if rng.random() < 0.8 else int(rng.choice([8, 12, 15]))
             rows.append({"file": f"u{u}/f{f}", "speed": speed, "anim_length": length, "anim_time": speed * length})
     df = pd.DataFrame(rows)
-    r = relations(df)
+    r = relations(None, df)
     law = r[(r["target"] == "anim_time") & (r["relation"] == "equal")]
     assert set(law["source"]) == {"speed * anim_length"} and law.iloc[0]["support"] == 1.0
     # anim_time == 650 -> speed == 65 holds in every file (length 10 is common), but follows from the law
@@ -286,7 +286,7 @@ def test_relations_no_rule_between_a_record_number_and_the_row_number(sample_cor
     for t in ("flc_frames", "flc_chunks", "af_moves", "frm_frames"):
         if t not in sample_corpus.tables:
             continue
-        r = relations(t, corpus=sample_corpus)
+        r = relations(sample_corpus, t)
         index = set(sample_corpus.ids(t)) | ({"frame"} if t.startswith("flc") else set())
         rows = {"row_in_file", "rows_in_file"}
         for tg, src in zip(r["target"], r["source"]):
@@ -299,7 +299,7 @@ def test_relations_no_rule_between_a_record_number_and_the_row_number(sample_cor
 
 def test_relations_omf_planted(sample_corpus, manifest):
     planted = _planted(manifest, "omf")
-    r = relations("af_moves", corpus=sample_corpus, max_counterexamples=1000)
+    r = relations(sample_corpus, "af_moves", max_counterexamples=1000)
     half = _rel(r, "unknown_6", "damage")
     assert len(half) == 1
     h = half.iloc[0]
@@ -319,7 +319,7 @@ def test_relations_omf_planted(sample_corpus, manifest):
 
 def test_relations_gnt4_planted(sample_corpus, manifest):
     planted = _planted(manifest, "mot")
-    r = relations("mot_tracks", corpus=sample_corpus, max_counterexamples=1000)
+    r = relations(sample_corpus, "mot_tracks", max_counterexamples=1000)
     u18 = r[(r["target"] == "unknown_18") & r["source"].isin(["total_time", "last_key_time"])]
     assert len(u18) >= 1
     row = u18.iloc[0]
@@ -329,13 +329,13 @@ def test_relations_gnt4_planted(sample_corpus, manifest):
     rnd = "unknown_1c"
     assert r[((r["target"] == rnd) | (r["source"] == rnd)) & (r["support"] >= 0.9)].empty
     # DISABLED (0x40) is set exactly in the tracks without coordinates (flags 0x0000)
-    r2 = relations("mot_tracks", ["flags", "track_flags"], corpus=sample_corpus)
+    r2 = relations(sample_corpus, "mot_tracks", columns=["flags", "track_flags"])
     coords = {"flags", "flags & 0x200"}  # 0x0200 = coordinates present
     dis = r2[((r2["target"] == "track_flags & 0x40") & r2["source"].isin(coords))
              | ((r2["source"] == "track_flags & 0x40") & r2["target"].isin(coords))]
     assert len(dis) == 1 and dis.iloc[0]["support"] == 1.0
     # the header's file size equals the real size except in one file
-    r3 = relations("mot", corpus=sample_corpus)
+    r3 = relations(sample_corpus, "mot")
     ln = _rel(r3, "len_file", "file_size").iloc[0]
     exc = planted["len_file_exception"]
     assert ln["relation"] == "equal"
@@ -347,7 +347,7 @@ def test_relations_pas4_and_civ3_planted(sample_corpus, manifest):
     # one file breaks the rule in 5 of the 44 no-weight parms: below the default 0.9 support
     # each database is a character of its own: files are the independent samples (by folder, the loose
     # databases, the PAK and the disc would be three groups, too few for a partial rule)
-    r = relations("pas4_parms", corpus=sample_corpus, min_support=0.8, max_counterexamples=100, groups="file")
+    r = relations(sample_corpus, "pas4_parms", min_support=0.8, max_counterexamples=100, groups="file")
     w = _rel(r, "weight", "weight_function", partial=True)
     assert len(w) == 1
     # weight is an f4 field: its value reads as a float (the one formatter, animre.display.fmt)
@@ -358,7 +358,7 @@ def test_relations_pas4_and_civ3_planted(sample_corpus, manifest):
     civ3 = _planted(manifest, "flc")
     flc = sample_corpus.tables["flc_files"]
     units = flc[flc["file"].isin(civ3["unit_files"])]  # the rules are about unit sprites
-    r = relations(units, corpus=sample_corpus, min_support=0.8)
+    r = relations(sample_corpus, units, min_support=0.8)
     fa = "header.flicanim."
     feet = pd.concat([_rel(r, fa + "y_offset", "header.height"), _rel(r, "header.height", fa + "y_offset")]).iloc[0]
     assert (feet["relation"], feet["parameter"]) == ("linear", "k=-1, c=170")  # y_offset + height == 170
@@ -373,13 +373,13 @@ def test_relations_pas4_and_civ3_planted(sample_corpus, manifest):
     assert [c["file"] for c in prod.iloc[0]["counterexamples"]] == civ3["anim_time_exceptions"]
     rnd = "header." + civ3["random_column"]
     assert r[(r["target"] == rnd) | r["source"].str.contains(re.escape(rnd) + r"\b")].empty
-    ring = relations("flc_frames", ["is_ring", "body.reserved_4"], corpus=sample_corpus)
+    ring = relations(sample_corpus, "flc_frames", columns=["is_ring", "body.reserved_4"])
     assert not _rel(ring, "body.reserved_4", "is_ring").empty
 
 
 def test_relations_frm_clamp(sample_corpus, manifest):
     planted = _planted(manifest, "frm")
-    r = relations("frm", corpus=sample_corpus)
+    r = relations(sample_corpus, "frm")
     pair = ["num_idles", "num_idles_raw"]
     rows = r[r["target"].isin(pair) & r["source"].isin(pair)]
     assert len(rows) == 1 and rows.iloc[0]["relation"] == "equal"
@@ -393,7 +393,7 @@ def test_reinterpret_frm_floats(sample_corpus):
     for loc, kw in (("idle_weights", {"format": "frm"}), ("projectile_angles", {"format": "frm"}),
                     ("frm.idle_weights[0]", {}), (118, {"length": 4, "format": "frm"})):
         res = reinterpret(sample_corpus, loc, **kw)
-        assert res.best == "f32le", (loc, res.ranking.head(3))
+        assert res.best == "f4le", (loc, res.ranking.head(3))
         assert list(res.ranking["rank"]) == list(range(1, len(res.ranking) + 1))
     res = reinterpret(sample_corpus, "frm.idle_weights[0]")
     assert len(res.values) == len(sample_corpus.tables["frm"]) and (res.values["offset"] == 118).all()
@@ -401,11 +401,11 @@ def test_reinterpret_frm_floats(sample_corpus):
 
 def test_reinterpret_frm_values_match_manifest(sample_corpus, truths):
     files = truths("frm")
-    res = reinterpret(sample_corpus, "idle_weights", types=["f32le", "u32le"], format="frm")
+    res = reinterpret(sample_corpus, "idle_weights", types=["f4le", "u4le"], format="frm")
     for r in res.values.itertuples(index=False):
         i = int(r.where.rsplit("[", 1)[1].rstrip("]"))
-        assert r.f32le == pytest.approx(files[r.file]["idle_weights"][i], rel=1e-6)
-        assert r.u32le == struct.unpack("<I", struct.pack("<f", files[r.file]["idle_weights"][i]))[0]
+        assert r.f4le == pytest.approx(files[r.file]["idle_weights"][i], rel=1e-6)
+        assert r.u4le == struct.unpack("<I", struct.pack("<f", files[r.file]["idle_weights"][i]))[0]
 
 
 def test_reinterpret_af_speeds_are_24_8(sample_corpus):
@@ -427,11 +427,11 @@ def test_reinterpret_gnt4_halves(samples_dir, manifest):
 def test_reinterpret_table_source_and_errors(sample_corpus):
     df = pd.DataFrame({"file": list("abcd"),
                        "raw": [bytes.fromhex(h) for h in ("4048", "3f80", "c120", "4000")]})
-    res = reinterpret(df, "raw")
+    res = reinterpret(None, "raw", table=df)
     assert res.best == "gnt4half"
     assert res.values["gnt4half"].tolist() == [3.125, 1.0, -10.0, 2.0]
     ints = pd.DataFrame({"v": [1280, -1792, 384, 2560]})
-    assert reinterpret(ints, "v", length=4).best == "fix24.8le"
+    assert reinterpret(None, "v", table=ints, length=4).best == "fix24.8le"
     with pytest.raises(animre.UsageError):
         reinterpret(sample_corpus, "no_such_field_anywhere", format="frm")
     with pytest.raises(animre.UsageError):
@@ -518,7 +518,8 @@ def _expected_gaps(manifest) -> set[tuple]:
 
 
 def test_coverage_matches_generator(sample_corpus, manifest, samples_dir):
-    per_file, gaps = coverage(sample_corpus)
+    cov = coverage(sample_corpus)
+    per_file, gaps = cov.per_file, cov.gaps
     assert len(per_file) == len(sample_corpus.files)
     # every parsed file is covered; skipped files and a zip (no format reads them) are not
     assert list(per_file["ok"]) == list(sample_corpus.files["status"] == "parsed")
@@ -544,7 +545,8 @@ def test_coverage_counts_a_containers_members_apart(sample_corpus, manifest, sam
 
     from animre.research import coverage_by_format
 
-    per_file, gaps = coverage(sample_corpus)
+    cov = coverage(sample_corpus)
+    per_file, gaps = cov.per_file, cov.gaps
     pf = per_file.set_index("file")
     agg = manifest["formats"]["agg"]
     arch = agg["planted"]["archive"]
@@ -583,17 +585,17 @@ def test_coverage_counts_a_containers_members_apart(sample_corpus, manifest, sam
 def test_diff_two_files(sample_corpus, manifest, samples_dir):
     files = manifest["formats"]["frm"]["files"]
     a, b = "frm/GOBLNFRM.BIN", manifest["formats"]["frm"]["planted"]["odd_magic_file"]
-    d = diff(a, b, corpus=sample_corpus).set_index("path")
+    d = diff(sample_corpus, a, b).set_index("path")
     assert (d.loc["unknown_magic", "old"], d.loc["unknown_magic", "new"]) == \
         (files[a]["unknown_magic"], files[b]["unknown_magic"])
     assert d.loc["unknown_magic", "old_start"] == 0 and d.loc["unknown_magic", "new_end"] == 1
     changed = {p for p in d.index if d.loc[p, "status"] == "changed"}
     assert ("walk_speed" in changed) == (files[a]["walk_speed"] != files[b]["walk_speed"])
     assert set(d["status"]) <= {"changed"}  # same layout: nothing added, removed or moved
-    same = diff(samples_dir / a, samples_dir / a)
+    same = diff(None, samples_dir / a, samples_dir / a)
     assert same.empty
     with pytest.raises(animre.UsageError):
-        diff("frm/GOBLNFRM.BIN", "af/FIGHTR0.AF", corpus=sample_corpus)
+        diff(sample_corpus, "frm/GOBLNFRM.BIN", "af/FIGHTR0.AF")
 
 
 def test_diff_corpora_after_spec_edit(samples_dir, manifest):
@@ -662,14 +664,14 @@ def test_diff_corpora_one_rename_on_the_real_civ3_files(realdata):
 def test_reinterpret_locators(sample_corpus, truths):
     files = truths("frm")
     n = len(files)
-    one = reinterpret(sample_corpus, "sequences[3].frame_ids", types=["u8"], format="frm").values
+    one = reinterpret(sample_corpus, "sequences[3].frame_ids", types=["u1"], format="frm").values
     assert len(one) == 16 * n
     for f, grp in one.groupby("file"):
-        assert grp["u8"].tolist() == files[f]["frame_ids"][3]
+        assert grp["u1"].tolist() == files[f]["frame_ids"][3]
         assert grp["offset"].tolist() == list(range(277 + 48, 277 + 64))
-    assert len(reinterpret(sample_corpus, "x_offsets.offsets", types=["s8"], format="frm").values) == 7 * 16 * n
-    rec = reinterpret(sample_corpus, "projectile_offsets", offset=2, length=2, types=["s16le"], format="frm")
-    ys = {(r.file, r.offset): r.s16le for r in rec.values.itertuples()}
+    assert len(reinterpret(sample_corpus, "x_offsets.offsets", types=["s1"], format="frm").values) == 7 * 16 * n
+    rec = reinterpret(sample_corpus, "projectile_offsets", offset=2, length=2, types=["s2le"], format="frm")
+    ys = {(r.file, r.offset): r.s2le for r in rec.values.itertuples()}
     assert ys == {(f, 176 + 4 * i): v["projectile_offsets"][i][1] for f, v in files.items() for i in range(3)}
 
 
@@ -677,13 +679,13 @@ def test_reinterpret_locators(sample_corpus, truths):
                                      ("x_offsets.offsets", "frm"), ("sound_ids", "af"), ("header.speed", "flc")])
 def test_reinterpret_from_columns_equals_the_walk(sample_corpus, monkeypatch, loc, fmt):
     """Field paths answered from the tables' spans give exactly the rows a walk of the parsed files gives."""
-    from animre.research import _reinterpret as impl
+    from animre.research import _locate as impl
 
-    assert impl._records_from_columns(sample_corpus, loc, None, None, fmt, sample_corpus.files,
-                                      sample_corpus.read_bytes) is not None  # the column path is taken
-    fast = reinterpret(sample_corpus, loc, format=fmt, types=["u8"] if "frame" in loc else None).values
-    monkeypatch.setattr(impl, "_records_from_columns", lambda *a, **k: None)
-    walk = reinterpret(sample_corpus, loc, format=fmt, types=["u8"] if "frame" in loc else None).values
+    assert impl.records_from_columns(sample_corpus, loc, None, None, fmt, sample_corpus.files,
+                                     sample_corpus.read_bytes) is not None  # the column path is taken
+    fast = reinterpret(sample_corpus, loc, format=fmt, types=["u1"] if "frame" in loc else None).values
+    monkeypatch.setattr(impl, "records_from_columns", lambda *a, **k: None)
+    walk = reinterpret(sample_corpus, loc, format=fmt, types=["u1"] if "frame" in loc else None).values
     pd.testing.assert_frame_equal(fast, walk)
 
 
@@ -695,7 +697,7 @@ def test_coverage_from_offsets_equals_a_walk_of_every_field(sample_corpus, real_
 
     corpora = [sample_corpus] + ([animre.open_corpus(real_or_none, cache=False)] if real_or_none else [])
     for c in corpora:
-        per, _ = coverage(c)
+        per = coverage(c).per_file
         assert per["ok"].sum() > 0
         for r in per[per["ok"]].itertuples():
             ref = byte_categories(c.fields(r.file), r.size)
@@ -703,3 +705,49 @@ def test_coverage_from_offsets_equals_a_walk_of_every_field(sample_corpus, real_
             assert r.typed >= int((ref == TYPED).sum()), r.file
             if not r.file.startswith(("flc/Plain/Title", "flic/standard/2422")):  # files with kept-out records
                 assert r.typed == int((ref == TYPED).sum()), r.file
+
+
+# ----------------------------------------------------------------------------- one way to call
+
+
+def test_old_call_forms_warn_and_give_the_same_tables(sample_corpus, samples_dir, truths):
+    """The first release's call forms still work for one release, each with a DeprecationWarning."""
+    c = sample_corpus
+    speeds = {f: t["walk_speed"] for f, t in truths("frm").items()}
+    new = profile(c, "frm", columns=["walk_speed"])
+    assert new.at[0, "min"] == min(speeds.values()) and new.at[0, "max"] == max(speeds.values())
+    with pytest.warns(DeprecationWarning, match=r"profile\(table, corpus=c\)"):
+        pd.testing.assert_frame_equal(profile("frm", corpus=c, columns=["walk_speed"]), new)
+    with pytest.warns(DeprecationWarning, match=r"call profile\(c, table\)"):
+        pd.testing.assert_frame_equal(profile(c.tables["frm"], corpus=c, columns=["walk_speed"]), new)
+    with pytest.raises(animre.UsageError, match="needs a table.*af_moves"):
+        profile(c)
+    cols = ["damage", "unknown_6"]
+    with pytest.warns(DeprecationWarning, match=r"relations\(table, columns, corpus=c\)"):
+        pd.testing.assert_frame_equal(relations("af_moves", cols, corpus=c), relations(c, "af_moves", columns=cols))
+    with pytest.warns(DeprecationWarning, match="'u32le'"):
+        old = reinterpret(c, "walk_speed", types=["u32le"], format="frm")
+    assert dict(zip(old.values["file"], old.values["u32le"])) == speeds  # old names keep naming the columns
+    assert dict(zip(*reinterpret(c, "walk_speed", types=["u4le"], format="frm").values[["file", "u4le"]].T.values)) \
+        == speeds
+    df = pd.DataFrame({"raw": [bytes.fromhex(h) for h in ("4048", "3f80", "c120", "4000")]})
+    with pytest.warns(DeprecationWarning, match=r"reinterpret\(table_df, column\)"):
+        assert reinterpret(df, "raw").values["gnt4half"].tolist() == [3.125, 1.0, -10.0, 2.0]
+    with pytest.warns(DeprecationWarning, match="'f32le'"):
+        assert animre.research.decode([struct.pack("<f", 1.5)], "f32le").tolist() == [1.5]
+    cov = coverage(c, files=["frm/GOBLNFRM.BIN"])
+    assert cov.per_file["size"].tolist() == [(samples_dir / "frm" / "GOBLNFRM.BIN").stat().st_size]
+    with pytest.warns(DeprecationWarning, match="unpacking coverage"):
+        per_file, gaps = cov
+    assert per_file is cov.per_file and gaps is cov.gaps and "<b>Coverage</b>" in cov._repr_html_()
+    with pytest.warns(DeprecationWarning, match=r"coverage\(c, files\)"):
+        assert coverage(c, ["frm/GOBLNFRM.BIN"]).per_file.equals(cov.per_file)
+    with pytest.warns(DeprecationWarning, match=r"diff\(a, b, corpus=c\)"):
+        d = diff("frm/GOBLNFRM.BIN", "frm/ORC__FRM.BIN", corpus=c).set_index("path")
+    w = d.loc["walk_speed"]
+    assert (w["old"], w["new"]) == (speeds["frm/GOBLNFRM.BIN"], speeds["frm/ORC__FRM.BIN"])
+    with pytest.warns(DeprecationWarning, match=r"suggest\(relations_=\.\.\.\)"):
+        old_s = animre.suggest(c, spec="frm", relations_=False)
+    pd.testing.assert_frame_equal(old_s, animre.suggest(c, spec="frm", with_relations=False))
+    with pytest.raises(TypeError, match="relation_"):
+        animre.suggest(c, spec="frm", relation_=False)

@@ -193,7 +193,7 @@ def test_planted_relations(case):
 def test_no_evidence_from_a_derived_column_computed_from_the_field(case):
     """num_image_frames counts frames by header.num_frames (its declared reads): no evidence for num_frames."""
     corpus, manifest, sugg = case
-    rel = animre.relations("flc_files", corpus=corpus)
+    rel = animre.relations(corpus, "flc_files")
     same = rel[(rel["relation"] == "equal") & (rel["support"] == 1.0)]
     pairs = {frozenset((a, b)) for a, b in zip(same["target"], same["source"])}
     # the generator writes num_frames = image frames, so the equality is there to be (mis)used as evidence

@@ -14,6 +14,7 @@ from typing import Any
 
 import pandas as pd
 
+from ..display import plain
 from ..formats.base import (  # noqa: F401
     CLAIM_COLUMNS,
     Claim,
@@ -24,7 +25,6 @@ from ..formats.base import (  # noqa: F401
 )
 from ..formats.base import not_in_spec as _not_in_spec
 from ..spec.expr import compile_expr
-from ._util import plain
 
 __all__ = ["claims", "check", "row_claim", "file_claim", "verdict", "CLAIMS_COLUMNS"]
 

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import UsageError
+from ._calls import frames_html
 from ._util import hashable, is_missing, resolve_table
 
 __all__ = ["compare", "Comparison"]
@@ -27,6 +28,11 @@ class Comparison(NamedTuple):
     differs: pd.DataFrame  #: True where the value is not the record's most common value
     common: pd.Series  #: the most common value of every record (column)
     offsets: pd.DataFrame  #: absolute byte offset of every cell (NA where absent or computed)
+
+    def _repr_html_(self) -> str:
+        marked = int(self.differs.to_numpy().sum())
+        return frames_html(f"Comparison of {self.common.name}: {marked} differing cells",
+                           {"values": self.values, "common": self.common})
 
 
 def _default_by(df: pd.DataFrame, name: str | None, corpus: Any) -> list[str]:

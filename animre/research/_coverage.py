@@ -26,10 +26,12 @@ import pandas as pd
 
 from ..containers import get_container
 from ..display import fmt
+from ..errors import UsageError
 from ..tables.plan import EXTENT
+from ._calls import deprecated, frames_html
 
-__all__ = ["coverage", "coverage_by_format", "covered_mask", "byte_categories", "member_spans", "COVERAGE_COLUMNS",
-           "GAP_COLUMNS", "GAP", "OPAQUE", "TYPED"]
+__all__ = ["coverage", "Coverage", "coverage_by_format", "covered_mask", "byte_categories", "member_spans",
+           "COVERAGE_COLUMNS", "GAP_COLUMNS", "GAP", "OPAQUE", "TYPED"]
 
 GAP, OPAQUE, TYPED = 0, 1, 2  #: byte categories of :func:`byte_categories`
 RECORDS = 3  # bytes of records a ``-animre-where`` keeps out of their table (typed unless a cell says opaque)
@@ -188,7 +190,44 @@ def member_spans(corpus: Any, file: str) -> list[tuple[int, int]]:
     return sorted((int(m.offset), int(m.offset) + int(m.size)) for m in members)
 
 
-def coverage(corpus: Any, files: Iterable[str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+class Coverage:
+    """Result of :func:`coverage`: ``per_file`` and ``gaps`` tables, and their totals ``by_format``.
+
+    It still unpacks like the first release's tuple (``per_file, gaps =
+    coverage(c)``) for one release, with a DeprecationWarning.
+    """
+
+    def __init__(self, per_file: pd.DataFrame, gaps: pd.DataFrame) -> None:
+        self.per_file = per_file  #: one row per file (see :func:`coverage`)
+        self.gaps = gaps  #: one row per run of bytes no field reads
+
+    @property
+    def by_format(self) -> pd.DataFrame:
+        """Corpus totals per format (:func:`coverage_by_format` of ``per_file``)."""
+        return coverage_by_format(self.per_file)
+
+    def _tuple(self) -> tuple[pd.DataFrame, pd.DataFrame]:
+        deprecated("unpacking coverage(c) as (per_file, gaps)", "cov = coverage(c); cov.per_file, cov.gaps",
+                   stacklevel=4)
+        return self.per_file, self.gaps
+
+    def __iter__(self):
+        return iter(self._tuple())
+
+    def __getitem__(self, i: int) -> pd.DataFrame:
+        return self._tuple()[i]
+
+    def __len__(self) -> int:
+        return 2
+
+    def __repr__(self) -> str:
+        return f"Coverage({len(self.per_file)} files, {len(self.gaps)} gaps)"
+
+    def _repr_html_(self) -> str:
+        return frames_html("Coverage", {"by_format": self.by_format, "per_file": self.per_file, "gaps": self.gaps})
+
+
+def coverage(corpus: Any, table: str | None = None, *, files: Iterable[str] | None = None) -> Coverage:
     """Share of each file's bytes that parsed fields describe, and the uncovered gaps.
 
     Works from the byte ranges the corpus already holds for every cell (its
@@ -201,12 +240,14 @@ def coverage(corpus: Any, files: Iterable[str] | None = None) -> tuple[pd.DataFr
     ----------
     corpus : Corpus
         An opened corpus.
+    table : str, optional
+        Only the files with rows in this table (``"frm"``).
     files : iterable of str, optional
         Only these files (default: all).
 
     Returns
     -------
-    (per_file, gaps) : tuple of DataFrame
+    Coverage
         ``per_file``: file, format, size, typed (bytes a typed field
         explains), opaque (bytes read as a blob: pixel data, compressed
         streams, raw ``size:`` bytes), members (a container's bytes that
@@ -217,19 +258,26 @@ def coverage(corpus: Any, files: Iterable[str] | None = None) -> tuple[pd.DataFr
         directory (``ok`` False: no spec parsed it); other files that were
         not parsed (failed, skipped) have NaN shares. ``gaps``: file,
         format, start, end (exclusive), length, preview (hex of the first 16
-        bytes of the gap).
+        bytes of the gap); ``by_format``: :func:`coverage_by_format`.
 
     Examples
     --------
-    >>> per_file, gaps = coverage(c)
-    >>> row = per_file.set_index("file").loc["frm/GOBLNFRM.BIN"]
+    >>> cov = coverage(c)
+    >>> row = cov.per_file.set_index("file").loc["frm/GOBLNFRM.BIN"]
     >>> float(row["share"]), int(row["opaque"])     # every byte of a FRM file is a typed field
     (1.0, 0)
-    >>> agg = per_file.set_index("file").loc["agg/HEROES2.AGG"]   # its directory typed, the rest members
+    >>> agg = cov.per_file.set_index("file").loc["agg/HEROES2.AGG"]   # its directory typed, the rest members
     >>> float(agg["share"]), int(agg["typed"] + agg["members"]) == int(agg["size"])
     (1.0, True)
     """
+    if table is not None and not isinstance(table, str):  # the old form coverage(c, files)
+        deprecated("coverage(c, files)", "coverage(c, files=files)")
+        table, files = None, table
     ft = corpus.files.drop_duplicates("file")
+    if table is not None:
+        if table not in corpus.tables:
+            raise UsageError(f"no table {table!r} in the corpus; tables: {', '.join(corpus.tables)}")
+        ft = ft[ft["file"].isin(set(corpus.tables[table]["file"]))]
     if files is not None:
         wanted = set(files)
         ft = ft[ft["file"].isin(wanted)]
@@ -289,7 +337,7 @@ def coverage(corpus: Any, files: Iterable[str] | None = None) -> tuple[pd.DataFr
     gaps_df = pd.DataFrame(gaps, columns=GAP_COLUMNS)
     for c in ("start", "end", "length"):
         gaps_df[c] = gaps_df[c].astype("int64")
-    return per_df, gaps_df
+    return Coverage(per_df, gaps_df)
 
 
 def coverage_by_format(per_file: pd.DataFrame) -> pd.DataFrame:
@@ -303,11 +351,12 @@ def coverage_by_format(per_file: pd.DataFrame) -> pd.DataFrame:
 
     Examples
     --------
-    >>> per_file, _ = coverage(c, files=["frm/GOBLNFRM.BIN", "frm/ODDMGFRM.BIN"])
-    >>> coverage_by_format(per_file)[["format", "files", "share_typed"]].values.tolist()
+    >>> cov = coverage(c, files=["frm/GOBLNFRM.BIN", "frm/ODDMGFRM.BIN"])
+    >>> coverage_by_format(cov.per_file)[["format", "files", "share_typed"]].values.tolist()
     [['frm', 2, 1.0]]
-    >>> per_file, _ = coverage(c, files=["agg/HEROES2.AGG"])
-    >>> coverage_by_format(per_file)[["format", "share_typed", "share_gaps"]].values.tolist()
+    >>> coverage(c, "frm").by_format[["format", "files"]].values.tolist()
+    [['frm', 51]]
+    >>> coverage(c, files=["agg/HEROES2.AGG"]).by_format[["format", "share_typed", "share_gaps"]].values.tolist()
     [['agg', 1.0, 0.0]]
     """
     ok = per_file[per_file["ok"].astype(bool)]
@@ -322,36 +371,3 @@ def coverage_by_format(per_file: pd.DataFrame) -> pd.DataFrame:
     for c, src in (("share_typed", "typed"), ("share_opaque", "opaque"), ("share_gaps", "uncovered")):
         out[c] = (out[src] / total).fillna(0.0)
     return out
-
-
-def byte_matrix(corpus: Any, format: str | None = None, files: Iterable[str] | None = None,
-                length: int | None = None) -> pd.DataFrame:
-    """Files x byte offsets: the raw byte values (NaN past a file's end), for variation heatmaps.
-
-    Parameters
-    ----------
-    corpus : Corpus
-    format : str, optional
-        Only files of this format (e.g. ``"frm"``).
-    files : iterable of str, optional
-        Only these files.
-    length : int, optional
-        Only the first ``length`` bytes (default: the longest file).
-
-    Examples
-    --------
-    >>> m = byte_matrix(corpus, "frm")
-    >>> m.shape == ((corpus.files["format"] == "frm").sum(), 821)
-    True
-    """
-    ft = corpus.files
-    if format is not None:
-        ft = ft[ft["format"] == format]
-    names = list(ft["file"]) if files is None else list(files)
-    blobs = [corpus.read_bytes(f) for f in names]
-    n = length if length is not None else max((len(b) for b in blobs), default=0)
-    out = np.full((len(blobs), n), np.nan)
-    for i, b in enumerate(blobs):
-        k = min(n, len(b))
-        out[i, :k] = np.frombuffer(b[:k], dtype=np.uint8)
-    return pd.DataFrame(out, index=pd.Index(names, name="file"), columns=pd.RangeIndex(n, name="offset"))

@@ -9,10 +9,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..display import plain
 from ..errors import UsageError
 from ..tables.fields import fields_table
 from ..tables.read import parse_file
-from ._util import is_missing, plain
+from ._calls import deprecated, legacy_corpus
+from ._util import is_missing
 
 __all__ = ["diff", "diff_corpora", "DIFF_COLUMNS", "DIFF_CORPORA_COLUMNS"]
 
@@ -43,16 +45,18 @@ def _same(x: Any, y: Any) -> bool:
         return repr(x) == repr(y)
 
 
-def diff(a: str | os.PathLike, b: str | os.PathLike, *, corpus: Any = None, parsers: Any = None,
-         unchanged: bool = False, moved: bool = True) -> pd.DataFrame:
+def diff(corpus: Any, /, a: str | os.PathLike, b: str | os.PathLike | None = None, *, parsers: Any = None,
+         unchanged: bool = False, moved: bool = True, **legacy: Any) -> pd.DataFrame:
     """Field-level differences between two files of one format.
 
     Parameters
     ----------
+    corpus : Corpus or None
+        Where ``a`` and ``b`` are looked up (and its parsers used); None for
+        two paths. The old form ``diff(a, b, corpus=c)`` still works for one
+        release, with a DeprecationWarning.
     a, b : str or path
-        File paths, or file names of ``corpus`` (as in its ``file`` column).
-    corpus : Corpus, optional
-        Where ``a`` and ``b`` are looked up (and its parsers used).
+        File names of ``corpus`` (as in its ``file`` column), or file paths.
     parsers : dict spec id -> module, optional
         Parser modules to use (e.g. from :func:`animre.spec.compile_spec`).
     unchanged : bool
@@ -69,10 +73,18 @@ def diff(a: str | os.PathLike, b: str | os.PathLike, *, corpus: Any = None, pars
 
     Examples
     --------
-    >>> d = diff("frm/GOBLNFRM.BIN", "frm/ORC__FRM.BIN", corpus=c)
+    >>> d = diff(c, "frm/GOBLNFRM.BIN", "frm/ORC__FRM.BIN")
     >>> [int(v) for v in d.set_index("path").loc["walk_speed", ["old", "new", "old_start"]]]
     [400, 200, 162]
     """
+    kw_corpus = legacy_corpus("diff", legacy)
+    if isinstance(corpus, (str, os.PathLike)):  # the old form diff(a, b, corpus=c)
+        deprecated("diff(a, b, corpus=c)", "diff(c, a, b)")
+        corpus, a, b = kw_corpus, corpus, a
+    elif corpus is None:
+        corpus = kw_corpus
+    if b is None:
+        raise UsageError("diff(corpus, a, b) compares two files: give both")
     fa, fmt_a, _ = _fields_of(a, corpus, parsers)
     fb, fmt_b, _ = _fields_of(b, corpus, parsers)
     if fmt_a != fmt_b:
@@ -141,8 +153,8 @@ def _span_arrays(c: Any, t: str, cols: list[str], rows: np.ndarray) -> list[tupl
     if t not in c.spans:
         return []
     s, e = c.spans[t]
-    return [(s[x].to_numpy(dtype="float64", na_value=np.nan)[rows], e[x].to_numpy(dtype="float64", na_value=np.nan)[rows])
-            for x in cols if x in s.columns]
+    return [(s[x].to_numpy(dtype="float64", na_value=np.nan)[rows],
+             e[x].to_numpy(dtype="float64", na_value=np.nan)[rows]) for x in cols if x in s.columns]
 
 
 def _spans(c: Any, t: str, cols: list[str], rows: np.ndarray) -> tuple | None:

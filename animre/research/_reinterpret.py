@@ -10,57 +10,19 @@ candidate type by the mean description length of its values in bits
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from ..display import fmt, plain
+from ..display import plain
 from ..errors import UsageError
-from ._util import integral_values, is_missing
+from ._calls import deprecated, frames_html
+from ._locate import locate_bytes
+from ._types import TYPES, type_name
 
-__all__ = ["reinterpret", "Reinterpretation", "TYPES", "decode"]
-
-
-def _ints(b: np.ndarray, dtype: str) -> np.ndarray:
-    return np.ascontiguousarray(b).view(dtype).reshape(-1)
-
-
-def _f16(b: np.ndarray, order: str) -> np.ndarray:
-    return np.ascontiguousarray(b).view(order + "f2").reshape(-1).astype(np.float64)
-
-
-def _gnt4(b: np.ndarray, order: str) -> np.ndarray:
-    u = np.ascontiguousarray(b).view(order + "u2").reshape(-1).astype(np.uint32) << np.uint32(16)
-    return u.view(np.float32).astype(np.float64)
-
-
-# name -> (size in bytes, kind, decoder(uint8 array of shape (n, size)) -> values)
-TYPES: dict[str, tuple[int, str, Callable[[np.ndarray], np.ndarray]]] = {
-    "u8": (1, "int", lambda b: _ints(b, "u1").astype(np.int64)),
-    "s8": (1, "int", lambda b: _ints(b, "i1").astype(np.int64)),
-    "u16le": (2, "int", lambda b: _ints(b, "<u2").astype(np.int64)),
-    "u16be": (2, "int", lambda b: _ints(b, ">u2").astype(np.int64)),
-    "s16le": (2, "int", lambda b: _ints(b, "<i2").astype(np.int64)),
-    "s16be": (2, "int", lambda b: _ints(b, ">i2").astype(np.int64)),
-    "f16le": (2, "float16", lambda b: _f16(b, "<")),
-    "f16be": (2, "float16", lambda b: _f16(b, ">")),
-    "fix8.8le": (2, "fixed8", lambda b: _ints(b, "<i2").astype(np.float64) / 256),
-    "fix8.8be": (2, "fixed8", lambda b: _ints(b, ">i2").astype(np.float64) / 256),
-    "gnt4half": (2, "float32", lambda b: _gnt4(b, ">")),
-    "u32le": (4, "int", lambda b: _ints(b, "<u4").astype(np.int64)),
-    "u32be": (4, "int", lambda b: _ints(b, ">u4").astype(np.int64)),
-    "s32le": (4, "int", lambda b: _ints(b, "<i4").astype(np.int64)),
-    "s32be": (4, "int", lambda b: _ints(b, ">i4").astype(np.int64)),
-    "f32le": (4, "float32", lambda b: _ints(b, "<f4").astype(np.float64)),
-    "f32be": (4, "float32", lambda b: _ints(b, ">f4").astype(np.float64)),
-    "fix24.8le": (4, "fixed8", lambda b: _ints(b, "<i4").astype(np.float64) / 256),
-    "fix24.8be": (4, "fixed8", lambda b: _ints(b, ">i4").astype(np.float64) / 256),
-    "fix16.16le": (4, "fixed16", lambda b: _ints(b, "<i4").astype(np.float64) / 65536),
-    "fix16.16be": (4, "fixed16", lambda b: _ints(b, ">i4").astype(np.float64) / 65536),
-}
+__all__ = ["reinterpret", "Reinterpretation"]
 
 
 class Reinterpretation(NamedTuple):
@@ -74,56 +36,21 @@ class Reinterpretation(NamedTuple):
         """The name of the best-ranked type."""
         return None if self.ranking.empty else str(self.ranking["type"].iloc[0])
 
-
-def decode(raw: Sequence[bytes], type_name: str) -> np.ndarray:
-    """Decode equal-length byte strings as one candidate type (see :data:`TYPES`).
-
-    Examples
-    --------
-    >>> decode([bytes.fromhex("4048")], "gnt4half").tolist()
-    [3.125]
-    """
-    size, _, fn = TYPES[type_name]
-    if not len(raw):
-        return np.zeros(0)
-    arr = np.frombuffer(b"".join(raw), dtype=np.uint8).reshape(len(raw), -1)
-    if arr.shape[1] != size:
-        raise UsageError(f"{type_name} needs {size} bytes, got {arr.shape[1]}")
-    with np.errstate(all="ignore"):  # NaN/inf bit patterns are data here, not errors
-        return fn(arr)
+    def _repr_html_(self) -> str:
+        return frames_html(f"Reinterpretation: best {self.best}", {"ranking": self.ranking, "values": self.values})
 
 
-def representations(raw: bytes) -> pd.DataFrame:
-    """One value read as every candidate type of its size: columns ``type, value``.
-
-    The first row is the hex of the bytes (shortened after 32 bytes).
-
-    Examples
-    --------
-    >>> representations(bytes.fromhex("4048"))["type"].tolist()[:3]
-    ['hex', 'u16le', 'u16be']
-    """
-    raw = bytes(raw)
-    shown = fmt(raw)
-    rows: list[dict] = [{"type": "hex", "value": shown}]
-    for t, (size, _, _) in TYPES.items():
-        if size == len(raw):
-            v = decode([raw], t)[0]
-            rows.append({"type": t, "value": plain(v)})
-    return pd.DataFrame(rows, columns=["type", "value"])
-
-
-def reinterpret(source: Any, locator: Any, types: Iterable[str] | None = None, *,
-                offset: int | None = None, length: int | None = None, format: str | None = None,
-                byteorder: str = "little") -> Reinterpretation:
+def reinterpret(corpus: Any, locator: Any, *legacy_types: Iterable[str], table: pd.DataFrame | str | None = None,
+                types: Iterable[str] | None = None, offset: int | None = None, length: int | None = None,
+                format: str | None = None, byteorder: str = "little") -> Reinterpretation:
     """Read the same bytes in every file or record as each candidate type; rank the readings.
 
     Parameters
     ----------
-    source : Corpus or DataFrame
-        A corpus (bytes are read from the files), or a table whose column
-        holds raw bytes or integers (re-encoded with ``length`` bytes in
-        ``byteorder``).
+    corpus : Corpus or None
+        Bytes are read from its files; None with a DataFrame ``table``.
+        The old form ``reinterpret(table_df, column)`` still works for one
+        release, with a DeprecationWarning.
     locator : str, tuple or int
         - a field path, array indices optional: ``"idle_weights"``,
           ``"moves.footer.unknown_4"``, ``"sequences[3].frame_ids"``;
@@ -133,9 +60,16 @@ def reinterpret(source: Any, locator: Any, types: Iterable[str] | None = None, *
           table cell (from the corpus spans);
         - an int: an absolute file offset, read with ``length`` bytes in
           every file (of ``format``, if given);
-        - for a DataFrame source: a column name.
+        - with ``table``: a column name.
+    table : DataFrame or str, optional
+        A table whose column ``locator`` holds raw bytes or integers
+        (re-encoded with ``length`` bytes in ``byteorder``), or a table name
+        of ``corpus`` (then ``locator`` is its column, as ``"table.column"``).
     types : iterable of str, optional
-        Candidate types (default: every type in :data:`TYPES` of the right size).
+        Candidate types, named as in a spec (``u2le``, ``s4be``, ``f4le``;
+        default: every type in :data:`TYPES` of the right size). The old
+        names (``u16le``, ``f32le``) still work for one release, with a
+        DeprecationWarning, and name the result's columns.
     offset, length : int, optional
         Position inside the located record / the number of bytes to read.
     format : str, optional
@@ -154,10 +88,23 @@ def reinterpret(source: Any, locator: Any, types: Iterable[str] | None = None, *
     --------
     >>> import pandas as pd
     >>> df = pd.DataFrame({"raw": [bytes.fromhex(h) for h in ("4048", "3f80", "c120", "4000")]})
-    >>> reinterpret(df, "raw").best
+    >>> reinterpret(None, "raw", table=df).best
     'gnt4half'
+    >>> reinterpret(c, "walk_speed", types=["f4le", "u4le"], format="frm").ranking["type"].tolist()
+    ['u4le', 'f4le']
     """
-    recs = _records(source, locator, offset, length, format, byteorder)
+    if legacy_types:  # the old form reinterpret(source, locator, types)
+        deprecated("reinterpret(corpus, locator, types)", "reinterpret(corpus, locator, types=types)")
+        types = legacy_types[0]
+    if isinstance(corpus, pd.DataFrame):  # the old form reinterpret(table_df, column)
+        deprecated("reinterpret(table_df, column)", "reinterpret(None, column, table=table_df)")
+        corpus, table = None, corpus
+    source: Any = corpus
+    if isinstance(table, pd.DataFrame):
+        source = table
+    elif isinstance(table, str):
+        locator = (table, locator)
+    recs = locate_bytes(source, locator, offset, length, format, byteorder)
     if not len(recs):
         raise UsageError(f"nothing found at {locator!r}")
     lens = recs["raw"].map(len)
@@ -166,11 +113,12 @@ def reinterpret(source: Any, locator: Any, types: Iterable[str] | None = None, *
         bad = recs.loc[lens != size].iloc[0]
         raise UsageError(f"located byte ranges differ in length ({size} vs {len(bad['raw'])} in "
                          f"{bad.get('file', '')}); give offset= and length=")
-    names = list(types) if types is not None else [t for t, (sz, _, _) in TYPES.items() if sz == size]
-    unknown = [t for t in names if t not in TYPES]
+    labels = list(types) if types is not None else [t for t, (sz, _, _) in TYPES.items() if sz == size]
+    spec_names = {t: type_name(t) for t in labels}  # a caller's old names keep naming the columns
+    unknown = [t for t in labels if spec_names[t] not in TYPES]
     if unknown:
         raise UsageError(f"unknown type(s) {', '.join(unknown)}; known: {', '.join(TYPES)}")
-    names = [t for t in names if TYPES[t][0] == size]
+    names = [t for t in labels if TYPES[spec_names[t]][0] == size]
     if not names:
         raise UsageError(f"no candidate type reads {size} bytes; give offset= and length= "
                          "(1, 2 or 4 bytes)")
@@ -180,7 +128,7 @@ def reinterpret(source: Any, locator: Any, types: Iterable[str] | None = None, *
     groups = recs["file"].to_numpy() if "file" in recs.columns else np.zeros(len(recs))
     ranking = []
     for order, t in enumerate(names):
-        _, kind, fn = TYPES[t]
+        _, kind, fn = TYPES[spec_names[t]]
         with np.errstate(all="ignore"):
             v = fn(arr)
         values[t] = v
@@ -189,183 +137,6 @@ def reinterpret(source: Any, locator: Any, types: Iterable[str] | None = None, *
                                            kind="stable").drop(columns="_order")
     rk.insert(1, "rank", range(1, len(rk) + 1))
     return Reinterpretation(values.reset_index(drop=True), rk.reset_index(drop=True))
-
-
-# ----------------------------------------------------------------------------- locating
-
-
-def _norm(path: str) -> str:
-    return re.sub(r"\[\d+\]", "[]", path)
-
-
-def _path_matches(paths: pd.Series, loc: str) -> pd.Series:
-    """Rows whose path is ``loc`` or ends with ``.loc``; array indices are wildcards unless given.
-
-    ``"footer.unknown_4"`` matches ``moves[3].footer.unknown_4``; ``"idle_weights"``
-    matches ``idle_weights[0]`` ... ``idle_weights[4]``; ``"sequences[3].frame_ids"``
-    only the arrays of sequence 3.
-    """
-    tail = paths.str.replace(r"(\[\d+\])+$", "", regex=True)  # elements of a named array
-    exact = (paths == loc) | paths.str.endswith("." + loc) | (tail == loc) | tail.str.endswith("." + loc)
-    if re.search(r"\[\d+\]", loc):
-        return exact
-    plain = loc.replace("[]", "")
-    stripped = paths.map(_norm).str.replace("[]", "", regex=False)
-    return exact | (stripped == plain) | stripped.str.endswith("." + plain)
-
-
-def _records(source, locator, offset, length, fmt, byteorder) -> pd.DataFrame:
-    if isinstance(source, pd.DataFrame):
-        return _records_from_table(source, locator, length, byteorder)
-    corpus = source
-    if not hasattr(corpus, "fields"):
-        raise UsageError("source must be a Corpus or a DataFrame")
-    files = corpus.files
-    ok = files[files["ok"]] if "ok" in files else files
-    if fmt is not None:
-        ok = ok[ok["format"] == fmt]
-    data_cache: dict[str, bytes] = {}
-
-    def data(f):
-        if f not in data_cache:
-            data_cache[f] = corpus.read_bytes(f)
-        return data_cache[f]
-
-    rows = []
-    if isinstance(locator, (int, np.integer)) and not isinstance(locator, bool):
-        if length is None:
-            raise UsageError("an absolute offset needs length=")
-        for f in ok["file"]:
-            d = data(f)
-            start = int(locator)
-            if start + length <= len(d):
-                rows.append({"file": f, "where": f"@{start:#x}", "offset": start,
-                             "raw": d[start:start + length]})
-        return pd.DataFrame(rows, columns=["file", "where", "offset", "raw"])
-    table = column = None
-    if isinstance(locator, tuple) and len(locator) == 2:
-        table, column = locator
-    elif isinstance(locator, str) and "." in locator and locator.split(".", 1)[0] in corpus.tables \
-            and locator.split(".", 1)[1] in corpus.tables[locator.split(".", 1)[0]].columns:
-        table, column = locator.split(".", 1)
-    if table is not None:
-        df = corpus.tables[table]
-        if column not in df.columns:
-            raise UsageError(f"no column {column!r} in table {table!r}")
-        starts, ends = corpus.spans[table][0][column], corpus.spans[table][1][column]
-        for i in df.index:
-            s, e = starts.at[i], ends.at[i]
-            if pd.isna(s) or pd.isna(e):
-                continue
-            s = int(s) + (offset or 0)
-            e = s + length if length is not None else int(e)
-            f = df.at[i, "file"]
-            if fmt is not None and f not in set(ok["file"]):
-                continue
-            rows.append({"file": f, "where": f"{table}[{i}].{column}", "offset": s, "raw": data(f)[s:e]})
-        if not rows:
-            raise UsageError(f"{table}.{column} is computed, not read from bytes")
-        return pd.DataFrame(rows, columns=["file", "where", "offset", "raw"])
-    if not isinstance(locator, str):
-        raise UsageError(f"cannot locate bytes with {locator!r}")
-    fast = _records_from_columns(corpus, locator, offset, length, fmt, ok, data)
-    if fast is not None:
-        return fast
-    fields = corpus.fields(list(ok["file"]), values=False)
-    fields = fields[fields["start"].notna() & fields["end"].notna()]
-    hit = fields[_path_matches(fields["path"], locator)]
-    kind = hit["kind"]
-    if offset is None and length is None:
-        hit = hit[kind == "value"]
-    elif (kind != "array").any():
-        hit = hit[kind != "array"]  # records or leaves, not the array that holds them
-    for r in hit.itertuples(index=False):
-        s = int(r.start) + (offset or 0)
-        e = s + length if length is not None else int(r.end)
-        d = data(r.file)
-        if e > len(d):
-            continue
-        rows.append({"file": r.file, "where": r.path, "offset": s, "raw": d[s:e]})
-    return pd.DataFrame(rows, columns=["file", "where", "offset", "raw"])
-
-
-def _records_from_columns(corpus, locator: str, offset, length, fmt, ok: pd.DataFrame, data) -> pd.DataFrame | None:
-    """A field path answered from the tables' byte spans, without parsing the files again.
-
-    Used when every field the path matches is a table column read from the
-    file (not computed, not skipped by the spec, not inside a container with
-    several blocks); otherwise None, and the caller walks the parsed files.
-    The rows are the same as the walk's: file order, then offset.
-    """
-    if not hasattr(corpus, "schema"):
-        return None
-    sch = corpus.schema
-    sch = sch[sch["path"].notna() & (sch["kind"] != "enum name")]
-    if fmt is not None:
-        sch = sch[sch["spec"] == fmt]
-    hit = sch[_path_matches(sch["path"], locator)]
-    if hit.empty or not hit["kind"].isin(["read", "pos"]).all():
-        return None
-    plans = {spec: corpus.plan(spec) for spec in set(sch["spec"])}
-    for plan in plans.values():
-        skipped = pd.Series(plan.skipped, dtype=object)
-        if len(skipped) and _path_matches(skipped, locator).any():
-            return None
-    for r in hit.itertuples(index=False):  # a table that keeps only some elements lacks the others
-        t = plans[r.spec].tables.get(r.table)
-        while t is not None:
-            if t.where is not None:
-                return None
-            t = plans[r.spec].tables.get(t.parent) if t.parent else None
-    wanted = set(ok["file"])
-    rank = {f: i for i, f in enumerate(ok["file"])}
-    rows = []
-    for order, r in enumerate(hit.itertuples(index=False)):
-        df = corpus.tables.get(r.table)
-        if df is None or "block" in df.columns:
-            return None if df is not None else pd.DataFrame(columns=["file", "where", "offset", "raw"])
-        positions = [k for k in corpus.keys(r.table) if k != "file"]
-        starts = corpus.spans[r.table][0][r.column].to_numpy(dtype="float64", na_value=np.nan)
-        ends = corpus.spans[r.table][1][r.column].to_numpy(dtype="float64", na_value=np.nan)
-        files = df["file"].to_numpy()
-        pos = df[positions].to_numpy() if positions else np.zeros((len(df), 0), dtype=int)
-        parts = r.path.split("[]")
-        for i in np.flatnonzero(~np.isnan(starts) & ~np.isnan(ends)):
-            f = files[i]
-            if f not in wanted:
-                continue
-            s = int(starts[i]) + (offset or 0)
-            e = s + length if length is not None else int(ends[i])
-            d = data(f)
-            if e > len(d):
-                continue
-            where = parts[0] + "".join(f"[{int(p)}]{rest}" for p, rest in zip(pos[i], parts[1:]))
-            rows.append(((rank[f], tuple(int(p) for p in pos[i]), order), f, where, s, d[s:e]))
-    rows.sort(key=lambda x: x[0])  # the walk's order: file, then record by record
-    return pd.DataFrame([r[1:] for r in rows], columns=["file", "where", "offset", "raw"])
-
-
-def _records_from_table(df: pd.DataFrame, column: Any, length: int | None, byteorder: str) -> pd.DataFrame:
-    if column not in df.columns:
-        raise UsageError(f"no column {column!r} in the table")
-    s = df[column]
-    keep = [not is_missing(v) for v in s]
-    vals = s[keep]
-    out = pd.DataFrame({"file": df.loc[keep, "file"]} if "file" in df.columns else {}, index=vals.index)
-    out["where"] = [f"{column}[{i}]" for i in vals.index]
-    out["offset"] = pd.NA
-    if len(vals) and all(isinstance(v, (bytes, bytearray)) for v in vals):
-        out["raw"] = [bytes(v) for v in vals]
-        return out
-    ints = integral_values(vals)
-    if ints is None:
-        raise UsageError(f"column {column!r} holds neither bytes nor integers")
-    if length is None:
-        lo, hi = int(ints.min()), int(ints.max())
-        length = next((n for n in (1, 2, 4, 8) if (lo >= -(1 << (8 * n - 1)) and hi < (1 << (8 * n)))), 8)
-    mask = (1 << (8 * length)) - 1
-    out["raw"] = [(int(v) & mask).to_bytes(length, byteorder) for v in ints]
-    return out
 
 
 # ----------------------------------------------------------------------------- scoring

@@ -8,10 +8,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..display import plain
 from ..errors import UsageError
 
-__all__: list[str] = []  # private; ``plain`` is re-exported from animre.display for the research modules
+__all__: list[str] = []  # helpers of the research modules
 
 SENTINELS = (0, -1, 0xFF, 0xFFFF, 0xFFFFFFFF)
 
@@ -171,15 +170,17 @@ def offsets_for(corpus: Any, name: str | None, column: str, index) -> pd.Series 
     return corpus.offsets(name, column, index)
 
 
-def row_key(df: pd.DataFrame, i) -> dict:
-    """``{"file": ..., "row": i}`` (file only when the table has a file column)."""
-    d = {}
-    if "file" in df.columns:
-        d["file"] = df.at[i, "file"]
-    d["row"] = plain(i)
-    return d
-
-
 def f32_from_u32(u: np.ndarray) -> np.ndarray:
     """IEEE single floats from uint bit patterns (any int dtype)."""
     return (np.asarray(u, dtype=np.uint64) & np.uint64(0xFFFFFFFF)).astype(np.uint32).view(np.float32)
+
+
+def at_offset(example: dict) -> str:
+    """`` @ 0xa2`` for a counterexample with a byte offset, else nothing: the one way evidence names a position.
+
+    Examples
+    --------
+    >>> at_offset({"file": "a", "offset": 162}), at_offset({"file": "a"})
+    (' @ 0xa2', '')
+    """
+    return f" @ {example['offset']:#x}" if "offset" in example else ""

@@ -1,0 +1,88 @@
+"""One way to call a research verb: ``f(corpus, table=None, *, ...)``, and how its result shows.
+
+The old call forms (``profile(table, corpus=c)``, ``relations(table, columns,
+corpus=c)``, ``reinterpret(table_df, column)``, ``diff(a, b, corpus=c)``,
+``suggest(relations_=)``, reinterpret's ``u16le``/``f32le`` names) keep
+working for one release and say so with a :class:`DeprecationWarning`
+(:func:`deprecated`). Results that hold several tables show them in a
+notebook through :func:`frames_html`, every cell written by
+:func:`animre.display.fmt`.
+"""
+
+from __future__ import annotations
+
+import html
+import warnings
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+
+from ..display import fmt
+from ..errors import UsageError
+
+__all__ = ["deprecated", "frames_html", "legacy_corpus", "need_table", "HTML_ROWS"]
+
+HTML_ROWS = 10  #: rows of each table a result shows in a notebook
+
+
+def deprecated(old: str, new: str, *, stacklevel: int = 3) -> None:
+    """Warn that a call form is deprecated (it still works for one release).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     deprecated("profile(table, corpus=c)", "profile(c, table)")
+    >>> str(w[0].message)
+    'profile(table, corpus=c) is deprecated and stops working in the next release: call profile(c, table)'
+    """
+    warnings.warn(f"{old} is deprecated and stops working in the next release: call {new}", DeprecationWarning,
+                  stacklevel=stacklevel)
+
+
+def legacy_corpus(verb: str, legacy: Mapping[str, Any]) -> Any:
+    """The ``corpus=`` keyword of an old call form, the only keyword ``legacy`` may hold (else a TypeError).
+
+    Examples
+    --------
+    >>> legacy_corpus("profile", {}) is None
+    True
+    """
+    extra = [k for k in legacy if k != "corpus"]
+    if extra:
+        raise TypeError(f"{verb}() got unexpected keyword argument(s) {', '.join(map(repr, extra))}")
+    return legacy.get("corpus")
+
+
+def need_table(verb: str, corpus: Any, table: Any) -> Any:
+    """``table``, or a :class:`~animre.errors.UsageError` naming the corpus' tables when it is missing.
+
+    Examples
+    --------
+    >>> need_table("profile", None, "frm")
+    'frm'
+    """
+    if table is not None:
+        return table
+    names = [t for t in getattr(corpus, "tables", {}) if t != "files"]
+    known = f"; tables: {', '.join(names)}" if names else ""
+    raise UsageError(f"{verb}(corpus, table) needs a table (a name or a DataFrame){known}")
+
+
+def frames_html(title: str, frames: Mapping[str, pd.DataFrame], rows: int = HTML_ROWS) -> str:
+    """HTML of a result's tables: a title, then each table's first ``rows`` rows, values through ``fmt``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> h = frames_html("Coverage", {"per_file": pd.DataFrame({"share": [0.5]})})
+    >>> "<b>Coverage</b>" in h and "per_file: 1 rows" in h and "0.5" in h
+    True
+    """
+    parts = [f"<div><b>{html.escape(title)}</b>"]
+    for name, df in frames.items():
+        shown = df.head(rows).map(fmt) if isinstance(df, pd.DataFrame) else pd.DataFrame({name: df.head(rows).map(fmt)})
+        parts.append(f"<p>{html.escape(name)}: {len(df)} rows</p>{shown.to_html(escape=True)}")
+    return "".join(parts) + "</div>"
