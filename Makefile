@@ -37,7 +37,7 @@ browser:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
 samples: $(SAMPLES)/manifest.json
-$(SAMPLES)/manifest.json: $(VENV)/.installed $(wildcard animre/samples/*.py)
+$(SAMPLES)/manifest.json: $(VENV)/.installed $(shell find animre/samples -name "*.py")
 	$(BIN)/python -m animre samples $(SAMPLES) --seed $(SEED)
 
 compile: setup

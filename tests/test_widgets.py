@@ -99,11 +99,11 @@ def test_select_in_other_formats(explorer, sample_corpus):
 def test_representations_come_from_research(explorer, homm2):
     explorer.select(file="frm/GOBLNFRM.BIN", path="idle_weights[1]")
     rep = explorer.representations.set_index("type")["value"]
-    assert np.float32(rep["f32le"]) == np.float32(homm2["files"]["frm/GOBLNFRM.BIN"]["idle_weights"][1])
+    assert np.float32(rep["f4le"]) == np.float32(homm2["files"]["frm/GOBLNFRM.BIN"]["idle_weights"][1])
     raw = bytes.fromhex(rep["hex"].replace(" ", ""))
     assert len(raw) == 4
-    assert rep["u32le"] == int.from_bytes(raw, "little")
-    assert "f32le" in explorer.values.value
+    assert rep["u4le"] == int.from_bytes(raw, "little")
+    assert "f4le" in explorer.values.value
 
 
 def test_dropdowns_drive_the_selection(explorer, sample_corpus, homm2):
@@ -191,11 +191,11 @@ def test_changing_the_table_picks_its_columns(sample_corpus):
 
 
 def test_reinterpret_explorer_reads_idle_weights_as_floats(sample_corpus, homm2):
-    rx = reinterpret_explorer(sample_corpus, "idle_weights", types=["u32le", "f32le", "s32be"])
-    assert rx.result.best == "f32le"
+    rx = reinterpret_explorer(sample_corpus, "idle_weights", types=["u4le", "f4le", "s4be"])
+    assert rx.result.best == "f4le"
     v = rx.result.values
     row = v[(v["file"] == "frm/GOBLNFRM.BIN") & (v["where"] == "idle_weights[1]")].iloc[0]
-    assert np.float32(row["f32le"]) == np.float32(homm2["files"]["frm/GOBLNFRM.BIN"]["idle_weights"][1])
+    assert np.float32(row["f4le"]) == np.float32(homm2["files"]["frm/GOBLNFRM.BIN"]["idle_weights"][1])
     assert len(rx.figure.axes) == 3
     assert rx.plot.value[:4] == b"\x89PNG"
     assert "animre-reinterpret" in rx.widget._dom_classes
@@ -204,8 +204,8 @@ def test_reinterpret_explorer_reads_idle_weights_as_floats(sample_corpus, homm2)
 def test_reinterpret_explorer_absolute_offset_and_errors(sample_corpus, homm2):
     rx = reinterpret_explorer(sample_corpus)
     assert rx.result is None
-    rx.run("162", format="frm", length=4, types=["u32le"])  # walk_speed
-    got = dict(zip(rx.result.values["file"], rx.result.values["u32le"], strict=True))
+    rx.run("162", format="frm", length=4, types=["u4le"])  # walk_speed
+    got = dict(zip(rx.result.values["file"], rx.result.values["u4le"], strict=True))
     assert got == {f: v["walk_speed"] for f, v in homm2["files"].items()}
     rx.locator.value = "no_such_field_anywhere"
     rx.run_button.click()  # a bad locator is reported in the widget, not raised
@@ -246,7 +246,7 @@ def test_profile_of_a_text_column_has_no_histogram(sample_corpus, homm2):
 
 
 def test_reinterpret_explorer_clears_stale_output(sample_corpus, homm2):
-    rx = reinterpret_explorer(sample_corpus, "idle_weights", format="frm", types=["f32le", "u32le"])
+    rx = reinterpret_explorer(sample_corpus, "idle_weights", format="frm", types=["f4le", "u4le"])
     assert rx.result is not None and rx.ranking.value and rx.plot.value
     rx.locator.value = "no_such_field_anywhere"
     rx.run_button.click()  # the error replaces the previous result: no old ranking or plot under it
@@ -257,13 +257,13 @@ def test_reinterpret_explorer_clears_stale_output(sample_corpus, homm2):
 
 def test_reinterpret_explorer_says_when_types_do_not_fit(sample_corpus, homm2):
     # walk_speed is 4 bytes (u4 in the spec): 2-byte types cannot read it
-    rx = reinterpret_explorer(sample_corpus, "walk_speed", format="frm", types=["u16le", "s16le"])
+    rx = reinterpret_explorer(sample_corpus, "walk_speed", format="frm", types=["u2le", "s2le"])
     assert rx.result is None
     assert "do not fit the field size (4 bytes)" in rx.message.value
-    assert "u16le (2 bytes)" in rx.message.value
-    rx.run(types=["u16le", "u32le"])  # one fits: it is read, the other is named as skipped
-    assert list(rx.result.ranking["type"]) == ["u32le"]
-    assert "u16le (2 bytes) do not fit" in rx.message.value and "skipped" in rx.message.value
+    assert "u2le (2 bytes)" in rx.message.value
+    rx.run(types=["u2le", "u4le"])  # one fits: it is read, the other is named as skipped
+    assert list(rx.result.ranking["type"]) == ["u4le"]
+    assert "u2le (2 bytes) do not fit" in rx.message.value and "skipped" in rx.message.value
     assert rx.progress.value == rx.progress.max
 
 
@@ -439,10 +439,10 @@ def test_an_error_in_a_click_is_shown_not_raised(broken_folder, monkeypatch):
 
 def test_the_old_fmt_keyword_still_works_with_a_warning(sample_corpus):
     with pytest.warns(DeprecationWarning, match=r"fmt=\) is deprecated: use format="):
-        rx = reinterpret_explorer(sample_corpus, "walk_speed", fmt="frm", types=["u16le"])
+        rx = reinterpret_explorer(sample_corpus, "walk_speed", fmt="frm", types=["u2le"])
     assert rx.format.value == "frm"
     with pytest.warns(DeprecationWarning, match="use format="):
-        rx.run("idle_weights", fmt="frm", types=["f32le"])
-    assert rx.result.best == "f32le"
+        rx.run("idle_weights", fmt="frm", types=["f4le"])
+    assert rx.result.best == "f4le"
     with pytest.raises(TypeError, match="format= only"):
         reinterpret_explorer(sample_corpus, "walk_speed", format="frm", fmt="mot")

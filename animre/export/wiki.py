@@ -83,7 +83,7 @@ def wiki_table(corpus: Any, table: str) -> pd.DataFrame:
     starts, ends = corpus.spans.get(table, (pd.DataFrame(index=df.index), pd.DataFrame(index=df.index)))
     full = [c for c in starts.columns if c != "file" and len(starts) and starts[c].notna().all()]
     row_min = starts[full].min(axis=1) if full else pd.Series(np.nan, index=df.index)
-    prof = profile(table, corpus=corpus).set_index("column")
+    prof = profile(corpus, table).set_index("column")
     per_file = "file" in df.columns and not df["file"].duplicated().any()
     unit = "files" if per_file else "rows"
     rows = []

@@ -54,6 +54,7 @@ SECTIONS = (("files", "Files"), ("errors", "Errors"), ("coverage", "Coverage"), 
 MAX_RELATION_COLUMNS = 12
 #: Pictures per format.
 MAX_PICTURES = 12
+MAX_FILES = 5000  #: the file list is the inventory: every file up to this many, then a count
 #: File statuses (``corpus.files["status"]``), in the order the summary shows them.
 STATUSES = ("parsed", "failed", "skipped", "container")
 
@@ -146,7 +147,7 @@ def _files(corpus) -> str:
             'bad: see Errors), <b>skipped</b> (no format recognises it; not an error), <b>container</b> (a '
             'container no format reads; its members are files of their own). Hashes: SHA-256, the first '
             f'{HASH_CHARS} digits (hover for all 64).</p>' + html_table(summary, cell=_status_cell) +
-            "<h3>Every file</h3>" + html_table(f[cols], cell=_status_cell))
+            "<h3>Every file</h3>" + html_table(f[cols], MAX_FILES, cell=_status_cell))
 
 
 def _errors(corpus) -> str:
@@ -167,7 +168,8 @@ def _errors(corpus) -> str:
 
 
 def _coverage(corpus) -> str:
-    per_file, gaps = coverage(corpus)
+    cov = coverage(corpus)
+    per_file, gaps = cov.per_file, cov.gaps
     return ("<p>Bytes a typed field explains, bytes read as opaque blobs (pixel data, raw bytes) and gaps "
             "no field describes (what is not understood yet), per format and per file.</p>" +
             html_table(coverage_by_format(per_file)) + "<h3>Per file</h3>" +
@@ -191,7 +193,7 @@ def _profiles(corpus) -> str:
     for name, df in corpus.tables.items():
         if name == "files" or not len(df):
             continue
-        p = profile(df)
+        p = profile(None, df)
         alerts = p["alerts"].map(lambda a: len(a) if isinstance(a, (list, tuple, np.ndarray)) else 0)
         summary.append({"table": name, "rows": len(df), "columns": len(p),
                         "columns_with_alerts": int((alerts > 0).sum()),
@@ -263,7 +265,7 @@ def _relations(corpus) -> str:
         if len(cols) < 2:
             continue
         try:
-            r = relations(name, columns=cols, corpus=corpus)
+            r = relations(corpus, name, columns=cols)
         except Exception as e:  # noqa: BLE001 - a research error is reported in the report, never fatal to it
             out.append(f"<h3>{_e(name)}</h3><p class='bad'>relations failed: {_e(e)}</p>")
             continue

@@ -269,7 +269,7 @@ def _index_columns(df: pd.DataFrame, name: str | None, corpus: Any) -> set[str]:
         return {c for c in df.columns if str(c) in KEY_NAMES}
     keys = set(corpus.keys(name))
     out = keys | set(corpus.ids(name) if hasattr(corpus, "ids") else ())
-    for f in all_formats().values():
+    for f in (getattr(corpus, "formats", None) or all_formats()).values():
         for d in f.derived:
             if d.table == name and d.reads and all(c in (keys if t == name else corpus.keys(t))
                                                    for t, c in d.reads if t in corpus.tables):

@@ -86,7 +86,7 @@ def _chance_log10(values: pd.Series) -> float:
 def relation_suggestions(corpus, by_table, col_to_key, info, docs, sha, min_files, alpha) -> list[dict]:
     out = []
     schema = corpus.schema
-    reads = derived_reads()
+    reads = derived_reads(getattr(corpus, "formats", None))
     for t, cols in by_table.items():
         df = corpus.tables[t]
         if len(df) < 5 or df["file"].nunique() < min_files:
@@ -154,14 +154,15 @@ def _offset(corpus, t, col, e) -> Any:
     return None if pd.isna(o) else int(o)
 
 
-def derived_reads() -> dict[tuple[str, str], set[tuple[str, str]]]:
+def derived_reads(formats: Any = None) -> dict[tuple[str, str], set[tuple[str, str]]]:
     """Every derived column ``(table, column)`` -> every ``(table, column)`` it is computed from.
 
     Through other derived columns too (``num_image_frames`` reads
     ``flc_frames.is_ring``, which reads ``header.num_frames``): what each
-    format module declares in :attr:`animre.formats.base.Derived.reads`.
+    format module declares in :attr:`animre.formats.base.Derived.reads`. ``formats``: the formats a corpus reads
+    with (``corpus.formats``: shipped and yours); default the shipped ones.
     """
-    direct = {(d.table, d.column): set(d.reads) for f in all_formats().values() for d in f.derived}
+    direct = {(d.table, d.column): set(d.reads) for f in (formats or all_formats()).values() for d in f.derived}
     out: dict[tuple[str, str], set[tuple[str, str]]] = {}
 
     def walk(k: tuple[str, str], seen: frozenset) -> set:

@@ -103,7 +103,7 @@ class ColumnProfiler:
     def _profile(self, table: str, column: str) -> pd.Series:
         key = (table, column)
         if key not in self._cache:
-            p = research.profile(table, corpus=self.corpus, columns=[column])
+            p = research.profile(self.corpus, table, columns=[column])
             self._cache[key] = p.iloc[0]
         return self._cache[key]
 

@@ -116,8 +116,8 @@ class ReinterpretExplorer:
         Examples
         --------
         >>> rx = reinterpret_explorer(corpus, "walk_speed", format="frm")
-        >>> rx.run("idle_weights", types=["f32le", "u32le"]).result.best
-        'f32le'
+        >>> rx.run("idle_weights", types=["f4le", "u4le"]).result.best
+        'f4le'
         """
         if locator is not None:
             self.locator.value = str(locator)
@@ -189,9 +189,9 @@ def reinterpret_explorer(corpus, locator: str | int = "", *, format: str | None 
 
     Examples
     --------
-    >>> rx = reinterpret_explorer(corpus, "idle_weights", format="frm", types=["f32le", "u32le"])
+    >>> rx = reinterpret_explorer(corpus, "idle_weights", format="frm", types=["f4le", "u4le"])
     >>> rx.result.ranking["type"].tolist()
-    ['f32le', 'u32le']
+    ['f4le', 'u4le']
     """
     return ReinterpretExplorer(corpus, locator, format=format_keyword(format, fmt, "reinterpret_explorer"),
                                offset=offset, length=length, types=types)
