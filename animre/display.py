@@ -28,17 +28,18 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
+
+from .ktypes import NUMBER
 
 __all__ = ["plain", "fmt", "hex_digits", "type_bytes", "formatters", "HEX_ALERTS"]
 
 #: Profile alerts that make a column show in hex.
 HEX_ALERTS = ("LOOKS_LIKE_FLAGS",)
 
-_TYPE = re.compile(r"^([usfb])(\d+)(?:le|be)?$")
 _HEX_NAME = re.compile(r"(?:^|[._])(?:magic|signature|fourcc|flags?|[a-z0-9]*_flags|mask|[a-z0-9]*_mask|"
                        r"crc|checksum|hash|creator|id|[a-z0-9]+_id)(?:$|[._\[])")
 _HEX_DOC = re.compile(r"\b(?:magic|signature|bitmask|bit mask|bit field|bitfield|flags|fourcc)\b"
@@ -77,7 +78,7 @@ def type_bytes(ksy_type: str | None) -> int | None:
     """
     if not isinstance(ksy_type, str):
         return None
-    m = _TYPE.match(ksy_type.strip())
+    m = NUMBER.match(ksy_type.strip())
     if not m:
         return None
     n = int(m.group(2))
@@ -123,7 +124,7 @@ def _is_int_type(ksy_type: str | None) -> bool:
     """True for integer ksy types (``u2``, ``s4be``, ``b3``) and record positions (``index``)."""
     if ksy_type == "index":
         return True
-    return isinstance(ksy_type, str) and bool(_TYPE.match(ksy_type.strip())) and ksy_type[0] in "usb"
+    return isinstance(ksy_type, str) and bool(NUMBER.match(ksy_type.strip())) and ksy_type[0] in "usb"
 
 
 def _float(v: float, ksy_type: str | None) -> str:
@@ -273,9 +274,3 @@ def _bound(hd: int | None, kt: str | None) -> Callable[[Any], str]:
         return fmt(v, hex_digits=hd, ksy_type=kt, **kw)
     f.hex_digits = hd  # type: ignore[attr-defined]
     return f
-
-
-def describe(style: Mapping[str, Callable[[Any], str]], column: str, v: Any) -> str:
-    """``style[column](v)`` when the column has a formatter, else :func:`fmt` (internal helper)."""
-    f = style.get(column)
-    return f(v) if f is not None else fmt(v)

@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
+from ..sources import HEAD
 
 __all__ = ["Sample", "gather", "HEAD", "MAX_WINDOW", "MAX_LISTED", "MAX_FILES"]
 
-HEAD = 4096
 MAX_WINDOW = 1 << 16
 MAX_LISTED = 50_000
 MAX_FILES = 400

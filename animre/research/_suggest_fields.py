@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..ktypes import INTEGER
 from ..spec.patch import find_type
 from ._suggest_rows import (
     counterexamples,
@@ -26,7 +27,6 @@ from ._util import integral_values
 
 __all__ = ["field_suggestions", "unknown_docs", "filtered_tables", "bits_in_spec"]
 
-_INT = re.compile(r"^(?:[us][1248](?:le|be)?|b\d+(?:le|be)?)$")
 _QUANTITY = re.compile(r"^(?:num|len|ofs|size|count)_|(?:^|_)(?:speed|time|x|y|width|height|size|len|ofs|count|"
                        r"delay|offset|orig|length|frames|weight|damage|points|health)$")
 
@@ -78,7 +78,7 @@ def field_suggestions(corpus, key, cols, inf, sha, profiles, min_files, filtered
                       bits_in_spec: dict | None = None, include_in_spec: bool = False) -> list[dict]:
     node = inf["node"] or {}
     show = inf["show"]
-    if not _INT.match(inf["type"]) or "contents" in node:
+    if not INTEGER.match(inf["type"]) or "contents" in node:
         return []
     # a valid applies to every element, also those a filtered table leaves out; enums take enum values
     has_valid = "valid" in node or filtered or inf["enum"] is not None

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,12 +19,12 @@ from typing import Any
 import yaml
 
 from ..errors import SpecError
+from ..ktypes import PRIMITIVE
 from .compiler import KSY_DIR
 from .numbers import spec_int
 
 __all__ = ["FieldDef", "TypeDef", "SpecModel", "PRIMITIVE", "load_spec", "load_model", "strip_params"]
 
-PRIMITIVE = re.compile(r"^(?:[us][1248]|f[48]|b\d+)(?:le|be)?$|^(?:str|strz)$")
 
 
 # ------------------------------------------------------------------ the spec model

@@ -19,6 +19,7 @@ import pandas as pd
 
 from ..errors import ParseError, UsageError
 from ..formats import Format, all_formats, detect_format
+from ..sources import HEAD
 from ..spec.compiler import KSY_DIR, load_parser, spec_hash
 from ..spec.parse import Bases, parse_bytes
 from .flattener import Chunk, flatten
@@ -28,7 +29,6 @@ from .planner import plan_for
 __all__ = ["HEAD", "parse_file", "parse_data", "parse_blocks", "read_chunks", "read_tables", "module_for", "plan_of",
            "spec_text"]
 
-HEAD = 4096
 Parsers = Mapping[str, types.ModuleType]
 
 

@@ -15,6 +15,7 @@ import re
 
 import numpy as np
 
+from ..ktypes import INTEGER
 from ..spec.expr import Untranslatable, expr_source
 from .plan import TablePlan
 
@@ -48,7 +49,7 @@ def value_plan(t: TablePlan) -> dict[int, tuple]:
         siblings = {cc.steps[-1][0]: k for k, cc in enumerate(cols)
                     if k != j and cc.steps[:-1] == group and cc.steps[-1][1] is None and cc.role == "value"
                     and cc.field.enum is None and not cc.field.repeat
-                    and (cc.field.kind == "seq" and re.fullmatch(r"[us][1248](le|be)?|b\d+", cc.field.type)
+                    and (cc.field.kind == "seq" and INTEGER.match(cc.field.type)
                          or k in plan)}
         got = _vector_source(f.value_expr, siblings)
         if got is None:
