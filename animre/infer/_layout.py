@@ -16,7 +16,7 @@ from ._roles import file_size_fields, offset_fields, relation_fields
 from ._roles import views as row_views
 from ._rows import Rows, int_view
 from ._sample import Sample
-from ._values import float_fields, segment, string_fields
+from ._values import byte_order_vote, float_fields, segment, string_fields
 
 __all__ = ["solve", "MAX_RECORDS", "MAX_RECORD_WIDTH"]
 
@@ -154,6 +154,11 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
         be = sum(1 for _, f, _ in cands if f.type.endswith("be") and f.offset % f.width == 0)
         pref = "le" if le >= be else "be"
     if pref is None:
+        vote = byte_order_vote(rows)
+        hi, lo = max(vote.values()), min(vote.values())
+        if hi - lo >= 2 and hi >= 2 * lo:
+            pref = max(vote, key=vote.get)
+    if pref is None:
         fl = float_fields(rows, alpha)
         le = sum(1 for _, f in fl if f.type.endswith("le"))
         be = sum(1 for _, f in fl if f.type.endswith("be"))
@@ -217,6 +222,9 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
     endian = pref
     fields.sort(key=lambda f: f.offset)
     zone = max((f.end for f in fields), default=0) if rows.header and not rows.base.any() else width
+    if rows.header and rows.n >= 3:  # bytes constant in every file (but not at random) mark the header too
+        cst = np.flatnonzero(rows.const)
+        zone = max(zone, int(cst[-1]) + 1 if len(cst) else 0)
     # plain integers only where other evidence is (a record is evidenced by its count)
     cache: dict = {}
     full, p = [], 0

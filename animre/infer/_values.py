@@ -17,7 +17,7 @@ from ._model import Field
 from ._roles import type_name
 from ._rows import Rows, distinct_counts, int_view
 
-__all__ = ["float_fields", "string_fields", "segment"]
+__all__ = ["float_fields", "string_fields", "segment", "byte_order_vote"]
 
 F_LO, F_HI = 1e-4, 1e6
 
@@ -109,6 +109,26 @@ def _int_like(d: np.ndarray, c: np.ndarray, hi_vals: np.ndarray) -> bool:
 def _pattern(rows: Rows, dc: np.ndarray, cst: np.ndarray, o: int, w: int, e: str) -> bool:
     idx = np.arange(o, o + w) if e == "le" else np.arange(o + w - 1, o - 1, -1)
     return _int_like(dc[idx], cst[idx], rows.m[:, idx[-1]])
+
+
+def byte_order_vote(rows: Rows) -> dict:
+    """Windows of 2 and 4 varying bytes that read as integers in one byte order only: ``{"le": n, "be": n}``.
+
+    A small number's high bytes are zero (or few-valued) in every file: read in
+    the right order, the distinct values per byte fall from low to high
+    significance; read in the wrong order they rise.
+    """
+    dc = distinct_counts(rows.m)
+    cst = rows.const
+    votes = {"le": 0, "be": 0}
+    for w in (2, 4):
+        for o in range(0, rows.width - w + 1, w):
+            if cst[o:o + w].all():
+                continue
+            le, be = _pattern(rows, dc, cst, o, w, "le"), _pattern(rows, dc, cst, o, w, "be")
+            if le != be:
+                votes["le" if le else "be"] += 1
+    return votes
 
 
 def _stationary(rows: Rows, dc: np.ndarray, cst: np.ndarray, w: int, e: str, cache: dict) -> float:
