@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._directory import directory_field
 from ._model import Field, Layout, Region
 from ._roles import file_size_fields, offset_fields, relation_fields
 from ._roles import views as row_views
@@ -131,6 +132,23 @@ def _pairs(rows: Rows, fields: list[Field], regions: list[Region]) -> None:
             break
 
 
+def _directory(got: tuple[Field, Region], fields: list[Field], regions: list[Region], offsets: dict,
+               taken: np.ndarray, b0: int) -> int:
+    """Add a table directory's count and records; the header ends where the records start (its new width)."""
+    f, reg = got
+    p = int(reg.start)
+    for g in [g for g in fields if g.end > p]:
+        fields.remove(g)
+        offsets.pop(g.name, None)
+    taken[p:] = False
+    _claim(taken, f)
+    f.name = _name(f, b0)
+    fields.append(f)
+    reg.count, reg.name = f.name, f"records_0x{f.offset + b0:02x}"
+    regions.append(reg)
+    return p
+
+
 def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: int = 0) -> Layout:
     """Fields for every byte of ``rows`` (and the regions they lead to)."""
     width = rows.width
@@ -215,18 +233,25 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
             if any(r.name == reg.name for r in regions):
                 reg.name += f"_{len(regions)}"
             regions.append(reg)
-    floats = [t for t in float_fields(rows, alpha) if t[1].type.endswith(pref)]
+    if rows.header and not any(r.kind == "records" for r in regions):
+        got = directory_field(rows, samples, views, taken, alpha, pref)
+        if got is not None:
+            width = _directory(got, fields, regions, offsets, taken, b0)
+    floats = [t for t in float_fields(rows, alpha) if t[1].type.endswith(pref) and t[1].end <= width]
     for _logp, f in sorted(string_fields(rows, alpha) + floats, key=lambda t: t[0]):
-        if _claim(taken, f):
+        if f.end <= width and _claim(taken, f):
             fields.append(f)
     endian = pref
     fields.sort(key=lambda f: f.offset)
     zone = max((f.end for f in fields), default=0) if rows.header and not rows.base.any() else width
     if rows.header and rows.n >= 3:  # bytes constant in every file (but not at random) mark the header too
-        cst = np.flatnonzero(rows.const)
+        cst = np.flatnonzero(rows.const[:width])
         zone = max(zone, int(cst[-1]) + 1 if len(cst) else 0)
+    if width < rows.width:  # the header before a table directory
+        zone = width
     # plain integers only where other evidence is (a record is evidenced by its count)
-    cache: dict = {}
+    # before a table directory the header is evidenced: the stationarity test (for headerless data) is moot
+    cache: dict = {(w, e): 0.0 for w in (1, 2, 4) for e in ("le", "be")} if width < rows.width else {}
     full, p = [], 0
     for f in fields + [None]:
         b = f.offset if f is not None else width
