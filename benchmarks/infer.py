@@ -98,6 +98,10 @@ def section_synthetic() -> dict:
                                       name="syna"))
     out["synv"] = row("synv", measure([(n, d) for n, d, _ in syn.synv_files(40, 7)], syn_truth(syn.SYNV_HEADER),
                                       name="synv"))
+    out["synb"] = row("synb", measure([(n, d) for n, d, _ in syn.synb_files(40, 7)], syn_truth(syn.SYNB_HEADER),
+                                      name="synb"))
+    out["synd"] = row("synd", measure([(n, d) for n, d, _ in syn.synd_files(40, 7)], syn_truth(syn.SYND_HEADER),
+                                      name="synd"))
     return out
 
 

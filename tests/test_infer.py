@@ -70,6 +70,49 @@ def test_syna_values_read_by_the_inferred_spec_are_the_planted_ones():
         assert r.str_0x18 == v["title"] and len(r.records_0x06) == v["num_frames"]
 
 
+def test_big_endian_header_without_structural_fields():
+    """SYNB: only which bytes vary shows the byte order; width and height read as the planted values."""
+    planted = syn.synb_files(30, seed=6)
+    files = [(n, d) for n, d, _ in planted]
+    m = measure(files, _truth(syn.SYNB_HEADER), name="synb")
+    assert m["parsed"] == 30 and m["f1"] >= 0.85 and m["roles"]["magic"] == (1, 1)
+    assert yaml.safe_load(m["spec"].ksy)["meta"]["endian"] == "be"
+    assert not set(m["spec"].evidence["role"]) & set(STRUCT + ["float"])
+    mod = animre.spec.compile_spec(m["spec"].ksy)
+    for n, d, v in planted:
+        r = parse_bytes(d, mod, n)
+        assert (r.unknown_0x10, r.unknown_0x14) == (v["width"], v["height"])
+
+
+def test_table_directory_no_header_field_bounds():
+    """SYND: num_tables x 16-byte records right after the 12-byte header, each pointing at its table."""
+    planted = syn.synd_files(30, seed=8)
+    files = [(n, d) for n, d, _ in planted]
+    m = measure(files, _truth(syn.SYND_HEADER), name="synd")
+    assert m["parsed"] == 30 and m["f1"] == 1.0 and m["roles"]["count"] == (1, 1)
+    inst = yaml.safe_load(m["spec"].ksy)["instances"]["records_0x04"]
+    assert (inst["pos"], inst["repeat-expr"]) == (12, "num_0x04")
+    mod = animre.spec.compile_spec(m["spec"].ksy)
+    for n, d, v in planted:
+        r = parse_bytes(d, mod, n)
+        assert [(x.str_0x00, x.ofs_0x08) for x in r.records_0x04] == [(t, o) for t, o, _ in v["tables"]]
+
+
+def test_table_directory_the_order_of_the_tables_does_not_matter():
+    """Tables stored in another order than their records (as in TrueType): the records alone are the evidence."""
+    planted = []
+    for n, d, v in syn.synd_files(20, seed=10):
+        b = bytearray(d)
+        nt = v["num_tables"]
+        recs = [bytes(b[12 + 16 * j:28 + 16 * j]) for j in range(nt)]
+        b[12:12 + 16 * nt] = b"".join(recs[::-1])
+        planted.append((n, bytes(b), nt))
+    spec = animre.infer_spec([(n, d) for n, d, _ in planted], name="synd")
+    mod = animre.spec.compile_spec(spec.ksy)
+    for n, d, nt in planted:
+        assert len(parse_bytes(d, mod, n).records_0x04) == nt
+
+
 def test_variants_split_on_the_kind_byte():
     files = [(n, d) for n, d, _ in syn.synv_files(30, seed=5)]
     m = measure(files, _truth(syn.SYNV_HEADER), name="synv")

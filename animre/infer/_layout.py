@@ -132,20 +132,28 @@ def _pairs(rows: Rows, fields: list[Field], regions: list[Region]) -> None:
             break
 
 
-def _directory(got: tuple[Field, Region], fields: list[Field], regions: list[Region], offsets: dict,
-               taken: np.ndarray, b0: int) -> int:
-    """Add a table directory's count and records; the header ends where the records start (its new width)."""
+def _directory(got: tuple[Field, Region], fields: list[Field], regions: list[Region], taken: np.ndarray,
+               b0: int) -> None:
+    """Add a table directory's count field and its records."""
     f, reg = got
-    p = int(reg.start)
-    for g in [g for g in fields if g.end > p]:
-        fields.remove(g)
-        offsets.pop(g.name, None)
-    taken[p:] = False
     _claim(taken, f)
     f.name = _name(f, b0)
     fields.append(f)
     reg.count, reg.name = f.name, f"records_0x{f.offset + b0:02x}"
     regions.append(reg)
+
+
+def _cut(regions: list[Region], fields: list[Field], offsets: dict, taken: np.ndarray, width: int) -> int:
+    """The header ends where records at a constant position start: its width (fields past it dropped)."""
+    starts = [r.start for r in regions if r.kind == "records" and isinstance(r.start, (int, np.integer))
+              and 0 < r.start < width]
+    if not starts:
+        return width
+    p = int(min(starts))
+    for g in [g for g in fields if g.end > p]:
+        fields.remove(g)
+        offsets.pop(g.name, None)
+    taken[p:] = False
     return p
 
 
@@ -236,7 +244,9 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
     if rows.header and not any(r.kind == "records" for r in regions):
         got = directory_field(rows, samples, views, taken, alpha, pref)
         if got is not None:
-            width = _directory(got, fields, regions, offsets, taken, b0)
+            _directory(got, fields, regions, taken, b0)
+    if rows.header:
+        width = _cut(regions, fields, offsets, taken, width)
     floats = [t for t in float_fields(rows, alpha) if t[1].type.endswith(pref) and t[1].end <= width]
     for _logp, f in sorted(string_fields(rows, alpha) + floats, key=lambda t: t[0]):
         if f.end <= width and _claim(taken, f):

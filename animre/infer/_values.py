@@ -30,6 +30,15 @@ def _plausible(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return nz | (v == 0), nz
 
 
+def _int_tail(rows: Rows, e: str) -> np.ndarray:
+    """Per 4-byte offset: the least significant byte varies under two constant mantissa bytes (an integer's)."""
+    cst = rows.const
+    k = rows.width - 3
+    lo, m1, m2 = (np.arange(k) + 3, np.arange(k) + 2, np.arange(k) + 1) if e == "be" else \
+        (np.arange(k), np.arange(k) + 1, np.arange(k) + 2)
+    return ~cst[lo] & cst[m1] & cst[m2]
+
+
 def float_fields(rows: Rows, alpha: float) -> list[tuple[float, Field]]:
     """``f4`` fields: every value zero or of a plausible magnitude, most of them not zero."""
     out = []
@@ -40,7 +49,7 @@ def float_fields(rows: Rows, alpha: float) -> list[tuple[float, Field]]:
         ok, nz = _plausible(v)
         q = min(1.0, max(float(nz.mean()), 0.16))
         n_tests = 2 * v.shape[1]
-        good = ok.all(axis=0) & (nz.sum(axis=0) * 2 >= rows.n) & ~(v == v[0]).all(axis=0)
+        good = ok.all(axis=0) & (nz.sum(axis=0) * 2 >= rows.n) & ~(v == v[0]).all(axis=0) & ~_int_tail(rows, e)
         for o in np.flatnonzero(good):
             vals = np.unique(v[nz[:, o], o])
             k = len(vals)

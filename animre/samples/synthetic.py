@@ -27,6 +27,19 @@ SYNV is the same idea with a variant byte: ``magic "SYNV"``, ``u1 kind`` (1
 or 2), ``u1 pad`` (0), ``u2 num_records``, ``u4 len_file``, then records
 from offset 12 to the end: kind 1 records are 12 bytes (f4 x, f4 y, f4 z),
 kind 2 records 8 bytes (u4 time, increasing; f4 value).
+
+SYNB is big-endian with no structural field at all (the byte order shows
+only in which bytes vary): an 8-byte binary signature ``\\x8aSYB\\r\\n\\x1a\\n``,
+``u4 13`` (a constant length), the tag ``"HEAD"``, ``u4 width`` (1 ..
+4000), ``u4 height`` (1 .. 3000), ``u1 depth`` (1, 2, 4, 8 or 16), ``u1
+mode`` (0, 2, 3, 4 or 6), ``u1 0``, ``u1 0``, ``u1 flags`` (0 or 1), then
+random bytes (compressed-like) to the end.
+
+SYND has a table directory no header field bounds: ``"SYND"``, ``u2be
+num_tables`` (4 .. 24), ``u2be 0x10``, ``u4be reserved 0``, then from
+offset 12 ``num_tables`` records of 16 bytes (``tag`` 4 ASCII letters,
+``u4be checksum`` random, ``u4be ofs_table``, ``u4be len_table``), then the
+tables' bytes (random, 4-aligned, in order) to the end.
 """
 
 from __future__ import annotations
@@ -36,7 +49,8 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["generate", "syna_files", "synv_files", "random_files", "sound_files", "SYNA_HEADER", "SYNV_HEADER"]
+__all__ = ["generate", "syna_files", "synv_files", "synb_files", "synd_files", "random_files", "sound_files",
+           "SYNA_HEADER", "SYNV_HEADER", "SYNB_HEADER", "SYND_HEADER"]
 
 SYNA_HEADER = [  # (offset, width, field, role); role None for plain values
     (0, 4, "magic", "magic"), (4, 2, "version", "const"), (6, 2, "num_frames", "count"),
@@ -45,6 +59,11 @@ SYNA_HEADER = [  # (offset, width, field, role); role None for plain values
 ]
 SYNV_HEADER = [(0, 4, "magic", "magic"), (4, 1, "kind", None), (5, 1, "pad", "const"),
                (6, 2, "num_records", "count"), (8, 4, "len_file", "file_size")]
+SYNB_HEADER = [(0, 8, "signature", "magic"), (8, 4, "len_head", "const"), (12, 4, "tag", "const"),
+               (16, 4, "width", None), (20, 4, "height", None), (24, 1, "depth", None), (25, 1, "mode", None),
+               (26, 1, "comp", "const"), (27, 1, "filter", "const"), (28, 1, "flags", None)]
+SYND_HEADER = [(0, 4, "magic", "magic"), (4, 2, "num_tables", "count"), (6, 2, "unit", "const"),
+               (8, 4, "reserved", "const")]
 _WORDS = ["idle", "walk", "run", "jump", "fall", "land", "hit", "block", "kick", "punch", "spin", "dash", "roll",
           "duck", "taunt", "win", "lose", "throw", "grab", "climb"]
 
@@ -105,6 +124,54 @@ def synv_files(n: int = 24, seed: int = 2) -> list[tuple[str, bytes, dict]]:
         size = 12 + len(recs)
         data = struct.pack("<4sBBHI", b"SYNV", kind, 0, nr, size) + recs
         out.append((f"V{i:02d}.SYV", data, {"kind": kind, "num_records": nr, "len_file": size}))
+    return out
+
+
+def synb_files(n: int = 24, seed: int = 3) -> list[tuple[str, bytes, dict]]:
+    """``n`` SYNB files (big-endian, no structural field).
+
+    Examples
+    --------
+    >>> name, data, v = synb_files(1)[0]
+    >>> data[12:16], int.from_bytes(data[16:20], "big") == v["width"]
+    (b'HEAD', True)
+    """
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(n):
+        w, h = int(rng.integers(1, 4001)), int(rng.integers(1, 3001))
+        depth, mode, flags = int(rng.choice([1, 2, 4, 8, 16])), int(rng.choice([0, 2, 3, 4, 6])), int(i % 3 == 0)
+        head = struct.pack(">8sI4sIIBBBBB", b"\x8aSYB\r\n\x1a\n", 13, b"HEAD", w, h, depth, mode, 0, 0, flags)
+        body = rng.integers(0, 256, int(rng.integers(64, 3000)), dtype=np.uint8).tobytes()
+        out.append((f"B{i:02d}.SYB", head + body, {"width": w, "height": h, "depth": depth, "mode": mode,
+                                                  "flags": flags}))
+    return out
+
+
+def synd_files(n: int = 24, seed: int = 4) -> list[tuple[str, bytes, dict]]:
+    """``n`` SYND files: a table directory of ``num_tables`` 16-byte records right after a 12-byte header.
+
+    Examples
+    --------
+    >>> name, data, v = synd_files(1)[0]
+    >>> int.from_bytes(data[4:6], "big") == len(v["tables"]), data[v["tables"][0][1]:][:0]
+    (True, b'')
+    """
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(n):
+        nt = int(rng.integers(4, 25))
+        at = 12 + 16 * nt
+        recs, blobs, tables = [], [], []
+        for _ in range(nt):
+            tag = bytes(rng.integers(97, 123, 4, dtype=np.uint8))
+            ln = int(rng.integers(1, 400))
+            recs.append(struct.pack(">4sIII", tag, int(rng.integers(0, 1 << 32)), at, ln))
+            blobs.append(rng.integers(0, 256, ln, dtype=np.uint8).tobytes() + bytes(-ln % 4))
+            tables.append((tag.decode(), at, ln))
+            at += ln + (-ln % 4)
+        data = struct.pack(">4sHHI", b"SYND", nt, 16, 0) + b"".join(recs) + b"".join(blobs)
+        out.append((f"D{i:02d}.SYD", data, {"num_tables": nt, "tables": tables}))
     return out
 
 
