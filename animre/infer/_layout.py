@@ -268,8 +268,8 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
         if b > p:
             if p < zone:
                 full += segment(rows, p, min(b, zone), endian, cache)
-            if b > max(p, zone):
-                full += segment(rows, max(p, zone), b, endian, cache, ints=False)
+            if b > max(p, zone):  # the header goes on while plain integers follow each other
+                full += segment(rows, max(p, zone), b, endian, cache, ints="lead" if p <= zone else False)
         if f is not None:
             full.append(f)
             p = f.end

@@ -156,8 +156,11 @@ def _signed(rows: Rows, o: int, w: int, e: str) -> bool:
     return vals == {0, 0xFF} or (0xFF in vals and vals <= {0xFF, 0xFE, 0, 1})
 
 
-def segment(rows: Rows, a: int, b: int, endian: str, cache: dict, ints: bool = True) -> list[Field]:
-    """Fields for the bytes ``[a, b)`` that no role claimed: constants, plain integers, raw bytes."""
+def segment(rows: Rows, a: int, b: int, endian: str, cache: dict, ints: bool | str = True) -> list[Field]:
+    """Fields for the bytes ``[a, b)`` that no role claimed: constants, plain integers, raw bytes.
+
+    ``ints``: type plain integers (True), none (False), or only up to the first raw byte (``"lead"``).
+    """
     dc = distinct_counts(rows.m)
     cst = rows.const
     out: list[Field] = []
@@ -177,11 +180,16 @@ def segment(rows: Rows, a: int, b: int, endian: str, cache: dict, ints: bool = T
         for w in (4, 2, 1):
             if p + w > b or got is not None or not ints:
                 continue
-            if w == 1:
+            if w == 1 and ints == "lead":  # a byte of few values alone does not make a header
+                okp = False
+            elif w == 1:
                 okp = (not cst[p]) and dc[p] <= max(2, rows.n // 8) and _stationary(rows, dc, cst, 1, endian,
                                                                                     cache) <= 0.3
             else:
                 okp = _pattern(rows, dc, cst, p, w, endian) and _stationary(rows, dc, cst, w, endian, cache) <= 0.3
+                if okp and ints == "lead":  # values of both signs (a signal around zero) do not start a header
+                    hi = rows.m[:, p + w - 1] if endian == "le" else rows.m[:, p]
+                    okp = bool((hi < 0x80).all() or (hi >= 0x80).all())
             if okp:
                 sg = _signed(rows, p, w, endian)
                 got = Field(p, w, type_name(w, endian, sg), "int",
@@ -197,6 +205,8 @@ def segment(rows: Rows, a: int, b: int, endian: str, cache: dict, ints: bool = T
             got = Field(p, w, type_name(w, endian), "const", f"= {val:#x} in {rows.n}/{rows.n} {unit}", rows.n,
                         rows.n, value=val)
         if got is None:
+            if ints == "lead":
+                ints = False
             if raw_start is None:
                 raw_start = p
             p += 1
