@@ -113,6 +113,18 @@ def test_table_directory_the_order_of_the_tables_does_not_matter():
         assert len(parse_bytes(d, mod, n).records_0x04) == nt
 
 
+def test_bytes_that_vary_together_are_one_field():
+    """A planted 2-byte version (0x0102, 0x0304 or 0x0506: both bytes vary, each decides the other) is one field."""
+    files = []
+    for i, (n, d) in enumerate(syn.random_files(30, (64, 512), seed=3)):
+        ver = (0x0102, 0x0304, 0x0506)[i % 3]
+        files.append((n, b"TIED" + ver.to_bytes(2, "little") + d))
+    m = measure(files, _truth([(0, 4, "magic", "magic"), (4, 2, "version", None)]), name="tied")
+    assert m["f1"] == 1.0
+    ev = m["spec"].evidence.set_index("offset")
+    assert ev.loc[4, "width"] == 2 and ev.loc[4, "kind"] in ("u2le", "u2be")  # no evidence of the byte order
+
+
 def test_variants_split_on_the_kind_byte():
     files = [(n, d) for n, d, _ in syn.synv_files(30, seed=5)]
     m = measure(files, _truth(syn.SYNV_HEADER), name="synv")

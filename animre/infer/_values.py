@@ -190,7 +190,11 @@ def segment(rows: Rows, a: int, b: int, endian: str, cache: dict, ints: bool | s
                 if okp and ints == "lead":  # values of both signs (a signal around zero) do not start a header
                     hi = rows.m[:, p + w - 1] if endian == "le" else rows.m[:, p]
                     okp = bool((hi < 0x80).all() or (hi >= 0x80).all())
-            if okp:
+            if w == 2 and not okp and ints == "lead" and _few(rows, dc, cst, p) and _few(rows, dc, cst, p + 1) \
+                    and _same_partition(rows.m[:, p], rows.m[:, p + 1]):
+                got = Field(p, 2, type_name(2, endian), "int", f"bytes that vary together in {rows.n}/{rows.n} "
+                            f"{unit} ({dc[p]} values)", rows.n, rows.n, alternatives=["raw bytes"])
+            elif okp:
                 sg = _signed(rows, p, w, endian)
                 got = Field(p, w, type_name(w, endian, sg), "int",
                             f"an integer ({'signed, ' if sg else ''}{dc[p]} distinct low bytes)",
@@ -215,4 +219,34 @@ def segment(rows: Rows, a: int, b: int, endian: str, cache: dict, ints: bool | s
         out.append(got)
         p = got.end
     flush(b)
+    return _tied(rows, out, endian)
+
+
+def _few(rows: Rows, dc: np.ndarray, cst: np.ndarray, p: int) -> bool:
+    return bool(not cst[p] and dc[p] <= max(2, rows.n // 8))
+
+
+def _same_partition(a: np.ndarray, b: np.ndarray) -> bool:
+    k = len(np.unique(a))
+    return k == len(np.unique(b)) == len(np.unique(a.astype(np.int64) * 256 + b))
+
+
+def _tied(rows: Rows, fields: list[Field], endian: str) -> list[Field]:
+    """Adjacent single-byte integers that vary together (one byte's value decides the other's) are one field."""
+    out: list[Field] = []
+    for f in fields:
+        g = out[-1] if out else None
+        if g is not None and f.role == g.role == "int" and f.width == 1 and g.end == f.offset and g.width < 4 \
+                and (g.width == 1 or g.type is None) \
+                and _same_partition(rows.m[:, g.end - 1], rows.m[:, f.offset]):
+            w = g.width + 1
+            out[-1] = Field(g.offset, w, type_name(w, endian) if w in (2, 4) else None, "int",
+                            f"bytes that vary together in {rows.n}/{rows.n} "
+                            f"{'files' if rows.header else 'records'} ({len(np.unique(rows.m[:, f.offset]))} values)",
+                            rows.n, rows.n, alternatives=["raw bytes"])
+            continue
+        out.append(f)
+    for f in out:
+        if f.role == "int" and f.type is None:
+            f.role = "raw"
     return out
