@@ -7,7 +7,9 @@ shipped specs' fixed headers; the floors are what the benchmark (``benchmarks/in
 from __future__ import annotations
 
 import os
+import struct
 
+import numpy as np
 import pytest
 import yaml
 
@@ -123,6 +125,23 @@ def test_bytes_that_vary_together_are_one_field():
     assert m["f1"] == 1.0
     ev = m["spec"].evidence.set_index("offset")
     assert ev.loc[4, "width"] == 2 and ev.loc[4, "kind"] in ("u2le", "u2be")  # no evidence of the byte order
+
+
+def test_a_constant_field_holding_where_the_records_start_is_an_offset():
+    """Planted (as gettext's originals offset 28): u4 count, u4 = 20 always (the records' start), u4 end of them."""
+    rng = np.random.default_rng(12)
+    files = []
+    for i in range(30):
+        n = int(rng.integers(1, 50))
+        recs = rng.integers(0, 256, 8 * n, dtype=np.uint8).tobytes()
+        tail = rng.integers(0, 256, int(rng.integers(1, 300)), dtype=np.uint8).tobytes()
+        files.append((f"c{i}", struct.pack("<4sIIII", b"CNST", 0, n, 20, 20 + 8 * n) + recs + tail))
+    truth = _truth([(0, 4, "magic", "magic"), (4, 4, "zero", "const"), (8, 4, "num", "count"),
+                    (12, 4, "ofs_recs", "offset"), (16, 4, "ofs_end", "offset")])
+    m = measure(files, truth, name="cnst")
+    assert m["parsed"] == 30 and m["roles"]["offset"] == (2, 2) and m["roles"]["count"] == (1, 1)
+    inst = yaml.safe_load(m["spec"].ksy)["instances"]
+    assert any(r.get("pos") == "ofs_0x0c" and r.get("repeat-expr") == "num_0x08" for r in inst.values())
 
 
 def test_variants_split_on_the_kind_byte():

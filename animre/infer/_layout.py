@@ -13,7 +13,7 @@ import numpy as np
 
 from ._directory import directory_field
 from ._model import Field, Layout, Region
-from ._roles import file_size_fields, offset_fields, relation_fields
+from ._roles import file_size_fields, offset_fields, relation_fields, start_candidates
 from ._roles import views as row_views
 from ._rows import Rows, int_view
 from ._sample import Sample
@@ -210,6 +210,10 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
             f.value = None
             weak[f.name] = (f, v)
     if rows.header:
+        for f, v in start_candidates(rows, views, taken, pref):
+            f.name = _name(f, b0)
+            if f.name not in weak and f.name not in offsets:
+                weak[f.name] = (f, v)
         confirmed = set()
         for f, reg in relation_fields(rows, views, taken, {**offsets, **weak}, alpha, pref):
             for bound in (reg.start, f.evidence.split(" to ")[-1].split(" in ")[0]):
@@ -275,6 +279,14 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
             p = f.end
     for f in full:
         f.name = f.name or _name(f, b0)
+    for r in regions:  # a constant field holding a region's (constant) start is an offset
+        g = next((g for g in full if g.role == "const" and g.width > 1 and isinstance(r.start, (int, np.integer))
+                  and g.value == r.start and g.end <= r.start), None)
+        if g is not None:
+            g.role, g.evidence = "offset", f"= {int(r.start):#x} in {rows.n}/{rows.n} files, where {r.count}'s " \
+                                           f"records start"
+            g.name = _name(g, b0)
+            r.start = g.name
     lay = Layout(name, width, full, regions, endian, rows.n)
     # constant offsets found by relations
     for f in full:

@@ -15,11 +15,13 @@ from ._guard import accepted, equation_log10
 from ._model import Field, Region
 from ._rows import TYPES, Rows, int_view
 
-__all__ = ["file_size_fields", "offset_fields", "relation_fields", "type_name"]
+__all__ = ["file_size_fields", "offset_fields", "relation_fields", "start_candidates", "type_name"]
 
 MAX_K = 4096
 MAX_STRIDE = 1 << 16
 COUNT_WINDOW = 512
+START_WINDOW = 64
+MAX_STARTS = 16
 
 
 def type_name(w: int, e: str, signed: bool = False) -> str:
@@ -106,13 +108,37 @@ def offset_fields(rows: Rows, views: dict, alpha: float) -> list[tuple[float, Fi
     return out
 
 
-def _fit(c: np.ndarray, z: np.ndarray, x: np.ndarray | None) -> tuple[int, int] | None:
-    """(stride, start) with ``z == start + stride * c`` (start fixed, or ``x`` per row)."""
+def start_candidates(rows: Rows, views: dict, taken: np.ndarray, endian: str) -> list[tuple[Field, np.ndarray]]:
+    """Aligned fields of few values that point forward inside the file in every file: possible region starts.
+
+    Not offsets by themselves (too few distinct values for the guard); one
+    becomes an offset only when a count or size relation ends on it or starts
+    at it in every file (:func:`relation_fields`).
+    """
+    out = []
+    for w in (4, 2):
+        v = views[(w, endian)]
+        for o in range(0, min(v.shape[1], START_WINDOW), w):
+            if taken[o:o + w].any():
+                continue
+            col = v[:, o]
+            if (col == col[0]).all() or (col < o + w + rows.base).any() or (col > rows.fsize).any():
+                continue
+            out.append((Field(o, w, type_name(w, endian), "offset", f"inside the file in {rows.n}/{rows.n} files "
+                              f"({len(np.unique(col))} distinct values)", rows.n, rows.n), col))
+    return out[:MAX_STARTS]
+
+
+def _fit(c: np.ndarray, z: np.ndarray, x: np.ndarray | None, idx: tuple[int, int]) -> tuple[int, int] | None:
+    """(stride, start) with ``z == start + stride * c`` (start fixed, or ``x`` per row).
+
+    ``idx``: the first row where ``c`` differs from row 0, and the first where it is positive (-1: none).
+    """
     if x is None:
-        i = np.flatnonzero(c != c[0])
-        if not len(i):
+        i = idx[0]
+        if i < 0:
             return None
-        num, den = int(z[i[0]] - z[0]), int(c[i[0]] - c[0])
+        num, den = int(z[i] - z[0]), int(c[i] - c[0])
         if den == 0 or num % den:
             return None
         s = num // den
@@ -122,10 +148,10 @@ def _fit(c: np.ndarray, z: np.ndarray, x: np.ndarray | None) -> tuple[int, int] 
         if (p != p[0]).any() or p[0] < 0:
             return None
         return s, int(p[0])
-    i = np.flatnonzero(c > 0)
-    if not len(i):
+    i = idx[1]
+    if i < 0:
         return None
-    num, den = int(z[i[0]] - x[i[0]]), int(c[i[0]])
+    num, den = int(z[i] - x[i]), int(c[i])
     if num <= 0 or num % den:
         return None
     s = num // den
@@ -163,11 +189,13 @@ def relation_fields(rows: Rows, views: dict, taken: np.ndarray, offsets: dict[st
         logp = equation_log10(q, rows.n - 1)
         if not accepted(logp, n_tests, alpha):
             continue
+        ne, pos = np.flatnonzero(c != c[0]), np.flatnonzero(c > 0)
+        idx = (int(ne[0]) if len(ne) else -1, int(pos[0]) if len(pos) else -1)
         for zn, z in bounds:
             for xn, x in starts:
                 if xn == zn or (o, w, zn) in used:
                     continue
-                got = _fit(c, z, x)
+                got = _fit(c, z, x, idx)
                 if got is None:
                     continue
                 s, p = got
