@@ -2,7 +2,7 @@
 
 Sampling (bounded windows of every file), candidate detectors (constants,
 widths and endianness, file size, offsets, counts x strides, strings,
-floats), the layout solver, variants, the guard against invented
+floats, table directories), the layout solver, variants, the guard against invented
 structure, and the Kaitai writer. :func:`infer_spec` is the entry point.
 """
 

@@ -25,6 +25,14 @@ multiplied by the number of candidates tried (Bonferroni), stays below
   byte pattern (constant high bytes, fewer distinct high than low bytes) is
   not seen at most other offsets of the files: a pattern that holds
   everywhere (16-bit sound samples) describes the data, not a header.
+- **Where plain integers go.** Only up to the last field with evidence (a
+  role, a constant in every file, the start of a table directory); past it
+  the header goes on only while integers of one sign (no signal around
+  zero) of 2 or 4 bytes follow each other, and stops at the first byte
+  that is not one.
+- **Table directories** (:mod:`animre.infer._directory`): the chance of an
+  offset column in ``c`` records at random is ``q^d`` (``d`` distinct
+  values), times every (count, stride, start, column) tried.
 """
 
 from __future__ import annotations
