@@ -225,3 +225,45 @@ def test_shipped_mot_with_its_spec_hidden(samples_dir):
 def test_roles_found_counts_the_truth():
     assert roles_found([{"offset": 8, "width": 4, "role": "size"}],
                        [{"offset": 8, "width": 4, "role": "file_size"}]) == {"size": (1, 1)}
+
+
+BLK_KSY = """meta:
+  id: blk
+  file-extension: blk
+  endian: le
+seq:
+  - id: magic
+    contents: BLK1
+  - id: reserved
+    size: 12
+  - id: body
+    size-eos: true
+"""
+
+
+def test_inside_a_known_format_fields_proposed_for_a_raw_blob(tmp_path):
+    """Part 2: a spec leaves 12 bytes opaque; planted u2 width and height inside are proposed and proven."""
+    rng = np.random.default_rng(1)
+    folder = tmp_path / "files"
+    folder.mkdir()
+    planted = {}
+    for i in range(20):
+        w, h = int(rng.integers(1, 600)), int(rng.integers(1, 400))
+        blob = struct.pack("<HH", w, h) + rng.integers(0, 256, 8, dtype=np.uint8).tobytes()
+        body = rng.integers(0, 256, int(rng.integers(10, 200)), dtype=np.uint8).tobytes()
+        (folder / f"f{i}.blk").write_bytes(b"BLK1" + blob + body)
+        planted[f"f{i}.blk"] = (w, h)
+    ksy = tmp_path / "blk.ksy"
+    ksy.write_text(BLK_KSY)
+    c = animre.open_corpus(folder, specs=[ksy], cache=False, progress=False)
+    s = animre.infer_spec(c, table="blk", column="reserved")
+    got = set(s.suggestions["suggestion"])
+    assert {"instance reserved_unknown_0x00: u2le at byte 0 of reserved",
+            "instance reserved_unknown_0x02: u2le at byte 2 of reserved"} <= got
+    assert "reserved_unknown_0x00" in animre.suggest_patch(s.suggestions, ksy)
+    a = animre.apply_suggestions(s.suggestions, ksy, c, out=tmp_path / "blk2.ksy")
+    assert a.ok
+    mod = animre.spec.compile_spec((tmp_path / "blk2.ksy").read_text())
+    for name, (w, h) in planted.items():
+        r = parse_bytes((folder / name).read_bytes(), mod, name)
+        assert (r.reserved_unknown_0x00, r.reserved_unknown_0x02) == (w, h)
