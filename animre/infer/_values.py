@@ -20,6 +20,7 @@ from ._rows import Rows, distinct_counts, int_view
 __all__ = ["float_fields", "string_fields", "segment", "byte_order_vote"]
 
 F_LO, F_HI = 1e-4, 1e6
+_TIED = "bytes that vary together"
 
 
 def _plausible(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -192,7 +193,7 @@ def segment(rows: Rows, a: int, b: int, endian: str, cache: dict, ints: bool | s
                     okp = bool((hi < 0x80).all() or (hi >= 0x80).all())
             if w == 2 and not okp and ints == "lead" and _few(rows, dc, cst, p) and _few(rows, dc, cst, p + 1) \
                     and _same_partition(rows.m[:, p], rows.m[:, p + 1]):
-                got = Field(p, 2, type_name(2, endian), "int", f"bytes that vary together in {rows.n}/{rows.n} "
+                got = Field(p, 2, type_name(2, endian), "int", f"{_TIED} in {rows.n}/{rows.n} "
                             f"{unit} ({dc[p]} values)", rows.n, rows.n, alternatives=["raw bytes"])
             elif okp:
                 sg = _signed(rows, p, w, endian)
@@ -231,17 +232,21 @@ def _same_partition(a: np.ndarray, b: np.ndarray) -> bool:
     return k == len(np.unique(b)) == len(np.unique(a.astype(np.int64) * 256 + b))
 
 
+def _loose(f: Field) -> bool:
+    """A single byte, or bytes already found to vary together."""
+    return f.width == 1 or f.type is None or f.evidence.startswith(_TIED)
+
+
 def _tied(rows: Rows, fields: list[Field], endian: str) -> list[Field]:
     """Adjacent single-byte integers that vary together (one byte's value decides the other's) are one field."""
     out: list[Field] = []
     for f in fields:
         g = out[-1] if out else None
-        if g is not None and f.role == g.role == "int" and f.width == 1 and g.end == f.offset and g.width < 4 \
-                and (g.width == 1 or g.type is None) \
-                and _same_partition(rows.m[:, g.end - 1], rows.m[:, f.offset]):
-            w = g.width + 1
+        if g is not None and f.role == g.role == "int" and _loose(f) and _loose(g) and g.end == f.offset \
+                and g.width + f.width <= 4 and _same_partition(rows.m[:, g.end - 1], rows.m[:, f.offset]):
+            w = g.width + f.width
             out[-1] = Field(g.offset, w, type_name(w, endian) if w in (2, 4) else None, "int",
-                            f"bytes that vary together in {rows.n}/{rows.n} "
+                            f"{_TIED} in {rows.n}/{rows.n} "
                             f"{'files' if rows.header else 'records'} ({len(np.unique(rows.m[:, f.offset]))} values)",
                             rows.n, rows.n, alternatives=["raw bytes"])
             continue
