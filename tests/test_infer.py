@@ -172,6 +172,18 @@ def test_guard_no_structure_in_random_bytes_or_raw_sound(kind, n):
         parse_bytes(data, mod, name)
 
 
+@pytest.mark.parametrize("n", [5, 20, 100])
+def test_guard_sound_after_a_prefix_and_a_count_of_nothing(n):
+    """Raw sound behind a constant prefix stays raw; a small planted integer before random bytes counts no records."""
+    sound = [(a, b"SND1" + d) for a, d in syn.sound_files(n, seed=n)]
+    assert set(animre.infer_spec(sound).evidence["role"]) <= {"magic", "const", "raw"}
+    rng = np.random.default_rng(n)
+    counted = [(f"r{i}", b"DIR1" + struct.pack("<H", int(rng.integers(1, 30)))
+                + rng.integers(0, 256, int(rng.integers(600, 3000)), dtype=np.uint8).tobytes()) for i in range(n)]
+    roles = set(animre.infer_spec(counted).evidence["role"])
+    assert not roles & set(STRUCT) and roles <= {"magic", "const", "raw", "int"}
+
+
 def test_files_of_one_repeated_byte_and_too_few_files(tmp_path):
     for i in range(6):
         (tmp_path / f"{i}.bin").write_bytes(b"\xAA" * (100 + 7 * i))
