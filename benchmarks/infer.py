@@ -134,6 +134,8 @@ REAL = {
     "GIF": ([f"{_PY}/idlelib/Icons/*.gif", "/usr/share/**/*.gif", "/tmp/real/gif/*"], _t(
         (0, 3, "magic", "magic"), (3, 3, "version", None), (6, 2, "width", None), (8, 2, "height", None),
         (10, 1, "flags", None), (11, 1, "bg_color", None), (12, 1, "aspect", None))),
+    "JPEG": (["/usr/share/**/*.jpg", "/tmp/real/jpg/*"], _t(
+        (0, 2, "soi", "magic"), (2, 1, "magic", "magic"), (3, 1, "marker", None), (4, 2, "len_segment", "size"))),
     "ICO": (["/usr/share/**/*.ico", "/tmp/real/ico/*"], _t((0, 4, "magic", "magic"), (4, 2, "num_images", "count"))),
 }
 
