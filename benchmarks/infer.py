@@ -136,6 +136,14 @@ REAL = {
         (10, 1, "flags", None), (11, 1, "bg_color", None), (12, 1, "aspect", None))),
     "JPEG": (["/usr/share/**/*.jpg", "/tmp/real/jpg/*"], _t(
         (0, 2, "soi", "magic"), (2, 1, "magic", "magic"), (3, 1, "marker", None), (4, 2, "len_segment", "size"))),
+    "ELF": (["/usr/lib/x86_64-linux-gnu/*.so*"], _t(
+        (0, 4, "magic", "magic"), (4, 1, "bits", None), (5, 1, "endian", None), (6, 1, "ei_version", None),
+        (7, 1, "abi", None), (8, 1, "abi_version", None), (9, 7, "pad", None), (16, 2, "e_type", None),
+        (18, 2, "machine", None), (20, 4, "e_version", None), (24, 8, "entry_point", None),
+        (32, 8, "ofs_program_headers", "offset"), (40, 8, "ofs_section_headers", "offset"), (48, 4, "flags", None),
+        (52, 2, "e_ehsize", None), (54, 2, "program_header_entry_size", None), (56, 2, "qty_program_header", "count"),
+        (58, 2, "section_header_entry_size", None), (60, 2, "qty_section_header", "count"),
+        (62, 2, "section_names_idx", None)), b"\x7fELF"),
     "ICO": (["/usr/share/**/*.ico", "/tmp/real/ico/*"], _t((0, 4, "magic", "magic"), (4, 2, "num_images", "count"))),
 }
 
@@ -158,8 +166,11 @@ def real_files(patterns: list[str], k: int = 40) -> list[tuple[str, bytes]]:
 
 def section_real() -> dict:
     out = {}
-    for name, (patterns, truth) in REAL.items():
-        files = real_files(patterns)
+    for name, (patterns, truth, *keep) in REAL.items():
+        # ELF: the .so files that are ELF files (not the linker scripts named .so)
+        files = real_files(patterns, k=40 if not keep else 400)
+        if keep:
+            files = [f for f in files if f[1].startswith(keep[0])][:40]
         if len(files) < 5:
             print(f"[infer] real {name:<11} only {len(files)} distinct files on this machine: not measured")
             continue

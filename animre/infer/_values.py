@@ -179,7 +179,7 @@ def segment(rows: Rows, a: int, b: int, endian: str, cache: dict, ints: bool | s
     while p < b:
         got = None
         for w in (4, 2, 1):
-            if p + w > b or got is not None or not ints:
+            if p + w > b or got is not None or not ints or (w > 1 and p % 2):  # plain integers are aligned
                 continue
             if w == 1 and ints == "lead":  # a byte of few values alone does not make a header
                 okp = False
