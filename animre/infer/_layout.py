@@ -143,13 +143,16 @@ def _directory(got: tuple[Field, Region], fields: list[Field], regions: list[Reg
     regions.append(reg)
 
 
-def _cut(regions: list[Region], fields: list[Field], offsets: dict, taken: np.ndarray, width: int) -> int:
-    """The header ends where records at a constant position start: its width (fields past it dropped)."""
-    starts = [r.start for r in regions if r.kind == "records" and isinstance(r.start, (int, np.integer))
-              and 0 < r.start < width]
+def _cut(regions: list[Region], fields: list[Field], offsets: dict, taken: np.ndarray, width: int, b0: int) -> int:
+    """The header ends where records at a constant position start: its width (fields past it dropped).
+
+    ``b0``: where the rows start in the file (a variant's body); region starts are file positions.
+    """
+    starts = [int(r.start) - b0 for r in regions if r.kind == "records" and isinstance(r.start, (int, np.integer))
+              and 0 < int(r.start) - b0 < width]
     if not starts:
         return width
-    p = int(min(starts))
+    p = min(starts)
     for g in [g for g in fields if g.end > p]:
         fields.remove(g)
         offsets.pop(g.name, None)
@@ -250,7 +253,7 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
         if got is not None:
             _directory(got, fields, regions, taken, b0)
     if rows.header:
-        width = _cut(regions, fields, offsets, taken, width)
+        width = _cut(regions, fields, offsets, taken, width, b0)
     floats = [t for t in float_fields(rows, alpha) if t[1].type.endswith(pref) and t[1].end <= width]
     for _logp, f in sorted(string_fields(rows, alpha) + floats, key=lambda t: t[0]):
         if f.end <= width and _claim(taken, f):
