@@ -273,10 +273,9 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
     for f in fields + [None]:
         b = f.offset if f is not None else width
         if b > p:
-            if p < zone:
-                full += segment(rows, p, min(b, zone), endian, cache)
-            if b > max(p, zone):  # the header goes on while plain integers follow each other
-                full += segment(rows, max(p, zone), b, endian, cache, ints="lead" if p <= zone else False)
+            # past the zone the header goes on while plain integers follow each other
+            full += segment(rows, p, b, endian, cache, ints=True if p < zone else "lead" if p == zone else False,
+                            stop=zone)
         if f is not None:
             full.append(f)
             p = f.end

@@ -157,10 +157,12 @@ def _signed(rows: Rows, o: int, w: int, e: str) -> bool:
     return vals == {0, 0xFF} or (0xFF in vals and vals <= {0xFF, 0xFE, 0, 1})
 
 
-def segment(rows: Rows, a: int, b: int, endian: str, cache: dict, ints: bool | str = True) -> list[Field]:
+def segment(rows: Rows, a: int, b: int, endian: str, cache: dict, ints: bool | str = True,
+            stop: int | None = None) -> list[Field]:
     """Fields for the bytes ``[a, b)`` that no role claimed: constants, plain integers, raw bytes.
 
-    ``ints``: type plain integers (True), none (False), or only up to the first raw byte (``"lead"``).
+    ``ints``: type plain integers (True), none (False), or only up to the first raw byte (``"lead"``);
+    from ``stop`` on, True becomes ``"lead"`` (a field may still cross ``stop``).
     """
     dc = distinct_counts(rows.m)
     cst = rows.const
@@ -177,9 +179,13 @@ def segment(rows: Rows, a: int, b: int, endian: str, cache: dict, ints: bool | s
         raw_start = None
 
     while p < b:
+        if stop is not None and p >= stop and ints is True:
+            ints = "lead"
         got = None
         for w in (4, 2, 1):
             if p + w > b or got is not None or not ints or (w > 1 and p % 2):  # plain integers are aligned
+                continue
+            if ints is True and stop is not None and p + w > stop + 1:  # past the zone by its low byte at most
                 continue
             if w == 1 and ints == "lead":  # a byte of few values alone does not make a header
                 okp = False
