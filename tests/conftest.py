@@ -118,3 +118,15 @@ def sample_corpus(samples_dir):
     import animre
 
     return animre.open_corpus(samples_dir, cache=False)
+
+
+@pytest.fixture(scope="module")
+def truth(request, manifest):
+    """The manifest section of the format a test module is about: its folder's name (``tests/formats/<id>/``)."""
+    return manifest["formats"][Path(request.module.__file__).parent.name]
+
+
+@pytest.fixture(scope="module")
+def homm2(manifest, truths):
+    """The FRM section with the planted values of every FRM file (loose, in the AGG, loose copies)."""
+    return {**manifest["formats"]["frm"], "files": truths("frm")}
