@@ -65,7 +65,7 @@ bench: setup samples
 	$(BIN)/python benchmarks/run.py
 
 fuzz: setup samples
-	ANIMRE_FUZZ_EXAMPLES=5000 $(BIN)/python -m pytest tests/test_fuzz.py
+	ANIMRE_FUZZ_EXAMPLES=5000 $(BIN)/python -m pytest tests/e2e/test_fuzz.py
 
 clean:
 	rm -rf $(VENV) node_modules $(SAMPLES) out .animre-cache

@@ -26,7 +26,7 @@ def _doctest_names(request, doctest_namespace):
 
     corpus = request.getfixturevalue("_doctest_corpus")
     own = getattr(getattr(request.node, "dtest", None), "globs", {})  # a module's own names win
-    names = {"animre": animre, "c": corpus, "corpus": corpus, **{n: getattr(animre, n) for n in animre.__all__}}
+    names = {**{n: getattr(animre, n) for n in animre.__all__}, "animre": animre, "c": corpus, "corpus": corpus}
     for n, v in names.items():
         if n in own:
             doctest_namespace.pop(n, None)  # the namespace is shared by all doctests

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -118,3 +119,28 @@ def sample_corpus(samples_dir):
     import animre
 
     return animre.open_corpus(samples_dir, cache=False)
+
+
+@pytest.fixture(scope="module")
+def truth(request, manifest):
+    """The manifest section of the format a test module is about: its folder's name (``tests/formats/<id>/``)."""
+    return manifest["formats"][Path(request.module.__file__).parent.name]
+
+
+@pytest.fixture(scope="module")
+def homm2(manifest, truths):
+    """The FRM section with the planted values of every FRM file (loose, in the AGG, loose copies)."""
+    return {**manifest["formats"]["frm"], "files": truths("frm")}
+
+
+@pytest.fixture
+def homm2_folder(samples_dir: Path, tmp_path: Path) -> Path:
+    """The samples' HoMM2 folders (frm, icn, agg) in a folder with a planted copy: GOBLNFRM.BIN with its idle
+    count (byte 117, just before the five idle weights at 118 of the notes) set to 9, past the engine's 5."""
+    d = tmp_path / "homm2"
+    for sub in ("frm", "icn", "agg"):
+        shutil.copytree(samples_dir / sub, d / sub)
+    data = bytearray((samples_dir / "frm" / "GOBLNFRM.BIN").read_bytes())
+    data[117] = 9
+    (d / "PLANTFRM.BIN").write_bytes(bytes(data))
+    return d

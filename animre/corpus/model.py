@@ -124,9 +124,9 @@ class Corpus:
         Examples
         --------
         >>> print(c.show("mot_tracks", ["file", "flags"], rows=1))
-        mot_tracks · 1 of 1292 rows
-                                   file  flags
-        gcdisc/ANIMRE.gcm/anim/0000.mot 0x0202
+        mot_tracks · 1 of 1588 rows
+                                    file  flags
+        gcdisc/ANIMRE.ciso/anim/0000.mot 0x0202
         """
         return show_table(self.tables[table] if frame is None else frame, self.columns(table),
                           None if columns is None else list(columns), rows=rows, title=table)

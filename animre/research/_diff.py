@@ -227,6 +227,7 @@ def diff_corpora(a: Any, b: Any, *, include_same: bool = False, examples: int = 
     >>> edited = open("ksy/frm.ksy").read().replace("- id: unknown_magic\\n    type: u1",
     ...                                             "- id: format_version\\n    type: s1")
     >>> import warnings; warnings.simplefilter("ignore")  # the magic-byte claim is now not testable
+    >>> from animre.spec import compile_spec
     >>> new = open_corpus("data/samples/frm", cache=False, parsers={"frm": compile_spec(edited)})
     >>> diff_corpora(old, new)[["field_a", "field_b", "change", "n_files"]].values.tolist()
     [['frm.unknown_magic', 'frm.format_version', 'renamed, retyped', 37]]

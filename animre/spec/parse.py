@@ -158,6 +158,7 @@ class Bases:
 
         Examples
         --------
+        >>> from animre.spec.compiler import load_parser
         >>> root = parse_bytes(open("data/samples/frm/GOBLNFRM.BIN", "rb").read(), load_parser("frm"))
         >>> Bases(root).span(root.sequences[2], "frame_ids", 3)
         (312, 313)
@@ -221,6 +222,7 @@ def walk(root: KaitaiStruct, bases: Bases | None = None, values: bool = True) ->
 
     Examples
     --------
+    >>> from animre.spec.compiler import load_parser
     >>> obj = parse_bytes(open("data/samples/frm/GOBLNFRM.BIN", "rb").read(), load_parser("frm"))
     >>> [f.path for f in walk(obj)][:3]
     ['unknown_magic', 'eye_x', 'eye_y']

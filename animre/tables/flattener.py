@@ -132,6 +132,7 @@ def flatten(root, bases: Bases, plan: Plan, keys: dict | None = None, *, frames:
     --------
     >>> from animre.spec.parse import parse_bytes
     >>> from animre.spec.compiler import load_parser
+    >>> from animre.tables.planner import plan_for
     >>> mod = load_parser("frm")
     >>> data = open("data/samples/frm/GOBLNFRM.BIN", "rb").read()
     >>> obj = parse_bytes(data, mod)

@@ -117,7 +117,8 @@ def sequence_frames(tables: Mapping[str, pd.DataFrame], sprites: list[IcnSprite]
     Examples
     --------
     >>> from animre.formats import get_format
-    >>> from animre.read import read_tables
+    >>> from animre.tables.read import read_tables
+    >>> from animre.decode.icn import icn_sprites
     >>> t = {k: v[0] for k, v in read_tables(open("data/samples/frm/GOBLNFRM.BIN", "rb").read(),
     ...                                      "GOBLNFRM.BIN", get_format("frm")).items()}
     >>> frames, info = sequence_frames(t, icn_sprites("data/samples/icn/GOBLIN.ICN"), "static")

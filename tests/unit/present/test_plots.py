@@ -17,13 +17,6 @@ from matplotlib.patches import Rectangle  # noqa: E402
 from animre.errors import UsageError  # noqa: E402
 from animre.present import plots  # noqa: E402
 
-
-@pytest.fixture(scope="module")
-def homm2(manifest, truths):
-    """The FRM section with the planted values of every FRM file (loose, in the AGG, loose copies)."""
-    return {**manifest["formats"]["frm"], "files": truths("frm")}
-
-
 # ----------------------------------------------------------------------------- FRM
 
 

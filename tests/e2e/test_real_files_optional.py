@@ -38,7 +38,7 @@ def _run(clone, ci: bool):
         env["CI"] = "true"
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs",
-         "tests/test_detect.py", "tests/test_fuzz.py::test_originals_reach_every_type"],
+         "tests/unit/formats/test_detect.py", "tests/e2e/test_fuzz.py::test_originals_reach_every_type"],
         cwd=clone, env=env, capture_output=True, text=True, timeout=900)
 
 

@@ -326,18 +326,13 @@ def test_report_opens_in_the_browser_without_errors(realdata, tmp_path):
     assert [u for u in requests if not u.startswith(("file:", "data:"))] == []
 
 
-def test_homm2_report_in_the_browser(samples_dir, tmp_path):
+def test_homm2_report_in_the_browser(samples_dir, tmp_path, homm2_folder):
     """`animre report` on a HoMM2 folder (the samples' frm, icn and agg folders and a planted FRM whose idle
     count, byte 117, is 9): the page Chromium shows has the failing claim's counterexample with file and
     offset, pictures of its ICN sprites, no 64-character hash and a status for every file."""
     from playwright.sync_api import sync_playwright
 
-    folder = tmp_path / "homm2"
-    for sub in ("frm", "icn", "agg"):
-        shutil.copytree(samples_dir / sub, folder / sub)
-    data = bytearray((samples_dir / "frm" / "GOBLNFRM.BIN").read_bytes())
-    data[117] = 9
-    (folder / "PLANTFRM.BIN").write_bytes(bytes(data))
+    folder = homm2_folder
     report = tmp_path / "report.html"
     r = subprocess.run([sys.executable, "-m", "animre", "report", str(folder), "-o", str(report), "-q",
                         "--no-cache"], capture_output=True, text=True, timeout=600)

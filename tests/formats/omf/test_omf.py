@@ -40,9 +40,6 @@ HEADER_FIELDS = ["fighter_id", "exec_window", "endurance", "unknown_8", "health"
                  "reverse_speed", "jump_speed", "fall_speed", "unknown_27", "unknown_28"]
 
 
-@pytest.fixture(scope="module")
-def truth(manifest):
-    return manifest["formats"]["omf"]
 
 
 @pytest.fixture(scope="module")

@@ -34,10 +34,6 @@ def explorer(sample_corpus):
     return corpus_explorer(sample_corpus)
 
 
-@pytest.fixture(scope="module")
-def homm2(manifest, truths):
-    """The FRM section with the planted values of every FRM file (loose, in the AGG, loose copies)."""
-    return {**manifest["formats"]["frm"], "files": truths("frm")}
 
 
 def _field(corpus, file, path):

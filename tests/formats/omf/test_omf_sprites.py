@@ -12,12 +12,6 @@ from animre.decode.omf_sprites import decode_sprite, grey_palette, sprite_images
 from animre.errors import ParseError
 from animre.samples import omf as gen
 
-
-@pytest.fixture(scope="module")
-def truth(manifest):
-    return manifest["formats"]["omf"]
-
-
 # ----------------------------------------------------------------------------- sprites
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 import re
-import shutil
 import struct
 import subprocess
 import sys
@@ -125,16 +124,6 @@ def test_a_failing_section_does_not_break_the_report(sample_corpus, monkeypatch)
 # ----------------------------------------------------------------------------- a HoMM2 folder
 
 
-def homm2_folder(samples_dir, tmp_path):
-    """The samples' HoMM2 folders (frm, icn, agg) and a planted copy: GOBLNFRM.BIN with its idle count
-    (byte 117, just before the five idle weights at 118 of the notes) set to 9, past the engine's 5."""
-    d = tmp_path / "homm2"
-    for sub in ("frm", "icn", "agg"):
-        shutil.copytree(samples_dir / sub, d / sub)
-    data = bytearray((samples_dir / "frm" / "GOBLNFRM.BIN").read_bytes())
-    data[117] = 9
-    (d / "PLANTFRM.BIN").write_bytes(bytes(data))
-    return d
 
 
 def _text(page: str) -> str:
@@ -142,8 +131,8 @@ def _text(page: str) -> str:
     return re.sub(r"<[^>]*>", " ", re.sub(r"<style>.*?</style>", "", page, flags=re.S))
 
 
-def test_report_of_a_homm2_folder(samples_dir, manifest, tmp_path):
-    folder = homm2_folder(samples_dir, tmp_path)
+def test_report_of_a_homm2_folder(samples_dir, manifest, tmp_path, homm2_folder):
+    folder = homm2_folder
     corpus = animre.open_corpus(folder, cache=False)
     page = report_html(corpus)
     _check_self_contained(page)

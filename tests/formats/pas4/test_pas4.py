@@ -32,7 +32,7 @@ def pas_files(pas_manifest) -> dict:
 
 @pytest.fixture(scope="module")
 def tables(sample_corpus, pas_files) -> dict[str, pd.DataFrame]:
-    """The PAS4 tables of the pas4 samples (copies inside the PAK and disc samples: tests/test_retro_containers.py)."""
+    """The PAS4 tables of the pas4 samples (copies inside the PAK and disc samples: tests/unit/sources/)."""
     return {t: df[df["file"].isin(list(pas_files))].reset_index(drop=True) if "file" in df.columns else df
             for t, df in sample_corpus.tables.items()}
 

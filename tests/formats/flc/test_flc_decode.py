@@ -22,9 +22,6 @@ from animre.tables.read import parse_data
 PILLOW_FILES = ("a.fli", "hopper.fli", "hopper_palette_chunk_second.fli")
 
 
-@pytest.fixture(scope="module")
-def truth(manifest):
-    return manifest["formats"]["flc"]
 
 
 # ---------------------------------------------------------------------------- decoding generated samples

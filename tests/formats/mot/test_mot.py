@@ -22,9 +22,6 @@ from animre.tables.read import parse_data
 KEY_COLS = ["file", "anim_id", "track", "key"]
 
 
-@pytest.fixture(scope="module")
-def truth(manifest):
-    return manifest["formats"]["mot"]
 
 
 @pytest.fixture(scope="module")

@@ -288,5 +288,5 @@ def test_spec_experiment_runs_clean_on_the_real_civ3_unit_files(tmp_path, realda
     """Notebook 06 on the Civ3 unit folder alone: its suggestions (creator 0xF1F1F2F2 ...) are adopted with proof."""
     nb = NOTEBOOKS[EXPECTED.index("06_spec_experiment")]
     demo.run_notebook(nb, tmp_path, realdata / "flic" / "civ3")
-    adopted = pd.read_csv(tmp_path / "06_spec_experiment" / "spec_experiment_suggestions.csv")
+    adopted = pd.read_csv(tmp_path / "06_spec_experiment" / "civ3" / "spec_experiment_suggestions.csv")  # <data name>
     assert "creator" in set(adopted["field"])

@@ -17,7 +17,7 @@ from pathlib import Path
 import grimp
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "animre"
+PACKAGE = Path(__file__).resolve().parents[2] / "animre"
 #: imports a function may make: optional dependencies (not installed everywhere) and slow imports of the CLI
 LAZY_OK = {"nod_rs", "lzallright", "IPython", "IPython.display", "jupyter_client", "jupyter_client.kernelspec",
            "jupyter_client.manager", "nbclient", "nbformat", "ipykernel", "playwright", "tqdm.auto"}

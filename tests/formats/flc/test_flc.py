@@ -38,9 +38,6 @@ FA = "header.flicanim."
 SETTLER = ("Build", "Captured", "Death", "Default", "Fidget", "Run")
 
 
-@pytest.fixture(scope="module")
-def truth(manifest):
-    return manifest["formats"]["flc"]
 
 
 @pytest.fixture(scope="module")
