@@ -104,7 +104,7 @@ def track_coords(track: Any) -> np.ndarray:
 
     Examples
     --------
-    >>> from animre import parse_file
+    >>> from animre.tables import parse_file
     >>> _, mot, _ = parse_file("data/samples/mot/nar/0001.mot")
     >>> track_coords(mot.anims[0].gnta.tracks[0]).shape
     (5, 4)

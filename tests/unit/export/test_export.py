@@ -122,7 +122,7 @@ def test_export_rejects_bad_input(tmp_path):
 
 
 def test_findings_with_lists_export_everywhere(tmp_path, sample_corpus):
-    prof = profile("frm", corpus=sample_corpus)
+    prof = profile(sample_corpus, "frm")
     paths = export({"frm_profile": prof}, tmp_path)
     assert len(paths) == 5
     back = pd.read_parquet(tmp_path / "frm_profile.parquet")

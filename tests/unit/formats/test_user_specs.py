@@ -225,7 +225,7 @@ def test_bad_files_are_error_rows_with_path_and_offset(tpk):
 
 def test_research_runs_on_a_user_format(tpk):
     c, _ = tpk
-    assert len(animre.profile(c.tables["tpk_entries"], corpus=c))
+    assert len(animre.profile(c, "tpk_entries"))
     assert len(animre.wiki_table(c, "tpk"))
     cov = animre.coverage(c)
     assert cov is not None

@@ -148,7 +148,7 @@ def test_explorer_widget_has_its_css_class(explorer):
 
 def test_profiler_shows_research_profile(sample_corpus, homm2):
     prof = column_profiler(sample_corpus, "frm", "unknown_magic")
-    expected = research.profile("frm", corpus=sample_corpus, columns=["unknown_magic"]).iloc[0]
+    expected = research.profile(sample_corpus, "frm", columns=["unknown_magic"]).iloc[0]
     assert prof.profile_row["column"] == "unknown_magic"
     assert prof.profile_row["n_distinct"] == expected["n_distinct"] == 2
     assert prof.exceptions["file"].tolist() == [homm2["planted"]["odd_magic_file"]]
