@@ -20,6 +20,7 @@ import pandas as pd
 
 from ..display import fmt
 from ..errors import UsageError
+from ._util import resolve_table, unique_file_rows
 
 __all__ = ["deprecated", "frames_html", "legacy_corpus", "need_table", "HTML_ROWS"]
 
@@ -69,6 +70,20 @@ def need_table(verb: str, corpus: Any, table: Any) -> Any:
     names = [t for t in getattr(corpus, "tables", {}) if t != "files"]
     known = f"; tables: {', '.join(names)}" if names else ""
     raise UsageError(f"{verb}(corpus, table) needs a table (a name or a DataFrame){known}")
+
+
+def table_rows(verb: str, corpus: Any, table: Any, unique_files: bool) -> tuple[pd.DataFrame, str | None]:
+    """The rows a verb works on: ``table`` (a name or a DataFrame) resolved, one row set per distinct file content
+    when ``unique_files``; ``(rows, table name or None)``.
+
+    Examples
+    --------
+    >>> rows, name = table_rows("profile", None, pd.DataFrame({"a": [1]}), False)
+    >>> len(rows), name
+    (1, None)
+    """
+    df, name = resolve_table(need_table(verb, corpus, table), corpus)
+    return (unique_file_rows(df, corpus) if unique_files else df), name
 
 
 def frames_html(title: str, frames: Mapping[str, pd.DataFrame], rows: int = HTML_ROWS) -> str:

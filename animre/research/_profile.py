@@ -17,7 +17,7 @@ import pandas as pd
 from ..display import fmt, hex_digits, plain
 from ..errors import UsageError
 from ._alerts import fixed_note, flags_note, float_note, index_notes
-from ._calls import deprecated, legacy_corpus, need_table
+from ._calls import deprecated, legacy_corpus, table_rows
 from ._util import (
     at_offset,
     hashable,
@@ -26,9 +26,7 @@ from ._util import (
     is_missing,
     numeric_values,
     offsets_for,
-    resolve_table,
     to_unsigned,
-    unique_file_rows,
     width_from_spans,
 )
 
@@ -109,9 +107,7 @@ def profile(corpus: Any = None, /, table: pd.DataFrame | str | None = None, *,
         corpus, table = kw_corpus, corpus
     elif corpus is None:
         corpus = kw_corpus
-    df, name = resolve_table(need_table("profile", corpus, table), corpus)
-    if unique_files:
-        df = unique_file_rows(df, corpus)
+    df, name = table_rows("profile", corpus, table, unique_files)
     cols = [c for c in (columns if columns is not None else df.columns) if c != "file"]
     missing = [c for c in cols if c not in df.columns]
     if missing:

@@ -37,7 +37,7 @@ import pandas as pd
 
 from ..errors import UsageError
 from ..formats import all_formats
-from ._calls import deprecated, legacy_corpus, need_table
+from ._calls import deprecated, legacy_corpus, table_rows
 from ._relation_checks import MAX_PRODUCT_COLUMNS, check_pair, product_findings
 from ._relation_columns import KEY_NAMES, Col, bit_cols, counterexample, key_columns, make_col
 from ._relation_rank import (
@@ -49,7 +49,6 @@ from ._relation_rank import (
     explained_by_law,
     index_rule,
 )
-from ._util import resolve_table, unique_file_rows
 
 __all__ = ["relations", "RELATION_KINDS", "RELATION_COLUMNS", "MAX_PRODUCT_COLUMNS"]
 
@@ -140,9 +139,7 @@ def relations(corpus: Any = None, /, table: pd.DataFrame | str | None = None, *,
         corpus, table = kw_corpus, corpus
     elif corpus is None:
         corpus = kw_corpus
-    df, name = resolve_table(need_table("relations", corpus, table), corpus)
-    if unique_files:
-        df = unique_file_rows(df, corpus)
+    df, name = table_rows("relations", corpus, table, unique_files)
     gid = _group_ids(df, groups)
     positions: set = set()
     if columns is None and corpus is not None and name is not None and hasattr(corpus, "keys"):
