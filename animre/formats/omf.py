@@ -166,9 +166,15 @@ def _check_fghed(corpus) -> pd.DataFrame:
     return _frame(rows)
 
 
+def _rows(corpus, table: str) -> pd.DataFrame | None:
+    """A table of the corpus, or None when it is missing or empty (the check then has no rows)."""
+    df = corpus.tables.get(table)
+    return df if df is not None and len(df) else None
+
+
 def _check_fighter_id(corpus) -> pd.DataFrame:
-    df = corpus.tables.get("af_fighters")
-    if df is None or not len(df):
+    df = _rows(corpus, "af_fighters")
+    if df is None:
         return _empty()
     starts = corpus.offsets("af_fighters", "fighter_id")
     rows = []
@@ -182,8 +188,8 @@ def _check_fighter_id(corpus) -> pd.DataFrame:
 
 
 def _check_move_numbers(corpus) -> pd.DataFrame:
-    df = corpus.tables.get("af_moves")
-    if df is None or not len(df):
+    df = _rows(corpus, "af_moves")
+    if df is None:
         return _empty()
     starts = corpus.offsets("af_moves", "move_number", df.index)
     dup = df.duplicated(["file", "move_number"], keep=False)
@@ -217,8 +223,8 @@ def _check_ofs_next(corpus) -> pd.DataFrame:
 
 
 def _check_bk_terminator(corpus) -> pd.DataFrame:
-    files = corpus.tables.get("bk_files")
-    if files is None or not len(files):
+    files = _rows(corpus, "bk_files")
+    if files is None:
         return _empty()
     offs = _terminator_starts(corpus) + 4  # the terminator's anim_number byte
     return _frame([{"file": r["file"], "holds": r["terminator"] == 51, "offset": offs.at[i],

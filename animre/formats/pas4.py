@@ -161,12 +161,18 @@ def _len_after_block(df, ctx):
     return (ctx.file_sizes(df) - start - df["len_block"].astype("Int64")).astype("Int64")
 
 
+def _block_states(df, ctx):
+    """The file keys of the pas4 rows and the anim states of their blocks (None when either is empty)."""
+    k = file_keys(df)
+    states = ctx.table("pas4_states")
+    return k, (states if states is not None and len(states) and len(df) else None)
+
+
 @derived("pas4", "default_is_state_type", ["default_anim_state", ("pas4_states", "state_type")],
          "Whether default_anim_state is the state type of one of the block's anim states.")
 def _default_is_state_type(df, ctx):
-    k = file_keys(df)
-    states = ctx.table("pas4_states")
-    if states is None or not len(states) or not len(df):
+    k, states = _block_states(df, ctx)
+    if states is None:
         return np.zeros(len(df), dtype=bool)
     have = pd.MultiIndex.from_frame(states[k + ["state_type"]])
     want = pd.MultiIndex.from_frame(df[k + ["default_anim_state"]])
@@ -177,9 +183,8 @@ def _default_is_state_type(df, ctx):
          "Whether the anim states are in ascending state-type order in the file (the engine sorts them "
          "itself, so file order is the tool's choice).")
 def _states_sorted(df, ctx):
-    k = file_keys(df)
-    states = ctx.table("pas4_states")
-    if states is None or not len(states) or not len(df):
+    k, states = _block_states(df, ctx)
+    if states is None:
         return np.ones(len(df), dtype=bool)
     st = states.sort_values(k + ["state"])
     falls = st.groupby(k, sort=False)["state_type"].diff() < 0
