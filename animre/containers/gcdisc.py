@@ -189,34 +189,38 @@ def _check_image(fh: BinaryIO, fmt: str, name: str, total: int) -> None:
     fh.seek(0)
     head = fh.read(0x8000)
     if fmt in ("RVZ", "WIA"):
-        if len(head) < 0x48:
-            raise ParseError(name, "wia_header", 0, f"a {fmt} header is 0x48 bytes, the file has {total}")
+        _header_fits(head, 0x48, "0x48", fmt, name, "wia_header", total)
         iso_size, wia_size = struct.unpack_from(">QQ", head, 0x24)
         if wia_size != total:
             raise ParseError(name, "wia_header.wia_file_size", 0x2C, f"the {fmt} header says the image is "
                              f"{wia_size} bytes, the file has {total} (truncated or not this image)")
-        if iso_size > MAX_DISC:
-            raise ParseError(name, "wia_header.iso_file_size", 0x24, f"a disc of {iso_size} bytes is larger "
-                             f"than any disc ({MAX_DISC} bytes)")
+        _disc_fits(iso_size, name, "wia_header.iso_file_size", 0x24)
     elif fmt == "GCZ":
-        if len(head) < 32:
-            raise ParseError(name, "gcz_header", 0, f"a GCZ header is 32 bytes, the file has {total}")
+        _header_fits(head, 32, "32", fmt, name, "gcz_header", total)
         packed, disc, _, blocks = struct.unpack_from("<QQII", head, 8)
         if 32 + 12 * blocks + packed > total:
             raise ParseError(name, "gcz_header.compressed_data_size", 8, f"{blocks} blocks and {packed} "
                              f"compressed bytes need {32 + 12 * blocks + packed} bytes, the file has {total}")
-        if disc > MAX_DISC:
-            raise ParseError(name, "gcz_header.data_size", 16, f"a disc of {disc} bytes is larger than any disc "
-                             f"({MAX_DISC} bytes)")
+        _disc_fits(disc, name, "gcz_header.data_size", 16)
     elif fmt == "CISO":
-        if len(head) < 0x8000:
-            raise ParseError(name, "ciso_header", 0, f"a CISO header is 0x8000 bytes, the file has {total}")
+        _header_fits(head, 0x8000, "0x8000", fmt, name, "ciso_header", total)
         (block,) = struct.unpack_from("<I", head, 4)
         used = sum(1 for b in head[8:] if b)
         if 0x8000 + used * block > total:
             raise ParseError(name, "ciso_header.block_map", 8, f"{used} blocks of {block} bytes need "
                              f"{0x8000 + used * block} bytes, the file has {total}")
 
+
+def _header_fits(head: bytes, size: int, shown: str, fmt: str, name: str, path: str, total: int) -> None:
+    """A compressed image's header is all there (``shown``: its size as the format's notes write it)."""
+    if len(head) < size:
+        raise ParseError(name, path, 0, f"a {fmt} header is {shown} bytes, the file has {total}")
+
+
+def _disc_fits(size: int, name: str, path: str, offset: int) -> None:
+    """A declared disc size is one a disc can have."""
+    if size > MAX_DISC:
+        raise ParseError(name, path, offset, f"a disc of {size} bytes is larger than any disc ({MAX_DISC} bytes)")
 
 def _nod(call: Callable, name: str, path: str, offset: int, what: str):
     """``call()``, with anything nod raises (its Rust panics too) as a ParseError naming the image."""

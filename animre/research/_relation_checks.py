@@ -236,16 +236,10 @@ def check_pair(t: Col, s: Col, both: np.ndarray, nb: int, min_support: float, n_
             if t.parent is not None and not t.label_values[tcodes[j]]:
                 continue  # bit cleared: not informative
             sel = tmap == j
-            v, k = mode(smap[sel])
-            n_c = int(sel.sum())
-            if k / n_c < min_support:
+            rule = _partial_rule(smap, sel, min_support, -4)
+            if rule is None:
                 continue
-            q = float((smap[~sel] == v).mean())
-            if q > 0.5:
-                continue
-            lp = log_binom_tail(k, n_c, q)
-            if lp > -4:
-                continue
+            v, q, lp = rule
             tval = t.label_values[tcodes[j]]
             sval = s.label_values[scodes[v]]
             tdesc = f"{t.name} set" if t.parent is not None else f"{t.name} == {literal(t, tval)}"
@@ -257,24 +251,37 @@ def check_pair(t: Col, s: Col, both: np.ndarray, nb: int, min_support: float, n_
         if n_v < max(5, 0.01 * nb) or (n_v * 2 > nb and ns > 2) or nb - n_v < 3:
             continue
         sel = smap == j
-        c, k = mode(tmap[sel])
-        if k / n_v < min_support:
+        rule = _partial_rule(tmap, sel, min_support, -6, min_other=3)  # (nearly) constant targets say nothing
+        if rule is None:
             continue
-        rest = tmap[~sel]
-        if (rest != c).sum() < 3:
-            continue  # the target is (nearly) constant anyway
-        q = float((rest == c).mean())
-        if q > 0.5:
-            continue
-        lp = log_binom_tail(k, n_v, q)
-        if lp > -6:
-            continue
+        c, q, lp = rule
         tval = t.label_values[tcodes[c]]
         sval = s.label_values[scodes[j]]
         tdesc = f"{t.name} {'set' if tval else 'clear'}" if t.parent is not None else \
             f"{t.name} == {literal(t, tval)}"
         emit("when", f"{s.name} == {literal(s, sval)} -> {tdesc}", tmap[sel] == c, q, 10 ** lp, idx[sel])
     return out
+
+
+def _partial_rule(values: np.ndarray, sel: np.ndarray, min_support: float, max_log10_p: float,
+                  min_other: int = 0) -> tuple[Any, float, float] | None:
+    """The most common of ``values`` where ``sel`` holds, when it makes a partial rule: ``(value, chance, log10 p)``.
+
+    A rule needs ``min_support`` of the selected rows to agree, the value to be rarer than 1 in 2 elsewhere
+    (its chance), and the binomial tail of the agreeing rows under that chance at most ``10 ** max_log10_p``;
+    ``min_other``: rows elsewhere that differ from it (a value nearly everywhere says nothing).
+    """
+    v, k = mode(values[sel])
+    if k / int(sel.sum()) < min_support:
+        return None
+    rest = values[~sel]
+    if min_other and (rest != v).sum() < min_other:
+        return None
+    q = float((rest == v).mean())
+    if q > 0.5:
+        return None
+    lp = log_binom_tail(k, int(sel.sum()), q)
+    return None if lp > max_log10_p else (v, q, lp)
 
 
 def literal(c: Col, v: Any) -> str:

@@ -57,6 +57,19 @@ def _byte_run(out, base: int, h: int, w: int, data: bytes, src, ctx: tuple) -> N
             x += i
 
 
+def _literal(out, src, ctx: tuple, o: int, x: int, p: int, i: int, w: int, codec: str, y: int, count: int,
+             unit: str) -> int:
+    """Copy a delta packet's ``i`` literal bytes (``count`` ``unit``) at ``p`` to line offset ``o + x``, checked
+    against the line's width and the chunk's end; returns where the next packet starts."""
+    start, end = ctx[2], ctx[3]
+    if x + i > w:
+        _bad(ctx, p - start, f"{codec} line {y}: {count} literal {unit} at x={x} pass the width {w}")
+    if p + 2 + i > end:
+        _short(ctx, p + 2 - start, i, f"{codec} line {y}")
+    out[o + x:o + x + i] = src[p + 2:p + 2 + i]
+    return p + 2 + i
+
+
 def _delta_fli(out, base: int, h: int, w: int, data: bytes, src, ctx: tuple) -> None:
     start, end = ctx[2], ctx[3]
     if start + 4 > end:
@@ -86,12 +99,7 @@ def _delta_fli(out, base: int, h: int, w: int, data: bytes, src, ctx: tuple) -> 
                 p += 3
             else:
                 i = c
-                if x + i > w:
-                    _bad(ctx, p - start, f"DELTA_FLI line {y}: {i} literal bytes at x={x} pass the width {w}")
-                if p + 2 + i > end:
-                    _short(ctx, p + 2 - start, i, f"DELTA_FLI line {y}")
-                out[o + x:o + x + i] = src[p + 2:p + 2 + i]
-                p += 2 + i
+                p = _literal(out, src, ctx, o, x, p, i, w, "DELTA_FLI", y, c, "bytes")
             x += i
         y += 1
     if y < ymax:
@@ -139,12 +147,7 @@ def _delta_flc(out, base: int, h: int, w: int, data: bytes, src, ctx: tuple) -> 
                 x += 2 * i
             else:
                 i = 2 * c
-                if x + i > w:
-                    _bad(ctx, p - start, f"DELTA_FLC line {y}: {c} literal words at x={x} pass the width {w}")
-                if p + 2 + i > end:
-                    _short(ctx, p + 2 - start, i, f"DELTA_FLC line {y}")
-                out[o + x:o + x + i] = src[p + 2:p + 2 + i]
-                p += 2 + i
+                p = _literal(out, src, ctx, o, x, p, i, w, "DELTA_FLC", y, c, "words")
                 x += i
         line += 1
         y += 1
