@@ -173,8 +173,7 @@ def _rows(corpus, table: str) -> pd.DataFrame | None:
 
 
 def _check_fighter_id(corpus) -> pd.DataFrame:
-    df = _rows(corpus, "af_fighters")
-    if df is None:
+    if (df := _rows(corpus, "af_fighters")) is None:
         return _empty()
     starts = corpus.offsets("af_fighters", "fighter_id")
     rows = []
@@ -188,8 +187,7 @@ def _check_fighter_id(corpus) -> pd.DataFrame:
 
 
 def _check_move_numbers(corpus) -> pd.DataFrame:
-    df = _rows(corpus, "af_moves")
-    if df is None:
+    if (df := _rows(corpus, "af_moves")) is None:
         return _empty()
     starts = corpus.offsets("af_moves", "move_number", df.index)
     dup = df.duplicated(["file", "move_number"], keep=False)
@@ -223,8 +221,7 @@ def _check_ofs_next(corpus) -> pd.DataFrame:
 
 
 def _check_bk_terminator(corpus) -> pd.DataFrame:
-    files = _rows(corpus, "bk_files")
-    if files is None:
+    if (files := _rows(corpus, "bk_files")) is None:
         return _empty()
     offs = _terminator_starts(corpus) + 4  # the terminator's anim_number byte
     return _frame([{"file": r["file"], "holds": r["terminator"] == 51, "offset": offs.at[i],
