@@ -29,6 +29,33 @@ def _short(ctx: tuple, pos: int, k: int, what: str):
     _bad(ctx, pos, f"{what}: needs {k} byte(s) at {pos}, the chunk body has {ctx[3] - ctx[2]}")
 
 
+def _run(out, data: bytes, ctx: tuple, o: int, x: int, p: int, n: int, unit: int, w: int, what: str) -> int:
+    """Repeat the ``unit`` bytes at ``p`` ``n`` times at line offset ``o + x``, checked against the line's
+    width and the chunk's end; returns the pixels drawn."""
+    i = n * unit
+    if x + i > w:
+        _bad(ctx, p - ctx[2], f"{what}: a run of {n} {_UNITS[unit]} at x={x} passes the width {w}")
+    if p + unit > ctx[3]:
+        _short(ctx, p - ctx[2], unit, what)
+    out[o + x:o + x + i] = data[p:p + unit] * n
+    return i
+
+
+def _copy_run(out, src, ctx: tuple, o: int, x: int, p: int, n: int, unit: int, w: int, what: str) -> int:
+    """Copy the ``n`` literal units at ``p`` to line offset ``o + x``, checked against the line's width and
+    the chunk's end; returns the pixels drawn."""
+    i = n * unit
+    if x + i > w:
+        _bad(ctx, p - ctx[2], f"{what}: {n} literal {_UNITS[unit]} at x={x} pass the width {w}")
+    if p + i > ctx[3]:
+        _short(ctx, p - ctx[2], i, what)
+    out[o + x:o + x + i] = src[p:p + i]
+    return i
+
+
+_UNITS = {1: "bytes", 2: "words"}
+
+
 def _byte_run(out, base: int, h: int, w: int, data: bytes, src, ctx: tuple) -> None:
     start, end = ctx[2], ctx[3]
     p = start
@@ -40,34 +67,39 @@ def _byte_run(out, base: int, h: int, w: int, data: bytes, src, ctx: tuple) -> N
             if p + 2 > end:
                 _short(ctx, p - start, 2, f"BYTE_RUN line {y}")
             c = data[p]
-            if c & 0x80:
-                i = 256 - c
-                if x + i > w:
-                    _bad(ctx, p - start, f"BYTE_RUN line {y}: a literal run of {i} at x={x} passes the width {w}")
-                if p + 1 + i > end:
-                    _short(ctx, p + 1 - start, i, f"BYTE_RUN line {y}")
-                out[o + x:o + x + i] = src[p + 1:p + 1 + i]
+            if c & 0x80:  # a negative count copies literal bytes
+                i = _copy_run(out, src, ctx, o, x, p + 1, 256 - c, 1, w, f"BYTE_RUN line {y}")
                 p += 1 + i
             else:
-                i = c
-                if x + i > w:
-                    _bad(ctx, p - start, f"BYTE_RUN line {y}: a run of {i} at x={x} passes the width {w}")
-                out[o + x:o + x + i] = data[p + 1:p + 2] * i
+                i = _run(out, data, ctx, o, x, p + 1, c, 1, w, f"BYTE_RUN line {y}")
                 p += 2
             x += i
 
 
-def _literal(out, src, ctx: tuple, o: int, x: int, p: int, i: int, w: int, codec: str, y: int, count: int,
-             unit: str) -> int:
-    """Copy a delta packet's ``i`` literal bytes (``count`` ``unit``) at ``p`` to line offset ``o + x``, checked
-    against the line's width and the chunk's end; returns where the next packet starts."""
+def _packets(out, data: bytes, src, ctx: tuple, o: int, p: int, packets: int, w: int, unit: int, codec: str,
+             y: int) -> int:
+    """Draw one line's ``packets`` delta packets starting at ``p`` into line offset ``o``; returns where the
+    next line starts.
+
+    A packet is a column skip byte and a count byte; a negative count repeats one ``unit`` (1 byte for
+    DELTA_FLI, one 2-byte word for DELTA_FLC) that many times, a positive one copies that many units.
+    """
     start, end = ctx[2], ctx[3]
-    if x + i > w:
-        _bad(ctx, p - start, f"{codec} line {y}: {count} literal {unit} at x={x} pass the width {w}")
-    if p + 2 + i > end:
-        _short(ctx, p + 2 - start, i, f"{codec} line {y}")
-    out[o + x:o + x + i] = src[p + 2:p + 2 + i]
-    return p + 2 + i
+    what = f"{codec} line {y}"
+    x = 0
+    for _ in range(packets):
+        if p + 2 > end:
+            _short(ctx, p - start, 2, what)
+        x += data[p]  # column skip in pixels
+        c = data[p + 1]
+        if c & 0x80:
+            x += _run(out, data, ctx, o, x, p + 2, 256 - c, unit, w, what)
+            p += 2 + unit
+        else:
+            i = _copy_run(out, src, ctx, o, x, p + 2, c, unit, w, what)
+            x += i
+            p += 2 + i
+    return p
 
 
 def _delta_fli(out, base: int, h: int, w: int, data: bytes, src, ctx: tuple) -> None:
@@ -80,27 +112,7 @@ def _delta_fli(out, base: int, h: int, w: int, data: bytes, src, ctx: tuple) -> 
     while y < ymax and y < h:
         if p + 1 > end:
             _short(ctx, p - start, 1, f"DELTA_FLI line {y}")
-        packets = data[p]
-        p += 1
-        o = base + y * w
-        x = 0
-        for _ in range(packets):
-            if p + 2 > end:
-                _short(ctx, p - start, 2, f"DELTA_FLI line {y}")
-            x += data[p]
-            c = data[p + 1]
-            if c & 0x80:
-                i = 256 - c
-                if x + i > w:
-                    _bad(ctx, p - start, f"DELTA_FLI line {y}: a run of {i} at x={x} passes the width {w}")
-                if p + 3 > end:
-                    _short(ctx, p - start, 3, f"DELTA_FLI line {y}")
-                out[o + x:o + x + i] = data[p + 2:p + 3] * i
-                p += 3
-            else:
-                i = c
-                p = _literal(out, src, ctx, o, x, p, i, w, "DELTA_FLI", y, c, "bytes")
-            x += i
+        p = _packets(out, data, src, ctx, base + y * w, p + 1, data[p], w, 1, "DELTA_FLI", y)
         y += 1
     if y < ymax:
         _bad(ctx, 0, f"DELTA_FLI: lines up to {ymax} pass the height {h}")
@@ -129,26 +141,7 @@ def _delta_flc(out, base: int, h: int, w: int, data: bytes, src, ctx: tuple) -> 
                 _short(ctx, p - start, 2, f"DELTA_FLC line {y}")
             word = data[p] | (data[p + 1] << 8)
             p += 2
-        o = base + y * w
-        x = 0
-        for _ in range(word):
-            if p + 2 > end:
-                _short(ctx, p - start, 2, f"DELTA_FLC line {y}")
-            x += data[p]  # column skip in bytes (pixels)
-            c = data[p + 1]
-            if c >= 128:
-                i = 256 - c
-                if x + 2 * i > w:
-                    _bad(ctx, p - start, f"DELTA_FLC line {y}: a run of {i} words at x={x} passes the width {w}")
-                if p + 4 > end:
-                    _short(ctx, p - start, 4, f"DELTA_FLC line {y}")
-                out[o + x:o + x + 2 * i] = data[p + 2:p + 4] * i
-                p += 4
-                x += 2 * i
-            else:
-                i = 2 * c
-                p = _literal(out, src, ctx, o, x, p, i, w, "DELTA_FLC", y, c, "words")
-                x += i
+        p = _packets(out, data, src, ctx, base + y * w, p, word, w, 2, "DELTA_FLC", y)
         line += 1
         y += 1
     if line < lines:
