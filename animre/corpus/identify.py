@@ -47,6 +47,9 @@ def trial_parse(src: Source, fmt: Format) -> bool:
 def choose_format(src: Source, reg: Mapping[str, Format]) -> tuple[Format | None, str | None]:
     """The format of one file and why (``detected_by``): magic, plugin, extension, trial parse, tie."""
     found = detect(src.head, src.size, src.name, reg)
+    mine = _user_claim(src, found)
+    if mine is not None:
+        return mine
     sure = [d for d in found if d.score >= MIN_SCORE and not d.needs_trial]
     if sure:
         best = sure[0]
@@ -69,11 +72,32 @@ def choose_format(src: Source, reg: Mapping[str, Format]) -> tuple[Format | None
     return None, None
 
 
+def _user_claim(src: Source, found: list) -> tuple[Format, str] | None:
+    """A user's spec before a shipped format claiming the same file: the spec one passes is what one asked for.
+
+    Only when a shipped format claims the file and a user's spec claims it by
+    its magic or its extension (never by a trial parse alone), and the user's
+    spec parses the file; otherwise the ordinary ranking decides.
+    """
+    claims = [d for d in found if d.score >= MIN_SCORE]
+    shipped = [d.format.name for d in claims if _shipped(d.format)]
+    if not shipped:
+        return None
+    for d in claims:
+        if not _shipped(d.format) and trial_parse(src, d.format):
+            return d.format, f"{d.by}; your spec before the shipped {', '.join(shipped)}"
+    return None
+
+
+def _shipped(fmt: Format) -> bool:
+    return fmt.source is None or fmt.source.shipped
+
+
 def identify(src: Source, parsers, spec_hashes: dict[str, str] | None = None,
               reg: Mapping[str, Format] | None = None) -> Ident:
     """Detect one entry's format; the cache key ties content, place, spec and animre version."""
-    if src.error is not None:
-        return Ident(src, None, None)
+    if src.error is not None and (src.kind is None or not src.head):
+        return Ident(src, None, None)  # bytes that cannot be read; a container that cannot be listed can
     fmt, by = choose_format(src, reg if reg is not None else registry(parsers=parsers, env=False))
     if fmt is None:
         return Ident(src, None, None)

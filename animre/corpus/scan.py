@@ -27,9 +27,8 @@ def process_file(ident: Ident, parsers) -> FileResult:
     res = FileResult(src.name, str(src.path), fmt.name if fmt else None, src.size, src.sha256, False,
                      status="failed", container=src.container, offset=src.offset, kind=src.kind,
                      members=src.members, detected_by=ident.by)
-    if src.error is not None:
-        res.error = error_row(ParseError(src.name, src.error.path, src.error.offset, src.error.reason),
-                               None, src.container)
+    if src.error is not None and fmt is None:
+        res.error = _listing_error(src)
         return res
     if fmt is None:
         res.ok, res.status = (True, "container") if src.kind else (False, "skipped")
@@ -51,7 +50,16 @@ def process_file(ident: Ident, parsers) -> FileResult:
                      "message": f"{src.name}: (tables) @ 0x0 (0): {type(e).__name__}: {e}",
                      "container": src.container}
         res.chunks = {}
+    if src.error is not None:  # a container that cannot be listed, read as a format all the same
+        own, res.error = res.error, _listing_error(src)
+        if own is not None:
+            res.error["message"] += f" (and as {fmt.name}: {own['message']})"
     return res
+
+
+def _listing_error(src) -> dict:
+    return error_row(ParseError(src.name, src.error.path, src.error.offset, src.error.reason), None,
+                     src.container)
 
 
 # ------------------------------------------------------------------ the corpus

@@ -159,6 +159,7 @@ def flatten(root, bases: Bases, plan: Plan, keys: dict | None = None, *, frames:
         b = base_cache[id(h._io)] = base(parent) + q["start"]
         return b
 
+    limit = bases.offset + _size(root)  # no byte range ends past the file (a read of 0 bytes beyond it)
     base.cache = base_cache  # the generated fillers look a stream up here before calling base
     base.sub = sub
 
@@ -197,7 +198,7 @@ def flatten(root, bases: Bases, plan: Plan, keys: dict | None = None, *, frames:
                     recs.append(el)
                     ks.append(k + (i,))
         records[t.name] = (recs, ks)
-        chunk = _columns(t, recs, ks, keys, base)
+        chunk = _columns(t, recs, ks, keys, base, limit)
         out[t.name] = chunk.frames() if frames else chunk
     return out
 
@@ -217,7 +218,25 @@ def _register_streams(holder, attr: str, arr: list, base, streams: dict) -> None
             streams.setdefault(id(io), b + q["start"])
 
 
-def _columns(t: TablePlan, recs: list, ks: list, keys: dict, base) -> Chunk:
+def _size(root) -> int:
+    try:
+        return root._io.size()
+    except Exception:  # noqa: BLE001 - a root without a stream (a test double): no limit
+        return np.iinfo(np.int32).max
+
+
+def _spans(st: list, en: list, shape: tuple, limit: int) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end offsets as int32 matrices; a range not inside the file (a read of nothing at an offset
+    past its end) is no range (-1, -1)."""
+    s = np.array(st, dtype=np.int64).reshape(shape)
+    e = np.array(en, dtype=np.int64).reshape(shape)
+    out = (s > limit) | (e > limit)
+    if out.any():
+        s[out] = e[out] = -1
+    return s.astype(np.int32), e.astype(np.int32)
+
+
+def _columns(t: TablePlan, recs: list, ks: list, keys: dict, base, limit: int) -> Chunk:
     n = len(ks)
     data: dict[str, Any] = {k: [v] * n for k, v in keys.items()}
     for j, k in enumerate(t.keys):
@@ -239,8 +258,7 @@ def _columns(t: TablePlan, recs: list, ks: list, keys: dict, base) -> Chunk:
     for c, v in zip(t.columns, vals):
         data[c.name] = v
     shape = (len(spans), n)
-    return Chunk(list(data), data, [c.name for c in spans],
-                 np.array(st, dtype=np.int32).reshape(shape), np.array(en, dtype=np.int32).reshape(shape), n)
+    return Chunk(list(data), data, [c.name for c in spans], *_spans(st, en, shape, limit), n)
 
 
 def _primitive_rows(t: TablePlan, runs: list, base, vals: list, st: list, en: list) -> None:

@@ -309,6 +309,78 @@ def test_mixed_folder_each_file_its_format(tmp_path, tpk_folder):
         animre.open_corpus(mix, formats=["nosuch"], cache=False)
 
 
+# An archive directory in the gallery's style: a count, then (hash, offset, size) records whose data an
+# instance reads; the kit ships a format (agg) and a container for such files.
+DIRECTORY_SPEC = """meta:
+  id: mydir
+  file-extension: agg
+  endian: le
+seq:
+  - id: num_files
+    type: u2
+  - id: entries
+    type: entry
+    repeat: expr
+    repeat-expr: num_files
+types:
+  entry:
+    seq:
+      - id: hash
+        type: u4
+      - id: ofs
+        type: u4
+      - id: len
+        type: u4
+    instances:
+      body:
+        pos: ofs
+        size: len
+"""
+
+
+def test_a_users_spec_before_the_shipped_format(tmp_path, samples_dir, manifest):
+    spec = tmp_path / "mydir.ksy"
+    spec.write_text(DIRECTORY_SPEC)
+    c = animre.open_corpus(samples_dir / "agg", specs=[spec], cache=False)
+    f = c.files.set_index("file")
+    assert f.loc["HEROES2.AGG", "format"] == "mydir"
+    assert f.loc["HEROES2.AGG", "detected_by"] == "extension; your spec before the shipped agg"
+    assert f.loc["HEROES2.AGG", "kind"] == "agg"  # still a container: its members are read as well
+    planted = manifest["formats"]["agg"]["entries"]
+    e = c.tables["mydir_entries"]
+    assert e["ofs"].tolist() == [p["ofs_data"] for p in planted]
+    assert e["len"].tolist() == [p["len_data"] for p in planted]
+    assert c.offsets("mydir_entries", "ofs").tolist() == [p["record_offset"] + 4 for p in planted]
+    # the FRM files beside it keep their shipped format: the spec does not claim them
+    assert f.loc["GOBLNFRM.BIN", "format"] == "frm"
+    # a spec that claims the file and cannot read it leaves it to the shipped format
+    broken = tmp_path / "other" / "mydir.ksy"
+    broken.parent.mkdir()
+    broken.write_text(DIRECTORY_SPEC.replace("type: u2", "type: u4"))
+    c = animre.open_corpus(samples_dir / "agg", specs=[broken], cache=False)
+    assert c.files.set_index("file").loc["HEROES2.AGG", "format"] == "agg"
+
+
+def test_a_read_of_nothing_past_the_end_has_no_byte_range(tmp_path):
+    spec = tmp_path / "mydir.ksy"
+    spec.write_text(DIRECTORY_SPEC)
+    d = tmp_path / "files"
+    d.mkdir()
+    # entry 0: 3 bytes at 26; entry 1: 0 bytes at an offset far past the end (4,011,271,975)
+    (d / "a.agg").write_bytes(struct.pack("<H3I3I", 2, 1, 26, 3, 2, 4011271975, 0) + b"xyz")
+    c = animre.open_corpus(d, specs=[spec], cache=False)
+    assert c.files["status"].tolist() == ["parsed"]
+    # the shipped AGG container cannot list it (its records are not the ones the container knows): said,
+    # and the spec reads it all the same
+    assert c.files["kind"].tolist() == ["agg"]
+    assert c.errors["message"].str.contains("2 entries need").tolist() == [True]
+    e = c.tables["mydir_entries"]
+    assert e["body"].tolist() == [b"xyz", b""]
+    body = c.offsets("mydir_entries", "body")
+    assert body.isna().tolist() == [False, True] and int(body.iloc[0]) == 26
+    assert e["ofs"].tolist() == [26, 4011271975]
+
+
 def test_env_specs_and_ksy_path(tmp_path, tpk_folder, monkeypatch):
     d, _ = tpk_folder
     # an absolute import found through ANIMRE_KSY_PATH when the spec sits elsewhere
