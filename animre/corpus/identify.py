@@ -80,12 +80,15 @@ def _user_claim(src: Source, found: list) -> tuple[Format, str] | None:
     spec parses the file; otherwise the ordinary ranking decides.
     """
     claims = [d for d in found if d.score >= MIN_SCORE]
-    shipped = [d.format.name for d in claims if _shipped(d.format)]
-    if not shipped:
+    if not claims or not _shipped(claims[0].format):
+        return None  # the ordinary ranking already puts a user's spec first (or no one claims the file)
+    mine = [d for d in claims if not _shipped(d.format)]
+    if not mine:
         return None
-    for d in claims:
-        if not _shipped(d.format) and trial_parse(src, d.format):
-            return d.format, f"{d.by}; your spec before the shipped {', '.join(shipped)}"
+    ahead = [d.format.name for d in claims if _shipped(d.format) and d.score >= mine[0].score]
+    for d in mine:
+        if trial_parse(src, d.format):
+            return d.format, f"{d.by}; your spec before the shipped {', '.join(ahead)}"
     return None
 
 

@@ -52,8 +52,8 @@ def process_file(ident: Ident, parsers) -> FileResult:
         res.chunks = {}
     if src.error is not None:  # a container that cannot be listed, read as a format all the same
         own, res.error = res.error, _listing_error(src)
-        if own is not None:
-            res.error["message"] += f" (and as {fmt.name}: {own['message']})"
+        if own is not None and own["message"] != res.error["message"]:
+            res.error["message"] += f" (and as {fmt.name}: {own['message'].removeprefix(src.name + ': ')})"
     return res
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 import numpy as np
+import pandas as pd
 
 from ..containers.agg import RECORD, plausible  # the directory's shape is the container's
 from .base import Format, column_claim, derived, row_claim
@@ -55,7 +56,7 @@ ENTRIES = "agg_entries"
 
 @derived(ENTRIES, "expected_hash", ["name"], "The game's hash of the entry's name (see name_hash).")
 def _expected_hash(df, ctx):
-    return np.array([name_hash(n) for n in df["name"]], dtype="uint32")
+    return pd.array([name_hash(n) if isinstance(n, str) else None for n in df["name"]], dtype="UInt32")
 
 
 @derived(ENTRIES, "ofs_packed", ["ofs_data", "len_data", ("agg", "num_entries")],
@@ -88,6 +89,7 @@ FORMAT = Format(
     claims=(
         row_claim("Every entry's stored hash is the game's hash of its name.", GAME, ENTRIES,
                   lambda r: int(r["name_hash"]) == int(r["expected_hash"]),
+                  where=lambda r: isinstance(r["name"], str),  # a name that is no text has no hash to test
                   offset_column="name_hash", reads=["expected_hash", "name"],
                   expected=lambda r: f"0x{int(r['expected_hash']):08X}", detail=lambda r: str(r["name"])),
         row_claim("Members are stored back to back in entry order, right after the records.", ENGINE, ENTRIES,

@@ -91,6 +91,8 @@ class Af(KaitaiStruct):
         i = 0
         while True:
             self._debug['moves']['arr'].append({'start': self._io.pos()})
+            if i & 4095 == 4095:
+                _animre_check(self._debug['moves']['arr'], self._io)
             _t_moves = Af.MoveRecord(self._io, self, self._root)
             try:
                 _t_moves._read()
@@ -306,4 +308,5 @@ class Af(KaitaiStruct):
         self._m_terminator = self.moves[-1].move_number
         return getattr(self, '_m_terminator', None)
 
-
+def _animre_check(arr, io):  # animre replaces this with its guard (animre/spec/guard.py)
+    pass

@@ -44,6 +44,8 @@ class Agg(KaitaiStruct):
         self.entries = []
         for i in range(self.num_entries):
             self._debug['entries']['arr'].append({'start': self._io.pos()})
+            if i & 4095 == 4095:
+                _animre_check(self._debug['entries']['arr'], self._io)
             _t_entries = Agg.Entry(i, self._io, self, self._root)
             try:
                 _t_entries._read()
@@ -114,4 +116,5 @@ class Agg(KaitaiStruct):
         self._m_ofs_names = self._io.size() - self.num_entries * 15
         return getattr(self, '_m_ofs_names', None)
 
-
+def _animre_check(arr, io):  # animre replaces this with its guard (animre/spec/guard.py)
+    pass

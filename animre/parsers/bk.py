@@ -56,6 +56,8 @@ class Bk(KaitaiStruct):
         i = 0
         while True:
             self._debug['animations']['arr'].append({'start': self._io.pos()})
+            if i & 4095 == 4095:
+                _animre_check(self._debug['animations']['arr'], self._io)
             _t_animations = Bk.AnimRecord(self._io, self, self._root)
             try:
                 _t_animations._read()
@@ -81,6 +83,8 @@ class Bk(KaitaiStruct):
         self.palettes = []
         for i in range(self.num_palettes):
             self._debug['palettes']['arr'].append({'start': self._io.pos()})
+            if i & 4095 == 4095:
+                _animre_check(self._debug['palettes']['arr'], self._io)
             _t_palettes = Bk.Palette(self._io, self, self._root)
             try:
                 _t_palettes._read()
@@ -214,6 +218,8 @@ class Bk(KaitaiStruct):
             self.remaps = []
             for i in range(19):
                 self._debug['remaps']['arr'].append({'start': self._io.pos()})
+                if i & 4095 == 4095:
+                    _animre_check(self._debug['remaps']['arr'], self._io)
                 self.remaps.append(self._io.read_bytes(256))
                 self._debug['remaps']['arr'][i]['end'] = self._io.pos()
 
@@ -254,4 +260,5 @@ class Bk(KaitaiStruct):
         self._m_terminator_ofs_next = self.animations[-1].ofs_next
         return getattr(self, '_m_terminator_ofs_next', None)
 
-
+def _animre_check(arr, io):  # animre replaces this with its guard (animre/spec/guard.py)
+    pass

@@ -80,6 +80,8 @@ class Flc(KaitaiStruct):
         i = 0
         while not self._io.is_eof():
             self._debug['chunks']['arr'].append({'start': self._io.pos()})
+            if i & 4095 == 4095:
+                _animre_check(self._debug['chunks']['arr'], self._io)
             _t_chunks = Flc.Chunk(self._io, self, self._root)
             try:
                 _t_chunks._read()
@@ -316,6 +318,8 @@ class Flc(KaitaiStruct):
             i = 0
             while not self._io.is_eof():
                 self._debug['chunks']['arr'].append({'start': self._io.pos()})
+                if i & 4095 == 4095:
+                    _animre_check(self._debug['chunks']['arr'], self._io)
                 _t_chunks = Flc.SubChunk(self._io.pos(), self._io, self, self._root)
                 try:
                     _t_chunks._read()
@@ -366,6 +370,8 @@ class Flc(KaitaiStruct):
             self.packets = []
             for i in range(self.num_packets):
                 self._debug['packets']['arr'].append({'start': self._io.pos()})
+                if i & 4095 == 4095:
+                    _animre_check(self._debug['packets']['arr'], self._io)
                 _t_packets = Flc.PalettePacket(self._io, self, self._root)
                 try:
                     _t_packets._read()
@@ -407,6 +413,8 @@ class Flc(KaitaiStruct):
             self.colors = []
             for i in range(self.num_colors):
                 self._debug['colors']['arr'].append({'start': self._io.pos()})
+                if i & 4095 == 4095:
+                    _animre_check(self._debug['colors']['arr'], self._io)
                 _t_colors = Flc.Rgb(self._io, self, self._root)
                 try:
                     _t_colors._read()
@@ -648,4 +656,5 @@ class Flc(KaitaiStruct):
         self._m_num_chunks = len(self.chunks)
         return getattr(self, '_m_num_chunks', None)
 
-
+def _animre_check(arr, io):  # animre replaces this with its guard (animre/spec/guard.py)
+    pass

@@ -86,6 +86,8 @@ class Frm(KaitaiStruct):
         self.x_offsets = []
         for i in range(7):
             self._debug['x_offsets']['arr'].append({'start': self._io.pos()})
+            if i & 4095 == 4095:
+                _animre_check(self._debug['x_offsets']['arr'], self._io)
             self._raw_x_offsets.append(self._io.read_bytes(16))
             _io__raw_x_offsets = KaitaiStream(BytesIO(self._raw_x_offsets[i]))
             _t_x_offsets = Frm.MoveXOffsets(i, _io__raw_x_offsets, self, self._root)
@@ -104,6 +106,8 @@ class Frm(KaitaiStruct):
         self.idle_weights = []
         for i in range(5):
             self._debug['idle_weights']['arr'].append({'start': self._io.pos()})
+            if i & 4095 == 4095:
+                _animre_check(self._debug['idle_weights']['arr'], self._io)
             self.idle_weights.append(self._io.read_f4le())
             self._debug['idle_weights']['arr'][i]['end'] = self._io.pos()
 
@@ -113,6 +117,8 @@ class Frm(KaitaiStruct):
         self.idle_delays = []
         for i in range(5):
             self._debug['idle_delays']['arr'].append({'start': self._io.pos()})
+            if i & 4095 == 4095:
+                _animre_check(self._debug['idle_delays']['arr'], self._io)
             self.idle_delays.append(self._io.read_u4le())
             self._debug['idle_delays']['arr'][i]['end'] = self._io.pos()
 
@@ -134,6 +140,8 @@ class Frm(KaitaiStruct):
         self.projectile_offsets = []
         for i in range(3):
             self._debug['projectile_offsets']['arr'].append({'start': self._io.pos()})
+            if i & 4095 == 4095:
+                _animre_check(self._debug['projectile_offsets']['arr'], self._io)
             _t_projectile_offsets = Frm.Point16(self._io, self, self._root)
             try:
                 _t_projectile_offsets._read()
@@ -150,6 +158,8 @@ class Frm(KaitaiStruct):
         self.projectile_angles = []
         for i in range(12):
             self._debug['projectile_angles']['arr'].append({'start': self._io.pos()})
+            if i & 4095 == 4095:
+                _animre_check(self._debug['projectile_angles']['arr'], self._io)
             self.projectile_angles.append(self._io.read_f4le())
             self._debug['projectile_angles']['arr'][i]['end'] = self._io.pos()
 
@@ -165,6 +175,8 @@ class Frm(KaitaiStruct):
         self.num_frames_raw = []
         for i in range(34):
             self._debug['num_frames_raw']['arr'].append({'start': self._io.pos()})
+            if i & 4095 == 4095:
+                _animre_check(self._debug['num_frames_raw']['arr'], self._io)
             self.num_frames_raw.append(self._io.read_u1())
             self._debug['num_frames_raw']['arr'][i]['end'] = self._io.pos()
 
@@ -175,6 +187,8 @@ class Frm(KaitaiStruct):
         self.sequences = []
         for i in range(34):
             self._debug['sequences']['arr'].append({'start': self._io.pos()})
+            if i & 4095 == 4095:
+                _animre_check(self._debug['sequences']['arr'], self._io)
             self._raw_sequences.append(self._io.read_bytes(16))
             _io__raw_sequences = KaitaiStream(BytesIO(self._raw_sequences[i]))
             _t_sequences = Frm.FrameSequence(i, _io__raw_sequences, self, self._root)
@@ -235,6 +249,8 @@ class Frm(KaitaiStruct):
             self.frame_ids = []
             for i in range(16):
                 self._debug['frame_ids']['arr'].append({'start': self._io.pos()})
+                if i & 4095 == 4095:
+                    _animre_check(self._debug['frame_ids']['arr'], self._io)
                 self.frame_ids.append(self._io.read_u1())
                 self._debug['frame_ids']['arr'][i]['end'] = self._io.pos()
 
@@ -317,6 +333,8 @@ class Frm(KaitaiStruct):
             self.offsets = []
             for i in range(16):
                 self._debug['offsets']['arr'].append({'start': self._io.pos()})
+                if i & 4095 == 4095:
+                    _animre_check(self._debug['offsets']['arr'], self._io)
                 self.offsets.append(self._io.read_s1())
                 self._debug['offsets']['arr'][i]['end'] = self._io.pos()
 
@@ -378,4 +396,5 @@ class Frm(KaitaiStruct):
         self._m_num_projectile_frames = (12 if self.num_projectile_frames_raw > 12 else self.num_projectile_frames_raw)
         return getattr(self, '_m_num_projectile_frames', None)
 
-
+def _animre_check(arr, io):  # animre replaces this with its guard (animre/spec/guard.py)
+    pass

@@ -51,6 +51,8 @@ class Icn(KaitaiStruct):
         self.sprites = []
         for i in range(self.num_sprites):
             self._debug['sprites']['arr'].append({'start': self._io.pos()})
+            if i & 4095 == 4095:
+                _animre_check(self._debug['sprites']['arr'], self._io)
             _t_sprites = Icn.SpriteHeader(i, self._io, self, self._root)
             try:
                 _t_sprites._read()
@@ -156,4 +158,5 @@ class Icn(KaitaiStruct):
         self._m_len_trailing = (self._io.size() - 6) - self.len_block
         return getattr(self, '_m_len_trailing', None)
 
-
+def _animre_check(arr, io):  # animre replaces this with its guard (animre/spec/guard.py)
+    pass

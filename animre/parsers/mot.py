@@ -153,6 +153,8 @@ class Mot(KaitaiStruct):
         self.anims = []
         for i in range(self.num_anim_ids):
             self._debug['anims']['arr'].append({'start': self._io.pos()})
+            if i & 4095 == 4095:
+                _animre_check(self._debug['anims']['arr'], self._io)
             _t_anims = Mot.AnimSlot(i, self._io, self, self._root)
             try:
                 _t_anims._read()
@@ -449,6 +451,8 @@ class Mot(KaitaiStruct):
             self.tracks = []
             for i in range(self.num_tracks):
                 self._debug['tracks']['arr'].append({'start': self._io.pos()})
+                if i & 4095 == 4095:
+                    _animre_check(self._debug['tracks']['arr'], self._io)
                 _t_tracks = Mot.Track(i, self._io, self, self._root)
                 try:
                     _t_tracks._read()
@@ -664,6 +668,8 @@ class Mot(KaitaiStruct):
             self._m_keys = []
             for i in range(self.num_keys):
                 self._debug['_m_keys']['arr'].append({'start': self._io.pos()})
+                if i & 4095 == 4095:
+                    _animre_check(self._debug['_m_keys']['arr'], self._io)
                 _t__m_keys = Mot.Key(i, self._io, self, self._root)
                 try:
                     _t__m_keys._read()
@@ -814,4 +820,5 @@ class Mot(KaitaiStruct):
         self._io.seek(_pos)
         return getattr(self, '_m_pad_offsets', None)
 
-
+def _animre_check(arr, io):  # animre replaces this with its guard (animre/spec/guard.py)
+    pass

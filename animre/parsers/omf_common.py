@@ -107,6 +107,8 @@ class OmfCommon(KaitaiStruct):
             self.coords = []
             for i in range(self.num_coords):
                 self._debug['coords']['arr'].append({'start': self._io.pos()})
+                if i & 4095 == 4095:
+                    _animre_check(self._debug['coords']['arr'], self._io)
                 self._raw_coords.append(self._io.read_bytes(4))
                 _io__raw_coords = KaitaiStream(BytesIO(self._raw_coords[i]))
                 _t_coords = OmfCommon.CollisionCoord(_io__raw_coords, self, self._root)
@@ -132,6 +134,8 @@ class OmfCommon(KaitaiStruct):
             self.extra_strings = []
             for i in range(self.num_extra_strings):
                 self._debug['extra_strings']['arr'].append({'start': self._io.pos()})
+                if i & 4095 == 4095:
+                    _animre_check(self._debug['extra_strings']['arr'], self._io)
                 _t_extra_strings = OmfCommon.AnimString(self._io, self, self._root)
                 try:
                     _t_extra_strings._read()
@@ -145,6 +149,8 @@ class OmfCommon(KaitaiStruct):
             self.sprites = []
             for i in range(self.num_sprites):
                 self._debug['sprites']['arr'].append({'start': self._io.pos()})
+                if i & 4095 == 4095:
+                    _animre_check(self._debug['sprites']['arr'], self._io)
                 _t_sprites = OmfCommon.Sprite(self._io, self, self._root)
                 try:
                     _t_sprites._read()
@@ -300,6 +306,8 @@ class OmfCommon(KaitaiStruct):
             self.sound_ids = []
             for i in range(30):
                 self._debug['sound_ids']['arr'].append({'start': self._io.pos()})
+                if i & 4095 == 4095:
+                    _animre_check(self._debug['sound_ids']['arr'], self._io)
                 self.sound_ids.append(self._io.read_u1())
                 self._debug['sound_ids']['arr'][i]['end'] = self._io.pos()
 
@@ -365,5 +373,5 @@ class OmfCommon(KaitaiStruct):
             self._m_has_pixels =  ((self.missing == 0) and (self.len_data > 0)) 
             return getattr(self, '_m_has_pixels', None)
 
-
-
+def _animre_check(arr, io):  # animre replaces this with its guard (animre/spec/guard.py)
+    pass

@@ -33,6 +33,8 @@ class Pal(KaitaiStruct):
         self.colors = []
         for i in range(256):
             self._debug['colors']['arr'].append({'start': self._io.pos()})
+            if i & 4095 == 4095:
+                _animre_check(self._debug['colors']['arr'], self._io)
             _t_colors = Pal.Rgb6(self._io, self, self._root)
             try:
                 _t_colors._read()
@@ -79,5 +81,5 @@ class Pal(KaitaiStruct):
         def _fetch_instances(self):
             pass
 
-
-
+def _animre_check(arr, io):  # animre replaces this with its guard (animre/spec/guard.py)
+    pass

@@ -113,6 +113,8 @@ class Pas4(KaitaiStruct):
         self.anim_states = []
         for i in range(self.num_anim_states):
             self._debug['anim_states']['arr'].append({'start': self._io.pos()})
+            if i & 4095 == 4095:
+                _animre_check(self._debug['anim_states']['arr'], self._io)
             _t_anim_states = Pas4.AnimState(i, self._io, self, self._root)
             try:
                 _t_anim_states._read()
@@ -148,6 +150,8 @@ class Pas4(KaitaiStruct):
             self.values = []
             for i in range(self._parent.num_parm_infos):
                 self._debug['values']['arr'].append({'start': self._io.pos()})
+                if i & 4095 == 4095:
+                    _animre_check(self._debug['values']['arr'], self._io)
                 _t_values = Pas4.ParmValue(self._parent.parm_infos[i].parm_type, self._io, self, self._root)
                 try:
                     _t_values._read()
@@ -197,6 +201,8 @@ class Pas4(KaitaiStruct):
             self.parm_infos = []
             for i in range(self.num_parm_infos):
                 self._debug['parm_infos']['arr'].append({'start': self._io.pos()})
+                if i & 4095 == 4095:
+                    _animre_check(self._debug['parm_infos']['arr'], self._io)
                 _t_parm_infos = Pas4.ParmInfo(self._io, self, self._root)
                 try:
                     _t_parm_infos._read()
@@ -210,6 +216,8 @@ class Pas4(KaitaiStruct):
             self.anim_infos = []
             for i in range(self.num_anim_infos):
                 self._debug['anim_infos']['arr'].append({'start': self._io.pos()})
+                if i & 4095 == 4095:
+                    _animre_check(self._debug['anim_infos']['arr'], self._io)
                 _t_anim_infos = Pas4.AnimInfo(self._io, self, self._root)
                 try:
                     _t_anim_infos._read()
@@ -357,4 +365,5 @@ class Pas4(KaitaiStruct):
         self._m_len_block = self._io.pos()
         return getattr(self, '_m_len_block', None)
 
-
+def _animre_check(arr, io):  # animre replaces this with its guard (animre/spec/guard.py)
+    pass

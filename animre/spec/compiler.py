@@ -24,6 +24,7 @@ from pathlib import Path
 import yaml
 
 from ..errors import SpecError, ToolchainError
+from .guard import guard_module, guard_source
 
 __all__ = [
     "PROJECT_ROOT",
@@ -97,6 +98,10 @@ def run_compiler(specs: dict[str, str], mains: list[str], dirs: list[Path], *, d
     out = json.loads(proc.stdout)
     if "toolchain" in out:
         raise ToolchainError(out["toolchain"] + "; run `make setup` to install it")
+    if debug:  # animre's parsers: every repeat bounded (guard.py)
+        for res in out["results"].values():
+            for n, code in res.get("files", {}).items():
+                res["files"][n] = guard_source(code) if n.endswith(".py") else code
     return out["results"]
 
 
@@ -185,6 +190,7 @@ def load_modules(directory: Path, main: str, tag: str) -> types.ModuleType:
                 m = sys.modules.pop(n, None)
                 if m is not None:
                     m.__animre_tag__ = tag
+                    guard_module(m)
             sys.modules.update(saved)
     return mod
 

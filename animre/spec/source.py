@@ -40,6 +40,7 @@ from .compiler import (
     run_compiler,
     spec_hash,
 )
+from .guard import VERSION as GUARD_VERSION
 
 __all__ = ["SpecSource", "read_spec", "shipped_spec", "spec_files", "search_dirs", "spec_line", "compiled_dir",
            "env_specs"]
@@ -87,6 +88,7 @@ class SpecSource:
             h.update(f"\0{sid}\0".encode() + text.encode())
         if COMPILER_LOCK.exists():
             h.update(COMPILER_LOCK.read_bytes())
+        h.update(GUARD_VERSION.encode())
         return h.hexdigest()
 
     @property
