@@ -19,19 +19,23 @@ from __future__ import annotations
 import importlib.util
 import sys
 import types
+import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import yaml
+
 from .._plugins import discover
 from ..errors import SpecError, UsageError
 from ..spec.compiler import KSY_DIR
+from ..spec.expr import enum_values
 from ..spec.signature import Signature, signature
 from ..spec.source import SpecSource, env_specs, read_spec, spec_files
 from .base import Claim, Derived, Format, derived, expr_claim
 
-__all__ = ["Claim", "Derived", "Format", "derived", "all_formats", "get_format", "detect_format", "registry",
-           "Detection", "detect", "signature_of", "MIN_SCORE"]
+__all__ = ["Claim", "Derived", "Format", "derived", "all_formats", "spec_enums", "get_format", "detect_format",
+           "registry", "Detection", "detect", "signature_of", "MIN_SCORE"]
 
 MIN_SCORE = 0.3  #: a format claims a file from this confidence on
 TRIAL_SCORE = 0.2  #: a spec with no magic and no matching extension: only a trial parse can tell
@@ -70,10 +74,26 @@ def spec_claims(src: SpecSource) -> tuple[Claim, ...]:
             out.append(expr_claim(str(it["text"]), str(it.get("source") or "the spec"), table, str(it["expr"]),
                                   where=str(it["where"]) if it.get("where") else None, format=src.id,
                                   expected=None if it.get("expected") is None else str(it["expected"]),
-                                  detail=str(it.get("detail") or "")))
+                                  detail=str(it.get("detail") or ""), enums=spec_enums(src)))
         except UsageError as e:
             raise SpecError(src.name, f"-animre-claims[{k}]: {e}") from None
     return tuple(out)
+
+
+def spec_enums(src: SpecSource | None) -> dict[str, dict[str, int]]:
+    """Every enum of a spec and of the specs it imports (the spec's own first): id -> {member: value}."""
+    if src is None:
+        return {}
+    out = enum_values(src.doc)
+    for _, _, text in src.imports:
+        try:
+            doc = yaml.safe_load(text)
+        except yaml.YAMLError:
+            continue
+        if isinstance(doc, Mapping):
+            for k, v in enum_values(doc).items():
+                out.setdefault(k, v)
+    return out
 
 
 def all_formats() -> dict[str, Format]:
@@ -152,10 +172,17 @@ def registry(specs: Iterable[str | Path] | str | Path | None = None, formats: It
         items += [specs] if isinstance(specs, (str, Path)) else list(specs)
     if env:
         items += env_specs()
+    named = {Path(it).expanduser().resolve() for it in items if Path(it).expanduser().is_file()}
     for path in spec_files(items) if items else []:
         src = read_spec(path)
         if not (src.doc.get("seq") or src.doc.get("instances")):
             continue  # a spec only others import (common types)
+        if src.doc.get("params"):  # a type another spec reads with arguments (the gallery's common/bcd.ksy)
+            if path in named:
+                names = ", ".join(str(p.get("id")) for p in src.doc["params"] if isinstance(p, Mapping))
+                warnings.warn(f"animre: {src.name} takes parameters ({names}): only a spec that imports it can "
+                              "read with it; it is not a format of its own", stacklevel=2)
+            continue
         plugin = _user_plugin(path, src.id)
         base = plugin or (replace(reg[src.id], claims=_plugin_claims(reg[src.id])) if src.id in reg
                           else Format(src.id))

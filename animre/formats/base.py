@@ -10,7 +10,7 @@ computing from nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -298,22 +298,24 @@ def file_claim(text: str, source: str, format: str, predicate: Callable[[pd.Seri
 # ------------------------------------------------------------------ claims written as Kaitai expressions
 
 def expr_claim(text: str, source: str, table: str, expr: str, *, where: str | None = None, format: str = "",
-               expected: str | None = None, detail: str = "") -> Claim:
+               expected: str | None = None, detail: str = "",
+               enums: Mapping[str, Mapping[str, int]] | None = None) -> Claim:
     """A claim that the Kaitai expression ``expr`` holds in every row of ``table`` (where ``where`` holds).
 
     A counterexample names the file, the byte offset of the first field the
     expression reads, ``expected`` (default: the expression itself), ``detail`` and the
     value read (``a=1, b=2`` when it reads several); rows where a value the
-    expression reads is missing are not tested.
+    expression reads is missing are not tested. ``enums`` (enum id -> {member:
+    value}) give ``enum::member`` its value.
 
     Examples
     --------
     >>> expr_claim("walk speed is a multiple of 50", "mine", "frm", "walk_speed % 50 == 0").reads
     (('frm', 'walk_speed'),)
     """
-    fn, cols = compile_expr(expr, f"claim {text!r}")
+    fn, cols = compile_expr(expr, f"claim {text!r}", enums)
     exp = expr if expected is None else expected
-    wfn, wcols = compile_expr(where, f"claim {text!r} (where)") if where else (None, [])
+    wfn, wcols = compile_expr(where, f"claim {text!r} (where)", enums) if where else (None, [])
     read_cols = [c for c in cols if c != FILE_SIZE]
     every = list(dict.fromkeys(cols + wcols))
 

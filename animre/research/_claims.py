@@ -15,6 +15,7 @@ from typing import Any
 import pandas as pd
 
 from ..display import plain
+from ..formats import spec_enums
 from ..formats.base import (  # noqa: F401
     CLAIM_COLUMNS,
     Claim,
@@ -106,8 +107,11 @@ def check(corpus: Any, table: str, expr: str, text: str | None = None, *, source
     >>> int(bad["fails"]), bad["counterexamples"][0]["offset"]
     (51, 162)
     """
-    fmt = table.split("_", 1)[0]
-    cl = expr_claim(text or expr, source, table, expr, format=fmt)
+    formats = getattr(corpus, "formats", {}) or {}
+    ids = [f for f in formats if table == f or table.startswith(f + "_")]
+    fmt = max(ids, key=len) if ids else table.split("_", 1)[0]
+    cl = expr_claim(text or expr, source, table, expr, format=fmt,
+                    enums=spec_enums(formats[fmt].source) if fmt in formats else None)
     return pd.DataFrame([_run(corpus, cl, fmt, max_counterexamples)], columns=CLAIMS_COLUMNS)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+import keyword
 import os
 import re
 import shutil
@@ -98,11 +99,54 @@ def run_compiler(specs: dict[str, str], mains: list[str], dirs: list[Path], *, d
     out = json.loads(proc.stdout)
     if "toolchain" in out:
         raise ToolchainError(out["toolchain"] + "; run `make setup` to install it")
-    if debug:  # animre's parsers: every repeat bounded (guard.py)
-        for res in out["results"].values():
-            for n, code in res.get("files", {}).items():
-                res["files"][n] = guard_source(code) if n.endswith(".py") else code
+    for res in out["results"].values():
+        for n, code in res.get("files", {}).items():
+            if n.endswith(".py"):
+                code = repair(code)
+                res["files"][n] = guard_source(code) if debug else code  # animre's parsers: repeats bounded
     return out["results"]
+
+
+#: The version of what animre does to the compiler's output (:func:`repair`, :func:`.guard.guard_source`):
+#: part of every compiled parser's cache key, so a change recompiles users' specs.
+OUTPUT_VERSION = "2"
+_KEYWORDS = "|".join(k for k in keyword.kwlist if k.islower())
+_ENUM_MEMBER = re.compile(rf"^(\s+)({_KEYWORDS}) = (-?\d+)$", re.M)
+_ENUM_REF = re.compile(rf"(\b[A-Z]\w*\.)({_KEYWORDS})\b")
+
+
+def repair(code: str) -> str:
+    """The compiler's Python made loadable where the compiler's Python target writes invalid code.
+
+    An enum member named with a Python keyword (the gallery's ``wmf.ksy`` has
+    ``not``, ``sudoers_ts.ksy`` has ``global``) becomes ``not_`` (the trailing
+    underscore PEP 8 gives such names), in its enum and where it is used;
+    a backslash in a spec's ``doc`` is escaped in the docstring (``regf.ksy``
+    documents ``\\N``, which Python reads as a broken escape). A field named
+    with a keyword (``class``) stays: :func:`load_modules` reports it.
+
+    Examples
+    --------
+    >>> print(repair("    class Op(IntEnum):\n        not = 6\n    x = Spec.Op.not\n"))
+        class Op(IntEnum):
+            not_ = 6
+        x = Spec.Op.not_
+    <BLANKLINE>
+    """
+    code = _ENUM_MEMBER.sub(r"\1\2_ = \3", code)
+    code = _ENUM_REF.sub(r"\1\2_", code)
+    if "\\" not in code:
+        return code
+    out, in_doc = [], False
+    for line in code.split("\n"):
+        opens = line.lstrip().startswith('"""')
+        if in_doc or opens:
+            body = line.replace("\\", "\\\\")
+            quotes = line.count('"""')
+            in_doc = (in_doc and quotes == 0) or (not in_doc and opens and quotes == 1)
+            line = body
+        out.append(line)
+    return "\n".join(out)
 
 
 def _spec_id(text: str, fallback: str) -> str:

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..errors import SpecError, UsageError
 from .parse import enum_value
 
-__all__ = ["Untranslatable", "expr_source", "record_filter", "compile_expr", "expr_columns", "FILE_SIZE"]
+__all__ = ["Untranslatable", "expr_source", "record_filter", "compile_expr", "expr_columns", "enum_values",
+           "FILE_SIZE"]
 
 _BIN_SRC = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Div: "//", ast.Mod: "%",
             ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}
@@ -116,11 +117,59 @@ def _strip_strings(expr: str) -> str:
     return re.sub(r"'[^']*'|\"[^\"]*\"", lambda m: " " * len(m.group(0)), expr)
 
 
-def compile_expr(expr: str, where: str = "expression") -> tuple[Callable[[tuple], Any], list[str]]:
+_ENUM_LITERAL = re.compile(r"\b([a-z_][a-z0-9_]*(?:::[a-z_][a-z0-9_]*)+)\b")
+
+
+def enum_values(doc: Mapping) -> dict[str, dict[str, int]]:
+    """Every enum of a spec document (the root's and every nested type's): enum id -> {member: value}.
+
+    Examples
+    --------
+    >>> enum_values({"enums": {"op": {1: "black", 6: {"id": "not"}}}, "types": {"t": {"enums": {"k": {0: "a"}}}}})
+    {'op': {'black': 1, 'not': 6}, 'k': {'a': 0}}
+    """
+    out: dict[str, dict[str, int]] = {}
+    todo = [doc]
+    while todo:
+        d = todo.pop(0)
+        for eid, members in (d.get("enums") or {}).items():
+            vals = {}
+            for v, m in (members or {}).items():
+                name = m.get("id") if isinstance(m, Mapping) else m
+                try:
+                    vals[str(name)] = int(v)
+                except (TypeError, ValueError):
+                    continue
+            out.setdefault(str(eid), vals)
+        todo += [t for t in (d.get("types") or {}).values() if isinstance(t, Mapping)]
+    return out
+
+
+def _enum_literals(expr: str, enums: Mapping[str, Mapping[str, int]] | None, where: str) -> str:
+    """``enum::member`` (or ``type::enum::member``) written as the member's value."""
+
+    def repl(m: re.Match) -> str:
+        *_, eid, member = m.group(1).split("::")
+        vals = (enums or {}).get(eid)
+        if vals is None:
+            raise UsageError(f"{where}: {m.group(1)!r}: the spec has no enum {eid!r}"
+                             + (f" (it has {', '.join(sorted(enums))})" if enums else ""))
+        if member not in vals:
+            raise UsageError(f"{where}: {m.group(1)!r}: enum {eid!r} has no member {member!r} "
+                             f"(it has {', '.join(vals)})")
+        return str(vals[member])
+
+    parts = re.split(r"('[^']*'|\"[^\"]*\")", expr)
+    return "".join(p if i % 2 else _ENUM_LITERAL.sub(repl, p) for i, p in enumerate(parts))
+
+
+def compile_expr(expr: str, where: str = "expression",
+                 enums: Mapping[str, Mapping[str, int]] | None = None) -> tuple[Callable[[tuple], Any], list[str]]:
     """A function of the values of the columns an expression reads, and those columns.
 
     The expression is Kaitai's (``and``/``or``/``not``, ``true``/``false``,
-    arithmetic, bit operators, comparisons); column paths are its names
+    arithmetic, bit operators, comparisons, ``enum::member`` of ``enums``,
+    as :func:`enum_values` reads them from the spec); column paths are its names
     (``footer.unknown_4``, ``idle_weights[2]``) and ``_file_size`` is the size
     of the row's file. It is written out as Python by the flattener's one
     expression translator, which lets only names, operators and constants
@@ -137,7 +186,11 @@ def compile_expr(expr: str, where: str = "expression") -> tuple[Callable[[tuple]
     >>> fn, cols = compile_expr("a + 1 == b.c")
     >>> cols, fn((1, 2)), fn((1, 3))
     (['a', 'b.c'], True, False)
+    >>> compile_expr("op == raster_op::not", enums={"raster_op": {"not": 6}})[0]((6,))
+    True
     """
+    if "::" in expr:
+        expr = _enum_literals(expr, enums, where)
     cols = expr_columns(expr)
     src = expr
     index = {c: i for i, c in enumerate(cols)}

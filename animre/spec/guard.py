@@ -22,8 +22,8 @@ at :data:`INFLATE_BASE` + :data:`INFLATE_PER_BYTE` x the compressed size (a
 "zip bomb" is an error, not gigabytes). The
 rewritten parser defines a plain fallback for the function, so it also runs
 without animre; :func:`guard_module` (called whenever animre loads a parser)
-puts :func:`check` in its place. :data:`VERSION` is part of every compiled
-parser's cache key: changing the rewrite recompiles users' specs.
+puts :func:`check` in its place. A change of the rewrite changes
+:data:`animre.spec.compiler.OUTPUT_VERSION` (every compiled parser's cache key).
 """
 
 from __future__ import annotations
@@ -32,9 +32,8 @@ import re
 import types
 import zlib
 
-__all__ = ["NoProgressError", "check", "inflate", "guard_source", "guard_module", "VERSION"]
+__all__ = ["NoProgressError", "check", "inflate", "guard_source", "guard_module"]
 
-VERSION = "guard-3"
 WINDOW = 4096  #: elements in a row starting at one position before the parse stops
 ELEMENTS_BASE = 65536  #: elements an array may hold in any stream, plus ...
 ELEMENTS_PER_BYTE = 8  #: ... this many per byte of its stream

@@ -33,6 +33,7 @@ from ..dirs import default_cache_dir
 from ..errors import SpecError, UsageError
 from .compiler import (
     KSY_DIR,
+    OUTPUT_VERSION,
     PARSERS_DIR,
     PROJECT_ROOT,
     load_modules,
@@ -40,7 +41,6 @@ from .compiler import (
     run_compiler,
     spec_hash,
 )
-from .guard import VERSION as GUARD_VERSION
 
 __all__ = ["SpecSource", "read_spec", "shipped_spec", "spec_files", "search_dirs", "spec_line", "compiled_dir",
            "env_specs"]
@@ -88,7 +88,7 @@ class SpecSource:
             h.update(f"\0{sid}\0".encode() + text.encode())
         if COMPILER_LOCK.exists():
             h.update(COMPILER_LOCK.read_bytes())
-        h.update(GUARD_VERSION.encode())
+        h.update(OUTPUT_VERSION.encode())
         return h.hexdigest()
 
     @property
@@ -296,7 +296,13 @@ def _compiled(src: SpecSource) -> types.ModuleType:
             tmp.rename(d)
         except OSError:  # another process compiled it first: theirs is the same
             shutil.rmtree(tmp, ignore_errors=True)
-    mod = load_modules(d, src.id, f"spec:{src.hash[:12]}")
+    try:
+        mod = load_modules(d, src.id, f"spec:{src.hash[:12]}")
+    except SyntaxError as e:  # the compiler's Python target writes some specs as invalid Python
+        raise SpecError(src.name, f"the Kaitai compiler's Python for this spec does not load: {e.msg} in "
+                        f"{Path(e.filename or '?').name} line {e.lineno}: {(e.text or '').strip()!r}; a field "
+                        "named with a Python keyword (class, global, not ...) is a limitation of the "
+                        "compiler's Python target: rename the field in your copy of the spec") from None
     mod.__animre_spec_text__ = src.text
     mod.__animre_spec_source__ = src
     return mod

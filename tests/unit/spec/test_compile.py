@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import animre
-from animre.errors import SpecError, ToolchainError
+from animre.errors import SpecError, ToolchainError, UsageError
 from animre.spec.compiler import KSY_DIR, PARSERS_DIR, compile_all
 
 
@@ -84,3 +84,66 @@ def test_missing_compiler_names_make_target(monkeypatch, tmp_path):
     with pytest.raises(ToolchainError) as ei:
         animre.spec.compile_spec("meta: {id: t, endian: le}\nseq: [{id: a, type: u1}]\n")
     assert "make setup" in str(ei.value) and "kaitai-struct-compiler" in str(ei.value)
+
+
+# What the compiler's Python target writes as invalid Python, in specs of the gallery's kind: an enum
+# member named with a Python keyword (wmf.ksy: ``not``), a doc with a backslash (regf.ksy: ``\N``).
+KEYWORD_ENUM = r"""meta: {id: kw_enum, file-extension: kwe}
+doc: 'Paths such as C:\New\Notes are kept as written.'
+seq:
+  - id: op
+    type: u1
+    enum: raster_op
+  - id: scope
+    type: u1
+    enum: scope
+enums:
+  raster_op: {1: black, 6: not, 7: xorpen}
+  scope: {0: local, 1: global}
+"""
+
+
+def test_keyword_enum_members_and_backslash_docs_load(tmp_path):
+    spec = tmp_path / "kw_enum.ksy"
+    spec.write_text(KEYWORD_ENUM)
+    d = tmp_path / "files"
+    d.mkdir()
+    (d / "a.kwe").write_bytes(bytes([6, 1]))
+    (d / "b.kwe").write_bytes(bytes([7, 0]))
+    c = animre.open_corpus(d, specs=[spec], cache=False)
+    t = c.tables["kw_enum"].set_index("file")
+    assert t.loc["a.kwe", "op"] == 6 and t.loc["a.kwe", "op_name"] == "not_"
+    assert t.loc["a.kwe", "scope_name"] == "global_" and t.loc["b.kwe", "op_name"] == "xorpen"
+    r = animre.check(c, "kw_enum", "op == raster_op::not").iloc[0]  # the enum from the spec of kw_enum
+    assert r["fails"] == 1 and r["counterexamples"][0]["file"] == "b.kwe"
+    assert animre.check(c, "kw_enum", "scope == kw_enum::scope::global").iloc[0]["holds"] == 1
+    with pytest.raises(UsageError, match="enum 'raster_op' has no member 'nand'"):
+        animre.check(c, "kw_enum", "op == raster_op::nand")
+
+
+def test_a_keyword_field_is_a_spec_error_naming_it(tmp_path):
+    spec = tmp_path / "kwfield.ksy"
+    spec.write_text("meta: {id: kwfield, file-extension: kwf}\nseq:\n  - id: class\n    type: u1\n")
+    d = tmp_path / "files"
+    d.mkdir()
+    (d / "a.kwf").write_bytes(b"\x01")
+    with pytest.raises(SpecError, match=r"kwfield\.ksy.*self\.class = .*rename the field"):
+        animre.open_corpus(d, specs=[spec], cache=False)
+
+
+def test_a_spec_with_parameters_is_no_format_of_its_own(tmp_path):
+    lib = tmp_path / "digits.ksy"
+    lib.write_text("meta: {id: digits}\nparams:\n  - id: num_digits\n    type: u1\nseq:\n  - id: d\n"
+                   "    type: u1\n    repeat: expr\n    repeat-expr: num_digits\n")
+    user = tmp_path / "uses.ksy"
+    user.write_text("meta: {id: uses, file-extension: dg, imports: [digits]}\nseq:\n  - id: n\n    type: u1\n"
+                    "  - id: digits\n    type: digits(n)\n")
+    d = tmp_path / "files"
+    d.mkdir()
+    (d / "a.dg").write_bytes(bytes([3, 7, 8, 9]))
+    with pytest.warns(UserWarning, match="digits.ksy takes parameters \\(num_digits\\)"):
+        c = animre.open_corpus(d, specs=[lib, user], cache=False)
+    assert set(c.files["format"]) == {"uses"}
+    assert c.tables["uses_digits_d"]["d"].tolist() == [7, 8, 9]
+    c = animre.open_corpus(d, specs=[tmp_path], cache=False)  # a folder of specs: skipped without a word
+    assert set(c.files["format"]) == {"uses"}
