@@ -29,17 +29,16 @@ types:
         size: 0
 """
 
-ZERO_COUNT = """meta: {id: zcnt, file-extension: zc, endian: le}
-seq:
-  - id: magic
-    contents: ZC
-  - id: n
-    type: u4
-  - id: items
-    size: 0
-    repeat: expr
-    repeat-expr: n
-"""
+# a count read from the file, then that many elements of no bytes
+COUNTED_NOTHING = "- id: n\n  type: u4\n- id: items\n  size: 0\n  repeat: expr\n  repeat-expr: n\n"
+
+
+def _indent(text: str, n: int) -> str:
+    return "".join(" " * n + line + "\n" for line in text.splitlines())
+
+
+ZERO_COUNT = "meta: {id: zcnt, file-extension: zc, endian: le}\nseq:\n  - id: magic\n    contents: ZC\n" + \
+    _indent(COUNTED_NOTHING, 2)
 
 ZERO_UNTIL = """meta: {id: zunt, file-extension: zu}
 seq:
@@ -69,13 +68,7 @@ seq:
 types:
   inner:
     seq:
-      - id: n
-        type: u4
-      - id: items
-        size: 0
-        repeat: expr
-        repeat-expr: n
-"""
+""" + _indent(COUNTED_NOTHING, 6)
 
 
 @pytest.mark.timeout(300)  # without the guard these parses never end: a failure, not a hung suite
