@@ -127,11 +127,10 @@ def repair(code: str) -> str:
 
     Examples
     --------
-    >>> print(repair("    class Op(IntEnum):\n        not = 6\n    x = Spec.Op.not\n"))
-        class Op(IntEnum):
-            not_ = 6
-        x = Spec.Op.not_
-    <BLANKLINE>
+    >>> repair("        not = 6")
+    '        not_ = 6'
+    >>> repair("x = Spec.Op.not")
+    'x = Spec.Op.not_'
     """
     code = _ENUM_MEMBER.sub(r"\1\2_ = \3", code)
     code = _ENUM_REF.sub(r"\1\2_", code)
