@@ -24,12 +24,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import yaml
-
 from .._plugins import discover
 from ..errors import SpecError, UsageError
 from ..spec.compiler import KSY_DIR
-from ..spec.expr import enum_values
+from ..spec.model import load_spec
 from ..spec.signature import Signature, signature
 from ..spec.source import SpecSource, env_specs, read_spec, spec_files
 from .base import Claim, Derived, Format, derived, expr_claim
@@ -81,19 +79,8 @@ def spec_claims(src: SpecSource) -> tuple[Claim, ...]:
 
 
 def spec_enums(src: SpecSource | None) -> dict[str, dict[str, int]]:
-    """Every enum of a spec and of the specs it imports (the spec's own first): id -> {member: value}."""
-    if src is None:
-        return {}
-    out = enum_values(src.doc)
-    for _, _, text in src.imports:
-        try:
-            doc = yaml.safe_load(text)
-        except yaml.YAMLError:
-            continue
-        if isinstance(doc, Mapping):
-            for k, v in enum_values(doc).items():
-                out.setdefault(k, v)
-    return out
+    """Every enum of a spec and of the specs it imports (the spec model's): id -> {member: value}."""
+    return {} if src is None else load_spec(src.text, imports=src.import_texts).enums
 
 
 def all_formats() -> dict[str, Format]:

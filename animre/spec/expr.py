@@ -18,8 +18,7 @@ from typing import Any
 from ..errors import SpecError, UsageError
 from .parse import enum_value
 
-__all__ = ["Untranslatable", "expr_source", "record_filter", "compile_expr", "expr_columns", "enum_values",
-           "FILE_SIZE"]
+__all__ = ["Untranslatable", "expr_source", "record_filter", "compile_expr", "expr_columns", "FILE_SIZE"]
 
 _BIN_SRC = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Div: "//", ast.Mod: "%",
             ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}
@@ -120,31 +119,6 @@ def _strip_strings(expr: str) -> str:
 _ENUM_LITERAL = re.compile(r"\b([a-z_][a-z0-9_]*(?:::[a-z_][a-z0-9_]*)+)\b")
 
 
-def enum_values(doc: Mapping) -> dict[str, dict[str, int]]:
-    """Every enum of a spec document (the root's and every nested type's): enum id -> {member: value}.
-
-    Examples
-    --------
-    >>> enum_values({"enums": {"op": {1: "black", 6: {"id": "not"}}}, "types": {"t": {"enums": {"k": {0: "a"}}}}})
-    {'op': {'black': 1, 'not': 6}, 'k': {'a': 0}}
-    """
-    out: dict[str, dict[str, int]] = {}
-    todo = [doc]
-    while todo:
-        d = todo.pop(0)
-        for eid, members in (d.get("enums") or {}).items():
-            vals = {}
-            for v, m in (members or {}).items():
-                name = m.get("id") if isinstance(m, Mapping) else m
-                try:
-                    vals[str(name)] = int(v)
-                except (TypeError, ValueError):
-                    continue
-            out.setdefault(str(eid), vals)
-        todo += [t for t in (d.get("types") or {}).values() if isinstance(t, Mapping)]
-    return out
-
-
 def _enum_literals(expr: str, enums: Mapping[str, Mapping[str, int]] | None, where: str) -> str:
     """``enum::member`` (or ``type::enum::member``) written as the member's value."""
 
@@ -169,7 +143,7 @@ def compile_expr(expr: str, where: str = "expression",
 
     The expression is Kaitai's (``and``/``or``/``not``, ``true``/``false``,
     arithmetic, bit operators, comparisons, ``enum::member`` of ``enums``,
-    as :func:`enum_values` reads them from the spec); column paths are its names
+    as :attr:`animre.spec.model.SpecModel.enums` reads them); column paths are its names
     (``footer.unknown_4``, ``idle_weights[2]``) and ``_file_size`` is the size
     of the row's file. It is written out as Python by the flattener's one
     expression translator, which lets only names, operators and constants

@@ -74,6 +74,8 @@ class SpecModel:
     types: dict[tuple, TypeDef]
     text_hash: str
     annotated: bool = True  # the spec has ``-animre-*`` keys; without any, the default table rule applies
+    #: every enum of the spec's types and of its imports' (the spec's own first): id -> {member: value}
+    enums: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @property
     def root(self) -> TypeDef:
@@ -105,6 +107,21 @@ def _collect(sid: str, doc: dict, path: tuple, raw: dict) -> None:
     raw[(sid, path)] = doc
     for tid, tdoc in (doc.get("types") or {}).items():
         _collect(sid, tdoc or {}, path + (str(tid),), raw)
+
+
+def _enums(raw: dict, sid: str) -> dict[str, dict[str, int]]:
+    """Every enum of the collected types, the spec's own (``sid``) before its imports'."""
+    out: dict[str, dict[str, int]] = {}
+    for _, doc in sorted(raw.items(), key=lambda kv: kv[0][0] != sid):
+        for eid, members in (doc.get("enums") or {}).items():
+            vals = {}
+            for v, m in (members or {}).items():
+                try:
+                    vals[str(m.get("id") if isinstance(m, dict) else m)] = int(v)
+                except (TypeError, ValueError):
+                    continue
+            out.setdefault(str(eid), vals)
+    return out
 
 
 def _resolve(ref: str, sid: str, path: tuple, raw: dict) -> tuple | None:
@@ -184,7 +201,7 @@ def load_model(text: str, ksy_dir: str, imports: tuple[tuple[str, str], ...] = (
             if isinstance(a, dict):
                 fields.append(_field(iid, a, "value" if "value" in a else "pos", s, path, raw))
         types[(s, path)] = TypeDef(s, path, fields, str(doc.get("doc") or "").strip())
-    return SpecModel(sid, meta, types, hashlib.sha256(text.encode()).hexdigest(), _annotated(main))
+    return SpecModel(sid, meta, types, hashlib.sha256(text.encode()).hexdigest(), _annotated(main), _enums(raw, sid))
 
 
 def _annotated(doc: Any) -> bool:
@@ -206,6 +223,8 @@ def load_spec(text: str, ksy_dir: str | Path | None = None, imports: dict[str, s
     >>> m = load_spec(open("ksy/frm.ksy").read())
     >>> [f.id for f in m.root.fields][:3]
     ['unknown_magic', 'eye_x', 'eye_y']
+    >>> load_spec("{meta: {id: t}, enums: {op: {1: black, 6: {id: 'not'}}}}").enums
+    {'op': {'black': 1, 'not': 6}}
     """
     if ksy_dir is None:
         ksy_dir = KSY_DIR
