@@ -40,6 +40,7 @@ from collections.abc import Callable
 from typing import BinaryIO
 
 from ..errors import ParseError
+from ..inflate import inflate_at_most
 from .base import MAX_MEMBER, Container, Member, check_span, decode_name, read_span
 
 __all__ = ["CONTAINER", "MAGIC", "LZO_SEGMENT", "detect", "members", "decompress"]
@@ -180,17 +181,16 @@ def decompress(data: bytes, file: str = "", offset: int = 0) -> bytes:
 
 
 def _zlib(body: bytes, want: int, file: str, offset: int) -> bytes:
-    d = zlib.decompressobj()
     try:
-        out = d.decompress(body, want + 1)
+        out, more, ended = inflate_at_most(body, want)
     except zlib.error as e:
         raise ParseError(file, "zlib_data", offset, f"invalid zlib stream: {e}") from None
-    if len(out) > want:
+    if more:
         raise ParseError(file, "zlib_data", offset, f"zlib stream expands beyond its declared size of {want} "
                          "bytes (decompression bomb)")
-    if len(out) < want or not d.eof:
+    if len(out) < want or not ended:
         raise ParseError(file, "zlib_data", offset, f"zlib stream gives {len(out)} bytes, declared {want}"
-                         + ("" if d.eof else " (stream truncated)"))
+                         + ("" if ended else " (stream truncated)"))
     return out
 
 

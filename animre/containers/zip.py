@@ -16,6 +16,7 @@ import zlib
 from typing import BinaryIO
 
 from ..errors import ParseError
+from ..inflate import inflate_at_most
 from .base import MAX_MEMBER, Container, Member, file_size, read_span
 
 __all__ = ["CONTAINER"]
@@ -87,9 +88,8 @@ def _reader(zf: zipfile.ZipFile, info: zipfile.ZipInfo, display: str, start: int
                 if info.compress_type == zipfile.ZIP_STORED:
                     data = raw
                 else:
-                    d = zlib.decompressobj(-15)
-                    data = d.decompress(raw, limit + 1)
-                    if len(data) > limit or d.unconsumed_tail:
+                    data, more, _ = inflate_at_most(raw, limit, -15)
+                    if more:
                         raise ParseError(display, "data", start, f"decompression bomb: expands beyond its "
                                                                  f"declared {info.file_size} bytes")
                 if zlib.crc32(data) != info.CRC:

@@ -32,6 +32,8 @@ import re
 import types
 import zlib
 
+from ..inflate import inflate_at_most
+
 __all__ = ["NoProgressError", "check", "inflate", "guard_source", "guard_module"]
 
 WINDOW = 4096  #: elements in a row starting at one position before the parse stops
@@ -66,11 +68,10 @@ def check(arr: list, io) -> None:
 def inflate(data: bytes, wbits: int = zlib.MAX_WBITS, bufsize: int = zlib.DEF_BUF_SIZE) -> bytes:
     """``zlib.decompress`` that stops past :data:`INFLATE_BASE` + :data:`INFLATE_PER_BYTE` x ``len(data)``."""
     cap = INFLATE_BASE + INFLATE_PER_BYTE * len(data)
-    d = zlib.decompressobj(wbits)
-    out = d.decompress(data, cap)
-    if d.unconsumed_tail or len(out) >= cap and d.decompress(b"", 1):
+    out, more, ended = inflate_at_most(data, cap, wbits)
+    if more:
         raise NoProgressError(f"zlib data of {len(data):,} bytes inflates past {cap:,} bytes; not inflated further")
-    if not d.eof:
+    if not ended:
         raise zlib.error("Error -5 while decompressing data: incomplete or truncated stream")
     return out
 
