@@ -262,7 +262,9 @@ class Corpus:
         s, e = self.spans[table]
         start, end = s.at[row, column], e.at[row, column]
         if pd.isna(start) or pd.isna(end):
-            raise KeyError(f"{table}.{column} row {row} is computed, not read from bytes")
+            raise KeyError(f"{table}.{column} row {row} has no byte range in the file: a computed value, a key, "
+                           "or a value read from the bytes of a `process:` (c.fields(file) gives its range in "
+                           "that stream and where the stored bytes lie)")
         return int(start), int(end)
 
     def offsets(self, table: str, column: str, index=None, *, end: bool = False) -> pd.Series:

@@ -194,6 +194,7 @@ class Af(KaitaiStruct):
             self._debug['move_string']['start'] = self._io.pos()
             self._raw_move_string = self._io.read_bytes(21)
             _io__raw_move_string = KaitaiStream(BytesIO(self._raw_move_string))
+            _animre_place(_io__raw_move_string, self._io, self._debug['move_string']['start'], None)
             self.move_string = Af.MoveString(_io__raw_move_string, self, self._root)
             self.move_string._read()
             self._debug['move_string']['end'] = self._io.pos()
@@ -310,3 +311,14 @@ class Af(KaitaiStruct):
 
 def _animre_check(arr, io):  # animre replaces this with its guard (animre/spec/guard.py)
     pass
+
+def _animre_place(sub, io, start, stored):  # animre replaces these (animre/spec/streams.py)
+    pass
+
+
+def _animre_bit_start(io, d):
+    return io.pos()
+
+
+def _animre_bit_end(io, d):
+    return io.pos()

@@ -101,6 +101,7 @@ class Agg(KaitaiStruct):
             _pos = io.pos()
             io.seek(self._root.ofs_names + self.i * 15)
             self._debug['_m_name']['start'] = io.pos()
+            self._debug['_m_name']['io'] = io
             self._m_name = (KaitaiStream.bytes_terminate(io.read_bytes(15), 0, False)).decode(u"ASCII")
             self._debug['_m_name']['end'] = io.pos()
             io.seek(_pos)
@@ -118,3 +119,14 @@ class Agg(KaitaiStruct):
 
 def _animre_check(arr, io):  # animre replaces this with its guard (animre/spec/guard.py)
     pass
+
+def _animre_place(sub, io, start, stored):  # animre replaces these (animre/spec/streams.py)
+    pass
+
+
+def _animre_bit_start(io, d):
+    return io.pos()
+
+
+def _animre_bit_end(io, d):
+    return io.pos()

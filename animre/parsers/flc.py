@@ -71,6 +71,7 @@ class Flc(KaitaiStruct):
         self._debug['header']['start'] = self._io.pos()
         self._raw_header = self._io.read_bytes(128)
         _io__raw_header = KaitaiStream(BytesIO(self._raw_header))
+        _animre_place(_io__raw_header, self._io, self._debug['header']['start'], None)
         self.header = Flc.FlicHeader(_io__raw_header, self, self._root)
         self.header._read()
         self._debug['header']['end'] = self._io.pos()
@@ -126,6 +127,7 @@ class Flc(KaitaiStruct):
                 pass
                 self._raw_body = self._io.read_bytes(self.len_body)
                 _io__raw_body = KaitaiStream(BytesIO(self._raw_body))
+                _animre_place(_io__raw_body, self._io, self._debug['body']['start'], None)
                 self.body = Flc.FrameBody(_io__raw_body, self, self._root)
                 self.body._read()
             else:
@@ -524,18 +526,21 @@ class Flc(KaitaiStruct):
                     pass
                     self._raw_body = self._io.read_bytes(self.len_chunk - 6)
                     _io__raw_body = KaitaiStream(BytesIO(self._raw_body))
+                    _animre_place(_io__raw_body, self._io, self._debug['body']['start'], None)
                     self.body = Flc.PaletteBody(True, _io__raw_body, self, self._root)
                     self.body._read()
                 elif _on == Flc.SubChunkType.color_64:
                     pass
                     self._raw_body = self._io.read_bytes(self.len_chunk - 6)
                     _io__raw_body = KaitaiStream(BytesIO(self._raw_body))
+                    _animre_place(_io__raw_body, self._io, self._debug['body']['start'], None)
                     self.body = Flc.PaletteBody(True, _io__raw_body, self, self._root)
                     self.body._read()
                 elif _on == Flc.SubChunkType.pstamp:
                     pass
                     self._raw_body = self._io.read_bytes(self.len_chunk - 6)
                     _io__raw_body = KaitaiStream(BytesIO(self._raw_body))
+                    _animre_place(_io__raw_body, self._io, self._debug['body']['start'], None)
                     self.body = Flc.PstampBody(_io__raw_body, self, self._root)
                     self.body._read()
                 else:
@@ -658,3 +663,14 @@ class Flc(KaitaiStruct):
 
 def _animre_check(arr, io):  # animre replaces this with its guard (animre/spec/guard.py)
     pass
+
+def _animre_place(sub, io, start, stored):  # animre replaces these (animre/spec/streams.py)
+    pass
+
+
+def _animre_bit_start(io, d):
+    return io.pos()
+
+
+def _animre_bit_end(io, d):
+    return io.pos()

@@ -90,6 +90,7 @@ class Frm(KaitaiStruct):
                 _animre_check(self._debug['x_offsets']['arr'], self._io)
             self._raw_x_offsets.append(self._io.read_bytes(16))
             _io__raw_x_offsets = KaitaiStream(BytesIO(self._raw_x_offsets[i]))
+            _animre_place(_io__raw_x_offsets, self._io, self._debug['x_offsets']['arr'][i]['start'], None)
             _t_x_offsets = Frm.MoveXOffsets(i, _io__raw_x_offsets, self, self._root)
             try:
                 _t_x_offsets._read()
@@ -191,6 +192,7 @@ class Frm(KaitaiStruct):
                 _animre_check(self._debug['sequences']['arr'], self._io)
             self._raw_sequences.append(self._io.read_bytes(16))
             _io__raw_sequences = KaitaiStream(BytesIO(self._raw_sequences[i]))
+            _animre_place(_io__raw_sequences, self._io, self._debug['sequences']['arr'][i]['start'], None)
             _t_sequences = Frm.FrameSequence(i, _io__raw_sequences, self, self._root)
             try:
                 _t_sequences._read()
@@ -398,3 +400,14 @@ class Frm(KaitaiStruct):
 
 def _animre_check(arr, io):  # animre replaces this with its guard (animre/spec/guard.py)
     pass
+
+def _animre_place(sub, io, start, stored):  # animre replaces these (animre/spec/streams.py)
+    pass
+
+
+def _animre_bit_start(io, d):
+    return io.pos()
+
+
+def _animre_bit_end(io, d):
+    return io.pos()

@@ -111,6 +111,7 @@ class OmfCommon(KaitaiStruct):
                     _animre_check(self._debug['coords']['arr'], self._io)
                 self._raw_coords.append(self._io.read_bytes(4))
                 _io__raw_coords = KaitaiStream(BytesIO(self._raw_coords[i]))
+                _animre_place(_io__raw_coords, self._io, self._debug['coords']['arr'][i]['start'], None)
                 _t_coords = OmfCommon.CollisionCoord(_io__raw_coords, self, self._root)
                 try:
                     _t_coords._read()
@@ -375,3 +376,14 @@ class OmfCommon(KaitaiStruct):
 
 def _animre_check(arr, io):  # animre replaces this with its guard (animre/spec/guard.py)
     pass
+
+def _animre_place(sub, io, start, stored):  # animre replaces these (animre/spec/streams.py)
+    pass
+
+
+def _animre_bit_start(io, d):
+    return io.pos()
+
+
+def _animre_bit_end(io, d):
+    return io.pos()

@@ -12,6 +12,7 @@ import hashlib
 import importlib
 import json
 import keyword
+import linecache
 import os
 import re
 import shutil
@@ -20,12 +21,15 @@ import sys
 import tempfile
 import threading
 import types
+import weakref
+from collections.abc import Mapping
 from pathlib import Path
 
 import yaml
 
 from ..errors import SpecError, ToolchainError
 from .guard import guard_module, guard_source
+from .streams import place_module, place_source
 
 __all__ = [
     "PROJECT_ROOT",
@@ -34,6 +38,7 @@ __all__ = [
     "compile_all",
     "compile_spec",
     "load_parser",
+    "load_files",
     "load_modules",
     "run_compiler",
     "spec_hash",
@@ -103,13 +108,14 @@ def run_compiler(specs: dict[str, str], mains: list[str], dirs: list[Path], *, d
         for n, code in res.get("files", {}).items():
             if n.endswith(".py"):
                 code = repair(code)
-                res["files"][n] = guard_source(code) if debug else code  # animre's parsers: repeats bounded
+                res["files"][n] = place_source(guard_source(code)) if debug else code  # repeats bounded, streams placed
     return out["results"]
 
 
-#: The version of what animre does to the compiler's output (:func:`repair`, :func:`.guard.guard_source`):
+#: The version of what animre does to the compiler's output (:func:`repair`, :func:`.guard.guard_source`,
+#: :func:`.streams.place_source`):
 #: part of every compiled parser's cache key, so a change recompiles users' specs.
-OUTPUT_VERSION = "2"
+OUTPUT_VERSION = "3"
 _KEYWORDS = "|".join(k for k in keyword.kwlist if k.islower())
 _ENUM_MEMBER = re.compile(rf"^(\s+)({_KEYWORDS}) = (-?\d+)$", re.M)
 _ENUM_REF = re.compile(rf"(\b[A-Z]\w*\.)({_KEYWORDS})\b")
@@ -234,8 +240,46 @@ def load_modules(directory: Path, main: str, tag: str) -> types.ModuleType:
                 if m is not None:
                     m.__animre_tag__ = tag
                     guard_module(m)
+                    place_module(m)
             sys.modules.update(saved)
     return mod
+
+
+def load_files(files: Mapping[str, str], main: str, tag: str) -> types.ModuleType:
+    """Import ``main`` from generated parser files (``{file name: code}``); nothing stays on disk.
+
+    The files live in a temporary folder only while :func:`load_modules`
+    imports them; their code stays known to :mod:`linecache` while the modules
+    live, so tracebacks and :func:`inspect.getsource` still show it.
+
+    Examples
+    --------
+    >>> import inspect
+    >>> code = "def answer():\\n    return 42\\n"
+    >>> mod = load_files({"tiny_load.py": code}, "tiny_load", "example")
+    >>> inspect.getsource(mod) == code, Path(mod.__file__).exists()
+    (True, False)
+    """
+    with tempfile.TemporaryDirectory(prefix="animre-load-") as tmp:
+        names = []
+        for n, code in files.items():
+            p = Path(tmp) / n
+            p.write_text(code, encoding="utf-8")
+            if n.endswith(".py"):
+                names.append(str(p))
+                linecache.cache[str(p)] = (len(code), None, code.splitlines(True), str(p))  # no mtime: kept
+        try:
+            mod = load_modules(Path(tmp), main, tag)
+        except BaseException:
+            _forget(names)
+            raise
+    weakref.finalize(mod, _forget, names)
+    return mod
+
+
+def _forget(names: list[str]) -> None:
+    for n in names:
+        linecache.cache.pop(n, None)
 
 
 _LOADED: dict[str, types.ModuleType] = {}
@@ -310,9 +354,6 @@ def compile_spec(text_or_path: str | os.PathLike, ksy_dir: Path = KSY_DIR) -> ty
     if "error" in res:
         raise SpecError(f"{main}.ksy", res["error"])
     digest = hashlib.sha256(text.encode()).hexdigest()[:12]
-    tmp = Path(tempfile.mkdtemp(prefix=f"animre-{main}-{digest}-"))
-    for n, code in res["files"].items():
-        (tmp / n).write_text(code, encoding="utf-8")
-    mod = load_modules(tmp, main, f"compiled:{digest}")
+    mod = load_files(res["files"], main, f"compiled:{digest}")
     mod.__animre_spec_text__ = text
     return mod

@@ -19,6 +19,7 @@ from typing import Any, BinaryIO
 from kaitaistruct import KaitaiStream, KaitaiStruct
 
 from ..errors import ParseError
+from .streams import entry_base, stored_range, stream_base
 
 __all__ = ["parse_bytes", "main_class", "walk", "FieldSpan", "Bases", "camel", "enum_value"]
 
@@ -101,60 +102,34 @@ def parse_bytes(data: bytes | BinaryIO, module: types.ModuleType, file: str = "<
 
 
 class Bases:
-    """Absolute start offset of every object's stream (by object id)."""
+    """Absolute byte ranges of the fields of one parse, from where its streams lie (:mod:`.streams`).
+
+    ``offset`` is where the parsed bytes start in the file (a block of a
+    container); every stream of the parse knows its own start in those bytes.
+    """
 
     def __init__(self, root: KaitaiStruct, offset: int = 0):
         self.root = root
         self.offset = offset
-        self._io_base: dict[int, int] = {id(root._io): offset}
-        self._obj_base: dict[int, int] = {id(root): offset}
-        self._scanned: set[int] = set()  # parents whose child streams are registered
 
-    def enter(self, child: KaitaiStruct, parent_base: int, rel_start: int | None) -> int:
-        io = getattr(child, "_io", None)
-        key = id(io)
-        if key not in self._io_base:
-            self._io_base[key] = parent_base + (rel_start or 0)
-        base = self._io_base[key]
-        self._obj_base[id(child)] = base
-        return base
+    def base(self, obj: KaitaiStruct) -> int | None:
+        """Absolute offset of ``obj``'s stream; ``None`` for the bytes of a ``process:``."""
+        b = stream_base(obj._io)
+        return None if b is None else self.offset + b
 
-    def base(self, obj: KaitaiStruct) -> int:
-        """Absolute offset of ``obj``'s stream, found lazily through its ``_parent`` chain."""
-        b = self._obj_base.get(id(obj))
-        if b is not None:
-            return b
-        io = getattr(obj, "_io", None)
-        if id(io) in self._io_base:
-            b = self._obj_base[id(obj)] = self._io_base[id(io)]
-            return b
-        parent = getattr(obj, "_parent", None)
-        if parent is None or parent is obj or not isinstance(parent, KaitaiStruct):
-            return self.offset
-        pb = self.base(parent)
-        if getattr(parent, "_io", None) is io:  # the parent's own stream
-            self._obj_base[id(obj)] = pb
-            return pb
-        if id(parent) in self._scanned:
-            return self._io_base.setdefault(id(io), pb)
-        self._scanned.add(id(parent))
-        # register every child stream of this parent in one pass (arrays of sized records)
-        for k, d in (getattr(parent, "_debug", None) or {}).items():
-            v = parent.__dict__.get(k)
-            if isinstance(v, KaitaiStruct):
-                if id(v._io) not in self._io_base and "start" in d:
-                    self._io_base[id(v._io)] = pb + d["start"]
-            elif isinstance(v, list):
-                arr = d.get("arr") or []
-                for i, el in enumerate(v):
-                    if isinstance(el, KaitaiStruct) and i < len(arr) and id(el._io) not in self._io_base:
-                        self._io_base[id(el._io)] = pb + arr[i].get("start", 0)
-        return self._io_base.setdefault(id(io), pb)
+    def enter(self, child: KaitaiStruct, parent_base: int | None = None, rel_start: int | None = None) -> int | None:
+        """The base of ``child``'s stream (the arguments are ignored: every stream knows its place)."""
+        return self.base(child)
+
+    def entry(self, obj: KaitaiStruct, name: str) -> dict | None:
+        """The debug entry of field ``name`` of ``obj`` (``seq`` field or instance)."""
+        debug = getattr(obj, "_debug", None)
+        return debug and (debug.get(name) or debug.get(f"_m_{name}"))
 
     def span(self, obj: KaitaiStruct, name: str, index: int | None = None) -> tuple[int | None, int | None]:
         """Absolute ``[start, end)`` of field ``name`` (or its element ``index``) of ``obj``.
 
-        ``(None, None)`` for computed values and fields not read (yet).
+        ``(None, None)`` for computed values, fields not read (yet) and the bytes of a ``process:``.
 
         Examples
         --------
@@ -163,16 +138,24 @@ class Bases:
         >>> Bases(root).span(root.sequences[2], "frame_ids", 3)
         (312, 313)
         """
-        debug = getattr(obj, "_debug", None)
-        d = debug and (debug.get(name) or debug.get(f"_m_{name}"))
+        top = self.entry(obj, name)
+        d = top
         if d and index is not None:
             arr = d.get("arr") or ()
             d = arr[index] if index < len(arr) else None
         if not d:
             return None, None
-        b = self.base(obj)
+        b = entry_base(obj, top)
+        if b is None:
+            return None, None
         st, en = d.get("start"), d.get("end")
+        b += self.offset
         return (None if st is None else b + st), (None if en is None else b + en)
+
+    def stored_of(self, io) -> tuple[int, int] | None:
+        """For a stream of processed bytes: the absolute range of the stored bytes it was made from; else None."""
+        r = stored_range(io)
+        return None if r is None else (self.offset + r[0], self.offset + r[1])
 
 
 @dataclass
@@ -188,6 +171,10 @@ class FieldSpan:
     end: int | None
     obj: Any
     kind: str  # 'struct', 'array' or 'value'
+    bit_start: int | None = None  # a bit field: absolute bit positions (byte * 8 + bit, in reading order)
+    bit_end: int | None = None
+    stream: tuple[int, int] | None = None  # read from processed bytes: its [start, end) in that stream ...
+    stored: tuple[int, int] | None = None  # ... and the absolute [start, end) of the stored bytes it came from
 
 
 def _debug_name(key: str) -> str:
@@ -229,10 +216,21 @@ def walk(root: KaitaiStruct, bases: Bases | None = None, values: bool = True) ->
     """
     bases = bases or Bases(root)
     seen: set[int] = set()
-    yield from _walk(root, "", bases.offset, bases, values, seen)
+    yield from _walk(root, "", bases, values, seen)
 
 
-def _walk(obj, prefix, base, bases, values, seen):
+def _at(b: int | None, x: int | None) -> int | None:
+    return None if b is None or x is None else b + x
+
+
+def _rel(stored, d: dict) -> tuple[int, int] | None:
+    """A processed field's ``[start, end)`` in its own stream (``None`` for a field of the file itself)."""
+    if stored is None or d.get("start") is None or d.get("end") is None:
+        return None
+    return d["start"], d["end"]
+
+
+def _walk(obj, prefix, bases, values, seen):
     if id(obj) in seen:
         return
     seen.add(id(obj))
@@ -245,30 +243,34 @@ def _walk(obj, prefix, base, bases, values, seen):
             continue
         val = getattr(obj, key if key.startswith("_m_") else name)
         path = f"{prefix}{name}"
-        start = d.get("start")
-        end = d.get("end")
+        b = entry_base(obj, d)
+        b = None if b is None else b + bases.offset
+        stored = None
+        if b is None:  # processed bytes: the range in that stream, and where the stored bytes lie
+            io = d.get("io")
+            stored = bases.stored_of(io if io is not None else obj._io)
         is_list = isinstance(val, list)
         is_struct = isinstance(val, KaitaiStruct)
         yield FieldSpan(path, prefix.rstrip("."), name, None, None if (is_list or is_struct) else enum_value(val),
-                        None if start is None else base + start, None if end is None else base + end,
-                        obj, "array" if is_list else "struct" if is_struct else "value")
+                        _at(b, d.get("start")), _at(b, d.get("end")),
+                        obj, "array" if is_list else "struct" if is_struct else "value",
+                        _at(None if b is None else 8 * b, d.get("bit_start")),
+                        _at(None if b is None else 8 * b, d.get("bit_end")),
+                        _rel(stored, d), stored)
         if is_list:
             arr = d.get("arr", [])
             for i, el in enumerate(val):
                 ed = arr[i] if i < len(arr) else {}
-                es, ee = ed.get("start"), ed.get("end")
+                es, ee = _at(b, ed.get("start")), _at(b, ed.get("end"))
                 epath = f"{path}[{i}]"
-                if isinstance(el, KaitaiStruct):
-                    cb = bases.enter(el, base, es)
-                    yield FieldSpan(epath, path, name, i, None, None if es is None else base + es,
-                                    None if ee is None else base + ee, obj, "struct")
-                    yield from _walk(el, epath + ".", cb, bases, values, seen)
-                else:
-                    yield FieldSpan(epath, path, name, i, enum_value(el), None if es is None else base + es,
-                                    None if ee is None else base + ee, obj, "value")
+                kind = "struct" if isinstance(el, KaitaiStruct) else "value"
+                yield FieldSpan(epath, path, name, i, None if kind == "struct" else enum_value(el), es, ee, obj, kind,
+                                _at(None if b is None else 8 * b, ed.get("bit_start")),
+                                _at(None if b is None else 8 * b, ed.get("bit_end")), _rel(stored, ed), stored)
+                if kind == "struct":
+                    yield from _walk(el, epath + ".", bases, values, seen)
         elif is_struct:
-            cb = bases.enter(val, base, start)
-            yield from _walk(val, path + ".", cb, bases, values, seen)
+            yield from _walk(val, path + ".", bases, values, seen)
     if values:
         for name in _value_instances(type(obj)):
             if name in done or f"_m_{name}" in debug:
@@ -318,10 +320,64 @@ def _open_child(obj, debug: dict):
     return None
 
 
+def _at_entry(obj, top: dict, rel: int | None) -> int:
+    """Offset of ``rel`` in the stream the entry ``top`` of ``obj`` was read from (processed bytes: where they
+    are stored)."""
+    b = entry_base(obj, top)
+    if b is None:
+        io = top.get("io")
+        r = stored_range(io if io is not None else obj._io)
+        return r[0] if r else 0
+    return b + (rel or 0)
+
+
+def _path_of(root: KaitaiStruct, target: KaitaiStruct) -> str | None:
+    """The field path of object ``target`` inside the tree of ``root`` (``None`` if it is not in it)."""
+    if target is root:
+        return ""
+    for f in walk(root, values=False):
+        if f.kind == "struct" and f.index is not None and f.obj is not target:
+            el = getattr(f.obj, f.name, [None])
+            if isinstance(el, list) and f.index < len(el) and el[f.index] is target:
+                return f.path
+        if f.kind == "struct" and f.index is None:
+            val = getattr(f.obj, f"_m_{f.name}", None) or getattr(f.obj, f.name, None)
+            if val is target:
+                return f.path
+    return None
+
+
+def _recursion(root: KaitaiStruct, exc: BaseException) -> tuple[str, int] | None:
+    """For a recursion: the first instance of the generated code that called itself again (path, offset)."""
+    seen = set()
+    tb = exc.__traceback__
+    while tb is not None:
+        fr = tb.tb_frame
+        me = fr.f_locals.get("self")
+        name = fr.f_code.co_name
+        if isinstance(me, KaitaiStruct) and not name.startswith("_"):
+            key = (id(me), name)
+            if key in seen:
+                where = _path_of(root, me)
+                if where is None:
+                    return None
+                b = stream_base(me._io)
+                return (f"{where}." if where else "") + name, b or 0
+            seen.add(key)
+        tb = tb.tb_next
+    return None
+
+
 def locate_failure(root: KaitaiStruct, exc: BaseException) -> tuple[str, int]:
-    """Field path and absolute offset of the field being read when ``exc`` was raised."""
-    bases = Bases(root)
-    obj, prefix, base = root, "", 0
+    """Field path and offset (in the parsed bytes) of the field being read when ``exc`` was raised.
+
+    A recursion (an instance whose ``pos:`` reads itself) names the instance where it repeated.
+    """
+    if isinstance(exc, RecursionError):
+        found = _recursion(root, exc)
+        if found is not None:
+            return found
+    obj, prefix = root, ""
     path, offset = "", 0
     for _ in range(10_000):
         debug = getattr(obj, "_debug", {}) or {}
@@ -332,24 +388,22 @@ def locate_failure(root: KaitaiStruct, exc: BaseException) -> tuple[str, int]:
                 k, d, i, child = nxt
                 name = _debug_name(k)
                 if i is None:
-                    path, offset = prefix + name, base + d.get("start", 0)
-                    base = bases.enter(child, base, d.get("start"))
+                    path, offset = prefix + name, _at_entry(obj, d, d.get("start", 0))
                 else:
                     arr = d.get("arr") or []
                     es = arr[i].get("start") if i < len(arr) else None
                     path = f"{prefix}{name}[{i}]"
-                    offset = base + (es if es is not None else d.get("start", 0))
-                    base = bases.enter(child, base, es)
+                    offset = _at_entry(obj, d, es if es is not None else d.get("start", 0))
                 obj, prefix = child, path + "."
                 continue
             if debug:  # validation failures happen after `end` is recorded: blame the last field
                 k, d = list(debug.items())[-1]
                 if not path or path == prefix.rstrip("."):
-                    path, offset = prefix + _debug_name(k), base + d.get("start", 0)
+                    path, offset = prefix + _debug_name(k), _at_entry(obj, d, d.get("start", 0))
             break
         k, d = open_items[-1]
         name = _debug_name(k)
-        path, offset = prefix + name, base + d["start"]
+        path, offset = prefix + name, _at_entry(obj, d, d["start"])
         val = getattr(obj, k if k.startswith("_m_") else name, None)
         if isinstance(val, list):
             arr = d.get("arr", [])
@@ -357,15 +411,12 @@ def locate_failure(root: KaitaiStruct, exc: BaseException) -> tuple[str, int]:
                 break
             i = len(arr) - 1
             path = f"{path}[{i}]"
-            offset = base + arr[i].get("start", d["start"])
+            offset = _at_entry(obj, d, arr[i].get("start", d["start"]))
             if i < len(val) and isinstance(val[i], KaitaiStruct) and "end" not in arr[i]:
-                child = val[i]
-                base = bases.enter(child, base, arr[i].get("start"))
-                obj, prefix = child, path + "."
+                obj, prefix = val[i], path + "."
                 continue
             break
         if isinstance(val, KaitaiStruct):
-            base = bases.enter(val, base, d["start"])
             obj, prefix = val, path + "."
             continue
         break

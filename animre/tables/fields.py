@@ -12,7 +12,8 @@ from ..spec.parse import Bases, camel, walk
 
 __all__ = ["fields_table", "spec_types", "FIELDS_COLUMNS"]
 
-FIELDS_COLUMNS = ["file", "path", "parent", "index", "name", "kind", "type", "value", "start", "end"]
+FIELDS_COLUMNS = ["file", "path", "parent", "index", "name", "kind", "type", "value", "start", "end",
+                  "bit_start", "bit_end", "stream_start", "stream_end", "stored_start", "stored_end"]
 
 
 def _type_text(f) -> str:
@@ -89,7 +90,10 @@ def fields_table(obj, file: str, bases: Bases | None = None, values: bool = True
     record, ``array`` for a whole array), type (the ksy type: ``u2``, ``s4``, ``f4``, ``str``,
     ``bytes``, a user type name, ``value`` for computed instances; ``[]`` marks
     a whole array), value, start, end (absolute byte offsets, ``end`` exclusive;
-    NA for computed values). Records and arrays have ``value`` NA.
+    NA for computed values), bit_start, bit_end (a bit field: absolute bit positions, byte x 8 + bit in
+    reading order), stream_start, stream_end, stored_start, stored_end (a field read from the bytes of a
+    ``process:``: its range in that stream, and the absolute range of the stored bytes it was made from;
+    ``start``/``end`` are NA there). Records and arrays have ``value`` NA.
 
     Examples
     --------
@@ -103,10 +107,11 @@ def fields_table(obj, file: str, bases: Bases | None = None, values: bool = True
         return pd.DataFrame(columns=FIELDS_COLUMNS)
     types = _types_for(obj)
     rows = [
-        (file, f.path, f.parent, f.index, f.name, f.kind, _type_name(f, types), f.value, f.start, f.end)
+        (file, f.path, f.parent, f.index, f.name, f.kind, _type_name(f, types), f.value, f.start, f.end,
+         f.bit_start, f.bit_end, *(f.stream or (None, None)), *(f.stored or (None, None)))
         for f in walk(obj, bases, values=values)
     ]
     df = pd.DataFrame(rows, columns=FIELDS_COLUMNS)
-    for c in ("index", "start", "end"):
+    for c in ("index", "start", "end", *FIELDS_COLUMNS[10:]):
         df[c] = df[c].astype("Int64")
     return df

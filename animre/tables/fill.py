@@ -45,7 +45,7 @@ def row_filler(t: TablePlan, skip: frozenset = frozenset()) -> Callable:
     if fn is not None:
         return fn
     lines = ["def fill(recs, base, V, S, E):",
-             "    _Enum = Enum; _KS = KaitaiStruct; _bc = base.cache.get; _sub = base.sub"]
+             "    _Enum = Enum; _KS = KaitaiStruct"]
     cols = {j: c for j, c in enumerate(t.columns + t.extents) if j not in skip}  # original positions
     groups: dict[tuple, int] = {}
     for c in cols.values():
@@ -95,20 +95,15 @@ def row_filler(t: TablePlan, skip: frozenset = frozenset()) -> Callable:
             lines.append(f"{body}q = d{g}.get({dkey!r})")
             if c.span_from is not None:
                 lines.append(f"{body}q = q if q is not None else d{g}.get({'_m_' + c.span_from!r})")
+            lines.append(f"{body}qt = q")  # the entry the stream is known by (an ``io:`` instance keeps its own)
             if idx is not None and c.span_from is None:
                 lines += [f"{body}q = q.get('arr') if q is not None else None",
                           f"{body}q = q[{int(idx)}] if q and {int(idx)} < len(q) else None"]
-            if path and path[-1][1] is None:  # a field of a field: its stream starts where the parent read it
-                pexpr = "r"
-                for a, ix in path[:-1]:
-                    pexpr = _attr(pexpr, a) + ("" if ix is None else f"[{int(ix)}]")
-                resolve = f"_sub(h{g}, {pexpr}, {path[-1][0]!r})"
-            else:
-                resolve = f"base(h{g})"
             lines += [f"{body}if q is not None and 'end' in q and 'start' in q:",
-                      f"{body}    if b{g} is None:", f"{body}        b{g} = _bc(id(h{g}._io))",
-                      f"{body}        if b{g} is None:", f"{body}            b{g} = {resolve}",
-                      f"{body}    s{j}[i] = b{g} + q['start']; e{j}[i] = b{g} + q['end']"]
+                      f"{body}    if 'io' in qt:", f"{body}        bb = base(h{g}, qt)",
+                      f"{body}    else:", f"{body}        if b{g} is None:", f"{body}            b{g} = base(h{g})",
+                      f"{body}        bb = b{g}",
+                      f"{body}    s{j}[i] = bb + q['start']; e{j}[i] = bb + q['end']"]
     if not cols:
         lines.append("        pass")
     scope: dict[str, Any] = {"Enum": enum.Enum, "KaitaiStruct": KaitaiStruct}

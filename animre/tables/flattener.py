@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..spec.parse import Bases, enum_value
+from ..spec.streams import stream_base
 from .fill import row_filler
 from .plan import Plan, TablePlan
 from .values import computed_columns, value_plan
@@ -72,6 +73,7 @@ class Chunk:
 
 
 _MISS = object()
+_NOWHERE = -(2**40)  #: the base of a stream that is no place of the file (the bytes of a ``process:``)
 _INT64 = (-(2**63), 2**63 - 1)
 
 
@@ -142,27 +144,14 @@ def flatten(root, bases: Bases, plan: Plan, keys: dict | None = None, *, frames:
     (162, 166)
     """
     keys = keys or {}
-    base_cache: dict[int, int] = bases._io_base  # stream id -> absolute base, shared with Bases (which fills it)
+    off = bases.offset
 
-    def base(o) -> int:  # an object's base is its stream's: one lookup per stream
-        k = id(getattr(o, "_io", o))
-        b = base_cache.get(k)
-        if b is None:
-            b = base_cache[k] = bases.base(o)
-        return b
+    def base(o, q=None) -> int:  # where o's stream (or the stream entry q was read from) starts; -2**40 = nowhere
+        io = q.get("io") if q is not None else None
+        b = stream_base(io if io is not None else o._io)
+        return _NOWHERE if b is None else off + b
 
-    def sub(h, parent, attr: str) -> int:  # h = parent.attr (a seq field) reading its own sized stream
-        d = getattr(parent, "_debug", None)
-        q = d.get(attr) if d else None
-        if not q or "start" not in q or getattr(h, "_io", None) is getattr(parent, "_io", None):
-            return base(h)
-        b = base_cache[id(h._io)] = base(parent) + q["start"]
-        return b
-
-    limit = bases.offset + _size(root)  # no byte range ends past the file (a read of 0 bytes beyond it)
-    base.cache = base_cache  # the generated fillers look a stream up here before calling base
-    base.sub = sub
-
+    limit = off + _size(root)  # no byte range ends past the file (a read of 0 bytes beyond it)
     records: dict[str, tuple[list, list]] = {}  # table -> (records, key tuples)
     out = {}
     for t in plan.tables.values():
@@ -190,8 +179,6 @@ def flatten(root, bases: Bases, plan: Plan, keys: dict | None = None, *, frames:
                     recs.append((holder, arr_attr, idxs))
                     ks.extend([k + (i,) for i in idxs])
                     continue
-                if arr and getattr(arr[0], "_io", None) is not getattr(holder, "_io", None):
-                    _register_streams(holder, arr_attr, arr, base, base_cache)
                 for i, el in enumerate(arr):
                     if t.where is not None and not t.where(el):
                         continue
@@ -201,21 +188,6 @@ def flatten(root, bases: Bases, plan: Plan, keys: dict | None = None, *, frames:
         chunk = _columns(t, recs, ks, keys, base, limit)
         out[t.name] = chunk.frames() if frames else chunk
     return out
-
-
-def _register_streams(holder, attr: str, arr: list, base, streams: dict) -> None:
-    """Bases of an array's elements that each read their own sized stream (``size:`` on a repeated user
-    type): the holder's base + the element's start in its debug entry, all at once, before any cell asks."""
-    d = getattr(holder, "_debug", None)
-    entry = d.get(attr) if d else None
-    spans = entry.get("arr") if entry else None
-    if not spans:
-        return
-    b = base(holder)
-    for el, q in zip(arr, spans):
-        io = getattr(el, "_io", None)
-        if io is not None and "start" in q:
-            streams.setdefault(id(io), b + q["start"])
 
 
 def _size(root) -> int:
@@ -230,7 +202,7 @@ def _spans(st: list, en: list, shape: tuple, limit: int) -> tuple[np.ndarray, np
     past its end) is no range (-1, -1)."""
     s = np.array(st, dtype=np.int64).reshape(shape)
     e = np.array(en, dtype=np.int64).reshape(shape)
-    out = (s > limit) | (e > limit)
+    out = (s > limit) | (e > limit) | (s < 0) | (e < 0)
     if out.any():
         s[out] = e[out] = -1
     return s.astype(np.int32), e.astype(np.int32)
@@ -284,7 +256,7 @@ def _primitive_rows(t: TablePlan, runs: list, base, vals: list, st: list, en: li
             d = _debug_entry(holder, attr)
             arr = d.get("arr") if d else None
             if arr:
-                b, na = base(holder), len(arr)
+                b, na = base(holder, d), len(arr)
                 s[pos:pos + m] = [b + arr[i].get("start", -1 - b) if i < na else -1 for i in idxs]
                 e[pos:pos + m] = [b + arr[i].get("end", -1 - b) if i < na else -1 for i in idxs]
             pos += m

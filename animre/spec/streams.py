@@ -1,0 +1,133 @@
+"""Where every stream of a parse lies in the file: the one place byte ranges come from.
+
+A parser compiled in debug mode records, for every field, where it starts
+and ends *in the stream it was read from*. A spec makes many streams: every
+``size:``, ``size-eos:`` or ``terminator`` field of a user type reads its
+bytes into a substream of its own (at any depth, in arrays too, in every case
+of a switch), an ``io:`` instance reads another object's stream (``_root._io``,
+``_parent._io``, ``slot._io``), and ``process:`` (zlib, xor, rotate, a custom
+process) turns the stored bytes into bytes that are in no place of the file.
+Guessing a stream's place from the parse tree afterwards gets some of these
+wrong; so the generated code is rewritten (:func:`place_source`, like
+:mod:`animre.spec.guard`) to say it at the moment the stream is made:
+
+- after ``_io__raw_x = KaitaiStream(BytesIO(self._raw_x))`` a call of
+  :func:`place` gives the new stream its absolute start (``_animre_base``,
+  relative to the bytes given to the parse): the parent stream's base plus
+  the field's debug ``start``; a processed field's stream gets no base
+  (``None``) and keeps the stored bytes' range (``_animre_stored``);
+- a debug entry measured in another object's stream (an ``io:`` instance)
+  keeps that stream (``'io'`` in the entry), so its range is taken in it;
+- a bit field's start is the byte that holds its first bit (the stream's
+  position has already passed that byte when bits are left over from an
+  earlier bit field), and the entry keeps ``bit_start``/``bit_end``, the bit
+  positions in the stream in reading order (big-endian bits: most
+  significant first; little-endian: least significant first).
+
+:func:`stream_base` and :func:`entry_base` read it back. The rewritten
+parser defines plain fallbacks, so it also runs without animre;
+:func:`place_module` (called whenever animre loads a parser) puts the real
+functions in their place. A change of the rewrite changes
+:data:`animre.spec.compiler.OUTPUT_VERSION`.
+"""
+
+from __future__ import annotations
+
+import re
+import types
+
+__all__ = ["place", "bit_start", "bit_end", "place_source", "place_module", "stream_base", "stored_range",
+           "entry_base"]
+
+_SUB = re.compile(r"^( +)(_io__raw_(\w+)) = KaitaiStream\(BytesIO\(self\._raw_(\w+)(\[(?:i|-1)\])?\)\)$", re.M)
+_START = r"self\._debug\['{k}'\](?:\['start'\] = |\['arr'\]\.append\(\{{'start': )([\w.]+)\.pos\(\)"
+_BIT_START = re.compile(r"^( +)(self\._debug\['(\w+)'\])\['start'\] = ([\w.]+)\.pos\(\)\n"
+                        r"(\1self\.\w+ = \4\.read_bits_int_(?:be|le)\(\d+\).*)\n"
+                        r"\1\2\['end'\] = \4\.pos\(\)$", re.M)
+_IO_ENTRY = re.compile(r"^( +)(self\._debug\['_m_\w+'\])\['start'\] = io\.pos\(\)$", re.M)
+_FALLBACK = (
+    "\n\ndef _animre_place(sub, io, start, stored):  # animre replaces these (animre/spec/streams.py)\n"
+    "    pass\n"
+    "\n\ndef _animre_bit_start(io, d):\n"
+    "    return io.pos()\n"
+    "\n\ndef _animre_bit_end(io, d):\n"
+    "    return io.pos()\n"
+)
+
+
+def place(sub, io, start: int, stored: int | None) -> None:
+    """Give substream ``sub`` its place: read at ``start`` of stream ``io``; ``stored`` bytes if processed."""
+    base = getattr(io, "_animre_base", 0)
+    if stored is not None or base is None:
+        sub._animre_base = None
+        sub._animre_stored = (stored_range(io) if base is None
+                              else (base + start, base + start + stored))
+    else:
+        sub._animre_base = base + start
+
+
+def bit_start(io, d: dict) -> int:
+    """The byte holding a bit field's first bit; its bit position goes to ``d['bit_start']``."""
+    bits = io.pos() * 8 - io.bits_left
+    d["bit_start"] = bits
+    return bits >> 3
+
+
+def bit_end(io, d: dict) -> int:
+    """The byte after a bit field's last bit; its bit position goes to ``d['bit_end']``."""
+    d["bit_end"] = io.pos() * 8 - io.bits_left
+    return io.pos()
+
+
+def stream_base(io) -> int | None:
+    """Absolute start of stream ``io`` in the parsed bytes; ``None`` for the bytes of a ``process:``."""
+    return getattr(io, "_animre_base", 0)
+
+
+def stored_range(io) -> tuple[int, int] | None:
+    """For a processed stream: ``(start, end)`` of the stored bytes it was made from; else ``None``."""
+    return getattr(io, "_animre_stored", None)
+
+
+def entry_base(obj, entry: dict) -> int | None:
+    """Absolute start of the stream a debug ``entry`` of ``obj`` was measured in (see the module)."""
+    io = entry.get("io")
+    return getattr(io if io is not None else obj._io, "_animre_base", 0)
+
+
+def _io_of(code: str, end: int, key: str) -> str:
+    """The stream expression the debug entry ``key`` was started with, last before ``end`` in ``code``."""
+    found = None
+    for m in re.finditer(_START.format(k=re.escape(key)), code[:end]):
+        found = m[1]
+    return found or "self._io"
+
+
+def place_source(code: str) -> str:
+    """Generated Python parser code that records where each of its streams and bit fields lies."""
+    n = 0
+
+    def sub(m: re.Match) -> str:
+        nonlocal n
+        ind, var, _, raw, idx = m[1], m[2], m[3], m[4], m[5] or ""
+        io = _io_of(code, m.start(), raw)
+        entry = f"self._debug['{raw}']" + (f"['arr']{idx}" if idx else "")
+        stored = f"len(self._raw__raw_{raw}{idx})" if f"self._raw__raw_{raw}" in code else "None"
+        n += 1
+        return f"{m[0]}\n{ind}_animre_place({var}, {io}, {entry}['start'], {stored})"
+
+    out = _SUB.sub(sub, code)
+    out, k = _BIT_START.subn(lambda m: (f"{m[1]}{m[2]}['start'] = _animre_bit_start({m[4]}, {m[2]})\n{m[5]}\n"
+                                        f"{m[1]}{m[2]}['end'] = _animre_bit_end({m[4]}, {m[2]})"), out)
+    out, j = _IO_ENTRY.subn(lambda m: f"{m[0]}\n{m[1]}{m[2]}['io'] = io", out)
+    if not (n or k or j):
+        return code
+    return out.rstrip("\n") + _FALLBACK
+
+
+def place_module(mod: types.ModuleType) -> None:
+    """Give a loaded parser module the real functions of this module (one without streams is left alone)."""
+    if hasattr(mod, "_animre_place"):
+        mod._animre_place = place
+        mod._animre_bit_start = bit_start
+        mod._animre_bit_end = bit_end
