@@ -98,6 +98,10 @@ def _cmd_scan(args) -> int:
     if len(c.errors):
         print("errors:")
         _print_df(c.errors[["file", "path", "offset", "message"]], limit=args.limit)
+    skipped = f[f["status"] == "skipped"]
+    if len(skipped):
+        print("skipped (why no format reads them):")
+        _print_df(skipped[["file", "reason"]], limit=args.limit)
     return _status(c)
 
 
@@ -169,7 +173,7 @@ def _cmd_suggest(args) -> int:
     from .spec.patch import suggest_patch
 
     check_outside(args.out, args.dir)
-    if args.apply:
+    if args.apply and args.ksy is not None:
         check_outside(args.ksy, args.dir)
     c = _open(args)
     tables = None
@@ -191,17 +195,18 @@ def _cmd_suggest(args) -> int:
             raise UsageError(f"no spec {path} (--ksy names the folder of the specs)")
         return path
 
-    patches = []
-    for spec in dict.fromkeys(s["spec"]):
-        patches.append(suggest_patch(s, spec_path(spec)))
-    patch = "".join(patches)
+    paths = {spec: spec_path(spec) for spec in dict.fromkeys(s["spec"])}
+    if args.apply:  # the specs --apply writes: never inside DIR either
+        for p in paths.values():
+            check_outside(p, args.dir)
+    patch = "".join(suggest_patch(s, p) for p in paths.values())
     out = args.out / "suggestions.patch"
     write_atomic(out, patch.encode("utf-8"))
     print(f"wrote the patch ({patch.count(chr(10))} lines) to {out}")
     status = _status(c)
     if args.apply:
-        for spec in dict.fromkeys(s["spec"]):
-            r = apply_suggestions(s, spec_path(spec), c)
+        for spec in paths:
+            r = apply_suggestions(s, paths[spec], c)
             for w in r.withdrawn.itertuples(index=False):
                 print(f"{spec}.ksy: withdrawn {w.type}.{w.field}: {w.reason}")
             if r.problems:
@@ -214,17 +219,26 @@ def _cmd_suggest(args) -> int:
 
 
 def _cmd_infer(args) -> int:
-    from .infer import infer_spec
+    from .infer import infer_spec, leave_one_out, spec_id_of
 
+    out = check_outside(args.out or Path(f"{args.format_name or 'unknown'}.ksy"), args.dir)
     if sys.stderr.isatty() and not args.quiet:
         print(f"inferring a spec from the files in {args.dir} ...", file=sys.stderr)
-    spec = infer_spec(args.dir, name=args.format_name, min_files=args.min_files)
-    out = args.out or Path(f"{args.format_name}.ksy")
+    name = args.format_name or spec_id_of(out)  # meta/id: --format-name, else the output's name
+    spec = infer_spec(args.dir, name=name, min_files=args.min_files)
     spec.save(out)
     roles = spec.roles()
     found = ", ".join(f"{k} {roles[k]}" for k in ("magic", "file_size", "offset", "count", "size", "string",
                                                   "float") if k in roles) or "no structure"
-    print(f"inferred {out} from {len(spec.files)} files: {found}")
+    print(f"inferred {out} (meta/id {name}) from {len(spec.files)} files: {found}")
+    if args.holdout:
+        loo = leave_one_out(args.dir, trials=args.holdout, min_files=args.min_files)
+        if len(loo):
+            print(f"leave-one-out: a spec inferred without the file parses it in {int(loo['parses'].sum())}/"
+                  f"{len(loo)} trials" + "".join(f"\n    {r.file}: {r.error}" for r in loo.itertuples()
+                                                if not r.parses))
+        else:
+            print(f"leave-one-out: not tried (needs more than {args.min_files} files)")
     if args.evidence:
         _print_df(spec.evidence[["type", "field", "offset", "width", "kind", "role", "evidence"]], limit=args.limit)
     return 0
@@ -325,9 +339,11 @@ def build_parser() -> argparse.ArgumentParser:
                                    "field's doc states its evidence. DIR is only read.")
     q.add_argument("dir", type=Path, help="folder of files of one format")
     q.add_argument("--out", "-o", type=Path, default=None, help="spec to write (default FORMAT_NAME.ksy)")
-    q.add_argument("--format-name", default="unknown", help="the spec id (default unknown)")
+    q.add_argument("--format-name", default=None, help="the spec id (default: the output's name, -o NAME.ksy)")
     q.add_argument("--min-files", type=int, default=5, help="independent files needed (default 5)")
     q.add_argument("--evidence", action="store_true", help="print the evidence of every field")
+    q.add_argument("--holdout", type=int, default=5,
+                   help="leave-one-out trials: infer without a file, parse it with that spec (default 5; 0: none)")
     q.add_argument("--quiet", "-q", action="store_true", help="no progress line")
     q.add_argument("--limit", type=int, default=200, help="rows of the evidence to print (default 200)")
     q.set_defaults(func=_cmd_infer)

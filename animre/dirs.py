@@ -1,11 +1,13 @@
-"""Where the kit keeps what it computes: the cache folder (compiled parsers, table snapshots)."""
+"""Where the kit keeps what it computes (the cache folder), and where it never writes (a folder it reads)."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-__all__ = ["default_cache_dir"]
+from .errors import UsageError
+
+__all__ = ["default_cache_dir", "check_outside"]
 
 
 def default_cache_dir() -> Path:
@@ -20,3 +22,33 @@ def default_cache_dir() -> Path:
     if env:
         return Path(env)
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "animre"
+
+
+def check_outside(target: str | os.PathLike, *read: str | os.PathLike | None) -> Path:
+    """Raise :class:`~animre.errors.UsageError` when ``target`` is (inside) a folder or file being read.
+
+    ``read`` are the folders (or files) the run reads; ``None`` entries are
+    ignored. Returns ``target`` as a Path. Every command and function that
+    writes asks this one helper (``animre.folders`` re-exports it).
+
+    Examples
+    --------
+    >>> check_outside("/tmp/out/x", "/tmp/game").as_posix()
+    '/tmp/out/x'
+    >>> check_outside("/tmp/game/x.ksy", "/tmp/game")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    animre.errors.UsageError: /tmp/game/x.ksy is inside /tmp/game, the folder being read: animre never writes ...
+    """
+    t = Path(target).expanduser().resolve()
+    for r in read:
+        if r is None:
+            continue
+        src = Path(r).expanduser().resolve()
+        if t == src and src.is_file():
+            raise UsageError(f"{target} is {r}, a file being read: animre never writes over a file it reads; "
+                             "choose another output")
+        if t == src or src in t.parents:
+            raise UsageError(f"{target} is inside {r}, the folder being read: animre never writes into a folder "
+                             "it reads; choose an output outside it")
+    return Path(target)

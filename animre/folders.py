@@ -5,7 +5,8 @@ only into the kit's own ``data/samples`` (or an empty folder a caller names);
 the exports of a notebook run go to ``out/<notebook>/<name of the data
 folder>/`` in this checkout (or wherever ``OUT`` says), never inside the
 folder being read. The notebooks, ``make demo`` and the commands that write
-(``export``, ``report``, ``suggest``, ``samples``) all ask this module.
+(``export``, ``report``, ``suggest``, ``infer``, ``samples``) all ask this module (the check itself,
+:func:`check_outside`, lives in :mod:`animre.dirs`, where the lower layers reach it).
 
 Examples
 --------
@@ -25,6 +26,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from .dirs import check_outside
 from .errors import UsageError
 from .samples import MANIFEST, generate_all
 from .spec.compiler import PROJECT_ROOT
@@ -69,28 +71,6 @@ def run_folder(data: str | os.PathLike, notebook: str, out: str | os.PathLike | 
     if out is not None:
         return Path(out)
     return Path(base if base is not None else OUT_DIR) / notebook / (_resolved(data).name or "root")
-
-
-def check_outside(target: str | os.PathLike, *read: str | os.PathLike | None) -> Path:
-    """Raise :class:`~animre.errors.UsageError` when ``target`` is (inside) a folder being read.
-
-    ``read`` are the folders (or files) the run reads; ``None`` entries are
-    ignored. Returns ``target`` as a Path.
-
-    Examples
-    --------
-    >>> check_outside("/tmp/out/x", "/tmp/game").as_posix()
-    '/tmp/out/x'
-    """
-    t = _resolved(target)
-    for r in read:
-        if r is None:
-            continue
-        src = _resolved(r)
-        if t == src or src in t.parents:
-            raise UsageError(f"{target} is inside {r}, the folder being read: animre never writes into a "
-                             "folder it reads; choose an output folder outside it")
-    return Path(target)
 
 
 def prepare_run(data: str | os.PathLike, out: str | os.PathLike | None = None) -> Path:

@@ -8,7 +8,9 @@ container and its offset inside it. A container that cannot be listed, a
 member that cannot be read, a container nested deeper than
 :data:`MAX_DEPTH` or one that contains itself becomes an entry with an
 error; nothing stops the walk. :func:`read_source` reads an entry's bytes
-again (in any process: it reopens the container from its path).
+again (in any process: it reopens the container from its path); inside
+:func:`keep_open` the containers it read from memory stay open for the next
+read, and are closed when the block ends.
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO
@@ -26,13 +30,14 @@ from .containers import detect_container
 from .containers.base import Member
 from .errors import AnimreError, ParseError, UsageError
 
-__all__ = ["Source", "list_sources", "read_source", "collect_files", "MAX_DEPTH", "HEAD", "IGNORED_SUFFIXES"]
+__all__ = ["Source", "list_sources", "read_source", "keep_open", "collect_files", "MAX_DEPTH", "HEAD",
+           "IGNORED_SUFFIXES"]
 
 HEAD = 4096
 MAX_DEPTH = 8  # containers inside containers, at most this deep
-IGNORED_SUFFIXES = {
+IGNORED_SUFFIXES = {  # notes, and everything the kit writes (specs, exports, reports, patches, animations)
     ".json", ".md", ".txt", ".csv", ".parquet", ".xlsx", ".ipynb", ".py", ".png", ".jpg",
-    ".html", ".tmp", ".ksy", ".yaml", ".yml", ".log",
+    ".html", ".tmp", ".ksy", ".yaml", ".yml", ".log", ".patch", ".gif", ".apng",
 }
 
 
@@ -213,6 +218,53 @@ def _expand(fh: BinaryIO, cont, src: Source, ancestors: tuple[str, ...], depth: 
 
 _OPEN: OrderedDict = OrderedDict()  # (pid, path, chain) -> (file object, {member name: Member})
 _OPEN_MAX = 8
+_KEEP = {"pid": None, "depth": 0}  # the keep_open blocks this process is in
+_KEEP_LOCK = threading.Lock()
+
+
+@contextmanager
+def keep_open() -> Iterator[None]:
+    """Keep the containers :func:`read_source` reads from memory open until the outermost block ends.
+
+    A container held in memory (an AGG inside a zip, a disc image inside a
+    zip, whose reader works on a temporary copy) is opened again for every
+    read outside such a block, and closed after it, so that nothing a read
+    needed stays behind (a temporary copy is removed when its container
+    closes). Opening a corpus and a worker's batch read inside one.
+
+    Examples
+    --------
+    >>> root, src = list_sources("data/samples/zip")
+    >>> members = [s for s in src if s.chain and not s.kind]
+    >>> with keep_open():
+    ...     sizes = [len(read_source(s)) for s in members[:3]]
+    >>> sizes == [s.size for s in members[:3]]
+    True
+    """
+    with _KEEP_LOCK:
+        if _KEEP["pid"] != os.getpid():  # a forked worker: its parent's blocks are not its own
+            _KEEP.update(pid=os.getpid(), depth=0)
+        _KEEP["depth"] += 1
+    try:
+        yield
+    finally:
+        with _KEEP_LOCK:
+            _KEEP["depth"] -= 1
+            done = not _KEEP["depth"]
+        if done:
+            _close_held()
+
+
+def _keeping() -> bool:
+    return _KEEP["pid"] == os.getpid() and _KEEP["depth"] > 0
+
+
+def _close_held() -> None:
+    """Close every container held in memory (those below a file: ``chain`` is not empty)."""
+    for key in [k for k in _OPEN if k[-1]]:
+        got = _OPEN.pop(key, None)
+        if got is not None:
+            got[0].close()
 
 
 def _directory(src_path: Path, chain: tuple[str, ...], display: str) -> dict[str, Member]:
@@ -268,15 +320,19 @@ def read_source(src: Source) -> bytes:
         _OPEN.clear()
         read_source._pid = os.getpid()  # type: ignore[attr-defined]
     try:
-        members = _directory(src.path, src.chain[:-1], src.container or src.path.name)
-    except OSError as e:
-        raise ParseError(src.name, "", 0, f"cannot read its container: {e}") from e
-    m = members.get(src.chain[-1])
-    if m is None:
-        raise ParseError(src.name, "", 0, "member no longer in its container")
-    try:
-        return m.read()
-    except (AnimreError, ParseError):
-        raise
-    except Exception as e:  # noqa: BLE001
-        raise _as_parse_error(e, src.name, "", m.offset) from e
+        try:
+            members = _directory(src.path, src.chain[:-1], src.container or src.path.name)
+        except OSError as e:
+            raise ParseError(src.name, "", 0, f"cannot read its container: {e}") from e
+        m = members.get(src.chain[-1])
+        if m is None:
+            raise ParseError(src.name, "", 0, "member no longer in its container")
+        try:
+            return m.read()
+        except (AnimreError, ParseError):
+            raise
+        except Exception as e:  # noqa: BLE001
+            raise _as_parse_error(e, src.name, "", m.offset) from e
+    finally:
+        if not _keeping():
+            _close_held()

@@ -33,6 +33,12 @@ from animre.spec.compiler import KSY_DIR, load_parser  # noqa: E402
 from animre.spec.parse import parse_bytes  # noqa: E402
 
 SHIPPED = ["af", "bk", "frm", "icn", "mot", "pas4", "flc", "agg", "pal"]
+_SCRATCH: list[Path] = []  # the run's scratch folder: removed when main() returns
+
+
+def scratch(prefix: str) -> Path:
+    """A new folder inside the run's scratch folder (the system temp folder outside :func:`main`)."""
+    return Path(tempfile.mkdtemp(prefix=prefix, dir=_SCRATCH[-1] if _SCRATCH else None))
 SPEC_OF = {"af": "af", "bk": "bk"}
 
 
@@ -42,7 +48,7 @@ def shipped_files(fmt: str, min_files: int = 8, seeds: int = 6) -> list[tuple[st
     gen = {"af": "omf", "bk": "omf", "pal": "icn"}.get(fmt, fmt)
     mod = load_parser(fmt)
     for seed in range(seeds):
-        d = Path(tempfile.mkdtemp(prefix="animre-infer-bench-"))
+        d = scratch("animre-infer-bench-")
         generate_all(d, seed=1000 + seed, only=[gen])
         for p in sorted(d.rglob("*")):
             if not p.is_file() or p.name == "manifest.json":
@@ -203,7 +209,7 @@ def section_guard() -> dict:
 def section_speed() -> dict:
     import numpy as np
 
-    d = Path(tempfile.mkdtemp(prefix="animre-infer-speed-"))
+    d = scratch("animre-infer-speed-")
     rng = np.random.default_rng(5)
     for n, data, _ in syn.syna_files(200, 11):
         pad = rng.integers(0, 256, 100_000 - len(data) % 100_000, dtype=np.uint8).tobytes()
@@ -218,13 +224,13 @@ def section_speed() -> dict:
     t_read = time.perf_counter() - t
     print(f"[infer] speed: 200 files, {total / 1e6:.1f} MB: inference {dt:.2f} s (reading every byte once: "
           f"{t_read:.2f} s); roles {spec.roles()}")
-    tiny = Path(tempfile.mkdtemp(prefix="animre-infer-tiny-"))
+    tiny = scratch("animre-infer-tiny-")
     for i in range(20_000):
         (tiny / f"{i:06d}.bin").write_bytes(bytes([i % 7]) * 3)
     t = time.perf_counter()
     infer_spec(tiny)
     t_tiny = time.perf_counter() - t
-    one = Path(tempfile.mkdtemp(prefix="animre-infer-one-"))
+    one = scratch("animre-infer-one-")
     for i in range(8):
         (one / f"{i}.bin").write_bytes(b"\xAA" * (1000 + 37 * i))
     t = time.perf_counter()
@@ -235,10 +241,15 @@ def section_speed() -> dict:
 
 
 def main() -> dict:
-    os.environ.setdefault("ANIMRE_CACHE_DIR", tempfile.mkdtemp(prefix="animre-infer-cache-"))
-    return {"shipped": section_shipped(), "synthetic": section_synthetic(), "real": section_real(),
-            "guard": section_guard(),
-            "speed": section_speed()}
+    with tempfile.TemporaryDirectory(prefix="animre-infer-") as tmp:  # nothing of the run stays behind
+        _SCRATCH.append(Path(tmp))
+        os.environ.setdefault("ANIMRE_CACHE_DIR", str(Path(tmp) / "cache"))
+        try:
+            return {"shipped": section_shipped(), "synthetic": section_synthetic(), "real": section_real(),
+                    "guard": section_guard(),
+                    "speed": section_speed()}
+        finally:
+            _SCRATCH.pop()
 
 
 if __name__ == "__main__":

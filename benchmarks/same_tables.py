@@ -53,10 +53,11 @@ print(json.dumps(out))
 """
 
 def dump(pkg_root: Path, folders: list[str]) -> dict:
-    env = dict(os.environ, PYTHONPATH=str(pkg_root), ANIMRE_CACHE_DIR=tempfile.mkdtemp(prefix="animre-cmp-"))
-    env.pop("ANIMRE_SPECS", None)
-    proc = subprocess.run([sys.executable, "-c", DUMP, *folders], cwd=pkg_root, env=env, capture_output=True,
-                          text=True, check=False)
+    with tempfile.TemporaryDirectory(prefix="animre-cmp-") as cache:
+        env = dict(os.environ, PYTHONPATH=str(pkg_root), ANIMRE_CACHE_DIR=cache)
+        env.pop("ANIMRE_SPECS", None)
+        proc = subprocess.run([sys.executable, "-c", DUMP, *folders], cwd=pkg_root, env=env, capture_output=True,
+                              text=True, check=False)
     if proc.returncode:
         raise SystemExit(f"dump failed in {pkg_root}:\n{proc.stderr[-3000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])

@@ -235,13 +235,18 @@ def _nod(call: Callable, name: str, path: str, offset: int, what: str):
 
 
 class _Disc:
-    """An image opened by nod (from its path, or from a temporary copy when held in memory)."""
+    """An image opened by nod (from its path, or from a temporary copy when held in memory).
+
+    nod opens the image by path again whenever it reads, so a copy lives as long as the image: it is
+    removed when the image is no longer used (the sources layer closes the containers it read from
+    memory when a read ends, see :func:`animre.sources.keep_open`), by the process that made it.
+    """
 
     def __init__(self, fh: BinaryIO, name: str, nod_rs, fmt: str):
         path = getattr(fh, "name", None)
         if not (isinstance(path, str) and os.path.isfile(path) and os.path.getsize(path) == file_size(fh)):
             fd, path = tempfile.mkstemp(suffix=f".{fmt.lower()}", prefix="animre-disc-")
-            weakref.finalize(self, os.unlink, path)
+            weakref.finalize(self, _remove_copy, path, os.getpid())
             with os.fdopen(fd, "wb") as out:
                 fh.seek(0)
                 while chunk := fh.read(1 << 20):
@@ -254,6 +259,15 @@ class _Disc:
                              f"({MAX_DISC} bytes)")
         self.size = size
         self.wii = _nod(lambda: self.reader.header().is_wii, name, where, 0, "read the disc header")
+
+
+def _remove_copy(path: str, pid: int) -> None:
+    """Remove a temporary copy, in the process that made it (a forked worker drops its parent's images)."""
+    if os.getpid() == pid:
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
 
 
 def members(fh: BinaryIO, name: str) -> list[Member]:

@@ -13,13 +13,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .._version import __version__
-from ..errors import AnimreError, SpecError, ToolchainError
-from ..formats import MIN_SCORE, Format, detect, registry
+from ..errors import AnimreError, ParseError, SpecError, ToolchainError
+from ..formats import MIN_SCORE, Format, detect, registry, signature_of
 from ..sources import Source, read_source
+from ..spec.parse import walk
 from ..tables.read import module_for, parse_data
 from .results import KEY_SCHEMA
 
-__all__ = ["Ident", "identify", "choose_format", "trial_parse"]
+__all__ = ["Ident", "identify", "choose_format", "trial_parse", "trial"]
 
 @dataclass
 class Ident:
@@ -27,25 +28,56 @@ class Ident:
     fmt: Format | None
     key: str | None
     by: str | None = None
+    reason: str | None = None  # why no format reads it (a skipped file)
 
     @property
     def name(self) -> str:
         return self.src.name
 
 
-def trial_parse(src: Source, fmt: Format) -> bool:
-    """Does the file parse with the format's spec (its ``seq``; instances are not needed to decide)?"""
+def trial_parse(src: Source, fmt: Format, *, plausible: bool = False) -> bool:
+    """Does the file parse with the format's spec? See :func:`trial`."""
+    return trial(src, fmt, plausible=plausible) is None
+
+
+def trial(src: Source, fmt: Format, *, plausible: bool = False) -> str | None:
+    """None when the file parses with the format's spec, else why not (``stopped at entries[12].offset ...``).
+
+    With ``plausible`` (a spec with no magic and no extension, where the parse
+    alone decides) the parse must also read the file plausibly: the ``seq``
+    parses, every instance evaluates (positional and value instances, as a
+    Kaitai user asking for them would), and the bytes read reach the file's
+    last byte (nothing is left over that the spec does not describe). A trial
+    of a spec without magic accepts almost any file otherwise.
+    """
+    later: list = []
     try:
-        parse_data(read_source(src), src.name, fmt, instance_errors=[])
-        return True
+        _, obj, bases = parse_data(read_source(src), src.name, fmt, instance_errors=later)
     except (SpecError, ToolchainError):  # the spec itself is broken: say so, never "not this format"
         raise
-    except (AnimreError, Exception):  # noqa: BLE001 - a failed trial only rules the format out
-        return False
+    except ParseError as e:  # a failed trial only rules the format out
+        return f"trial parse of {fmt.name} stopped at {e.path or '(start)'} @ {e.offset}: {e.reason}"
+    except (AnimreError, Exception) as e:  # noqa: BLE001 - a failed trial only rules the format out
+        return f"trial parse of {fmt.name} failed: {type(e).__name__}: {e}"
+    if not plausible:
+        return None
+    if later:
+        e = later[0]
+        return f"trial parse of {fmt.name}: instance {e.path} @ {e.offset} fails: {e.reason.removeprefix('instance: ')}"
+    end = max((f.end for f in walk(obj, bases, values=False) if f.end is not None), default=0)
+    if end < src.size:
+        return (f"trial parse of {fmt.name} reads {end} of {src.size} bytes: the spec has no magic and no "
+                "extension, so a parse counts only when it reads the whole file")
+    return None
 
 
 def choose_format(src: Source, reg: Mapping[str, Format]) -> tuple[Format | None, str | None]:
-    """The format of one file and why (``detected_by``): magic, plugin, extension, trial parse, tie."""
+    """The format of one file and why (``detected_by``), or ``(None, why no format reads it)``.
+
+    Magic, plugin, extension, trial parse, tie; a spec with no magic gate and
+    no extension claims a loose file only by a plausible trial parse
+    (:func:`trial`), and never an archive member.
+    """
     found = detect(src.head, src.size, src.name, reg)
     mine = _user_claim(src, found)
     if mine is not None:
@@ -63,13 +95,50 @@ def choose_format(src: Source, reg: Mapping[str, Format]) -> tuple[Format | None
             return best.format, best.by
         names = ", ".join(d.format.name for d in parsed)
         return parsed[0].format, f"{parsed[0].by}; tie: {names} all parse it ({parsed[0].format.name} chosen)"
-    trials = [d for d in found if d.needs_trial]
-    parsed = [d for d in trials if trial_parse(src, d.format)]
+    why: dict[str, str] = {}
+    parsed = []
+    for d in found:
+        if not d.needs_trial:
+            continue
+        blind = d.by == "trial parse"
+        if blind and src.container is not None:
+            why[d.format.name] = f"{d.format.name}: no magic and no extension; archive members are not trial-parsed"
+            continue
+        r = trial(src, d.format, plausible=blind)
+        if r is None:
+            parsed.append(d)
+        else:
+            why[d.format.name] = r
     if parsed:
         d = parsed[0]
         tie = f"; tie: {', '.join(x.format.name for x in parsed)} all parse it" if len(parsed) > 1 else ""
-        return d.format, ("weak magic + trial parse" if d.by == "weak magic" else "trial parse") + tie
-    return None, None
+        return d.format, ("weak magic + trial parse" if d.by == "weak magic" else "plausible trial parse") + tie
+    return None, _why_none(src, reg, found, why)
+
+
+def _why_none(src: Source, reg: Mapping[str, Format], found: list, why: dict[str, str]) -> str:
+    """Why no format reads a file, in words, for the ``reason`` column of a skipped file."""
+    ext = src.name.rsplit("/", 1)[-1].rsplit(".", 1)
+    ext = f".{ext[1].lower()}" if len(ext) == 2 else "(no extension)"
+    judged = {d.format.name for d in found}
+    for f in reg.values():
+        if f.name in why or f.name in judged:
+            continue
+        sig = signature_of(f)
+        miss = sig.mismatch(src.head, src.size) if sig is not None and f.locate is None else None
+        if miss is not None:
+            why[f.name] = f"{f.name}: {miss}"
+        elif f.detect is not None:
+            why[f.name] = f"{f.name}: its plugin does not recognise it"
+        elif sig is not None and sig.extensions:
+            why[f.name] = (f"{f.name}: no magic to check, and it declares "
+                           f"{' or '.join('.' + e for e in sig.extensions)}, not {ext}")
+    if len(reg) <= 3:
+        return "; ".join(why[n] for n in reg if n in why) or "no format recognises it"
+    trials = [r for r in why.values() if r.startswith("trial parse")]
+    declares = any(signature_of(f) is not None and signature_of(f).extension_matches(src.name) for f in reg.values())
+    head = ("no format's magic matches" + ("" if declares else f" and no spec declares {ext}"))
+    return "; ".join([head, *trials])
 
 
 def _user_claim(src: Source, found: list) -> tuple[Format, str] | None:
@@ -103,7 +172,7 @@ def identify(src: Source, parsers, spec_hashes: dict[str, str] | None = None,
         return Ident(src, None, None)  # bytes that cannot be read; a container that cannot be listed can
     fmt, by = choose_format(src, reg if reg is not None else registry(parsers=parsers, env=False))
     if fmt is None:
-        return Ident(src, None, None)
+        return Ident(src, None, None, reason=by)
     if spec_hashes is not None and fmt.name in spec_hashes:
         shash = spec_hashes[fmt.name]
     else:

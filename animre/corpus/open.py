@@ -12,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..formats import registry
-from ..sources import list_sources
+from ..sources import keep_open, list_sources
 from .cache import default_cache_dir, read_snapshot, snapshot_dir, write_snapshot
 from .collector import Collector
 from .identify import identify
@@ -65,79 +65,81 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *,
     0  ARCHRFRM.BIN         300
     1  BOAR_FRM.BIN         150
     """
-    clock = _Clock()
-    reg = registry(specs, formats, parsers)
-    root, sources = list_sources(path, keep={e for f in reg.values() for e in f.extensions})
-    files = [s.path for s in sources if not s.chain]
-    cache_dir = None
-    if cache is True:
-        cache_dir = default_cache_dir()
-    elif cache:
-        cache_dir = Path(cache)
-    names = [s.name for s in sources]
-    spec_hashes: dict[str, str] = {}  # one spec hash per format per open
-    idents = [identify(s, parsers, spec_hashes, reg) for s in sources]
-    for i in idents:  # the first bytes served detection; the corpus keeps no copy of them
-        i.src = replace(i.src, head=b"")
-    sources = [i.src for i in idents]
-    keys = {i.name: i.key for i in idents}
-    clock.lap("list, hash and detect")
-    snapshot, sdir = None, None
-    if cache_dir is not None:
-        sdir = snapshot_dir(cache_dir, root, files, {
-            **(parsers or {}), **{f"{f.name}:{f.source.hash}": None for f in reg.values()
-                                  if f.source is not None and not f.source.shipped and f.name not in (parsers or {})},
-            **({"formats:" + ",".join(reg): None} if formats is not None else {})})
-        got = read_snapshot(sdir)
-        if got is not None:
-            old_keys, snapshot = got
-            # keep only files whose content, format and spec are unchanged
-            reuse = {n for n, k in keys.items() if k is not None and old_keys.get(n) == k}
-            if reuse != set(old_keys) or len(reuse) != len(keys):
-                snapshot["files"] = snapshot["files"][snapshot["files"]["file"].isin(reuse)]
-    clock.lap("read cache")
-    reused = set()
-    if snapshot is not None:
-        reused = set(snapshot["files"]["file"])
-    todo = [i for i in idents if i.name not in reused]
-    results = [FileResult(i.name, str(i.src.path), i.fmt.name if i.fmt else None, i.src.size, i.src.sha256, True,
-                          cached=True, container=i.src.container, offset=i.src.offset, kind=i.src.kind,
-                          members=i.src.members, detected_by=i.by) for i in idents if i.name in reused]
-    bar = None
-    if progress is not False and len(todo) >= 20:
-        from tqdm.auto import tqdm
+    with keep_open():  # containers read from memory stay open for the whole open, then close
+        clock = _Clock()
+        reg = registry(specs, formats, parsers)
+        root, sources = list_sources(path, keep={e for f in reg.values() for e in f.extensions})
+        files = [s.path for s in sources if not s.chain]
+        cache_dir = None
+        if cache is True:
+            cache_dir = default_cache_dir()
+        elif cache:
+            cache_dir = Path(cache)
+        names = [s.name for s in sources]
+        spec_hashes: dict[str, str] = {}  # one spec hash per format per open
+        idents = [identify(s, parsers, spec_hashes, reg) for s in sources]
+        for i in idents:  # the first bytes served detection; the corpus keeps no copy of them
+            i.src = replace(i.src, head=b"")
+        sources = [i.src for i in idents]
+        keys = {i.name: i.key for i in idents}
+        clock.lap("list, hash and detect")
+        snapshot, sdir = None, None
+        if cache_dir is not None:
+            sdir = snapshot_dir(cache_dir, root, files, {
+                **(parsers or {}),
+                **{f"{f.name}:{f.source.hash}": None for f in reg.values()
+                   if f.source is not None and not f.source.shipped and f.name not in (parsers or {})},
+                **({"formats:" + ",".join(reg): None} if formats is not None else {})})
+            got = read_snapshot(sdir)
+            if got is not None:
+                old_keys, snapshot = got
+                # keep only files whose content, format and spec are unchanged
+                reuse = {n for n, k in keys.items() if k is not None and old_keys.get(n) == k}
+                if reuse != set(old_keys) or len(reuse) != len(keys):
+                    snapshot["files"] = snapshot["files"][snapshot["files"]["file"].isin(reuse)]
+        clock.lap("read cache")
+        reused = set()
+        if snapshot is not None:
+            reused = set(snapshot["files"]["file"])
+        todo = [i for i in idents if i.name not in reused]
+        results = [FileResult(i.name, str(i.src.path), i.fmt.name if i.fmt else None, i.src.size, i.src.sha256, True,
+                              cached=True, container=i.src.container, offset=i.src.offset, kind=i.src.kind,
+                              members=i.src.members, detected_by=i.by) for i in idents if i.name in reused]
+        bar = None
+        if progress is not False and len(todo) >= 20:
+            from tqdm.auto import tqdm
 
-        total_bytes = sum(i.src.size for i in todo)
-        bar = tqdm(total=len(todo), desc="animre: parsing", unit="file", disable=None if progress is None else False,
-                   postfix=f"0.0 of {total_bytes / 1e6:.1f} MB")
-        bar.bytes_total = total_bytes
-    n_workers = worker_count(workers)
-    parallel = n_workers > 1 and (workers is not None or len(todo) >= PARALLEL_MIN_FILES)
-    collector = Collector()
-    try:
-        for batch, tables in scan(todo, parsers, n_workers, parallel, bar):
-            if tables:
-                collector.absorb(tables)
-            for r in batch:
-                collector.add(r)
-            results.extend(batch)
-    finally:
-        if bar is not None:
-            bar.close()
-    clock.lap("parse and flatten")
-    fresh = collector.tables()
-    clock.lap("concatenate")
-    corpus = Corpus(root, results, parsers, snapshot=snapshot, order=names, fresh_tables=fresh, sources=sources,
-                    formats=reg)
-    del fresh
-    clock.lap("assemble")
-    if sdir is not None and (todo or snapshot is None):
-        write_snapshot(sdir, keys, corpus._snapshot_payload())
-    clock.lap("write cache")
-    corpus._derive()
-    clock.lap("derive")
-    corpus.timings = clock.frame()
-    return corpus
+            total_bytes = sum(i.src.size for i in todo)
+            bar = tqdm(total=len(todo), desc="animre: parsing", unit="file",
+                       disable=None if progress is None else False, postfix=f"0.0 of {total_bytes / 1e6:.1f} MB")
+            bar.bytes_total = total_bytes
+        n_workers = worker_count(workers)
+        parallel = n_workers > 1 and (workers is not None or len(todo) >= PARALLEL_MIN_FILES)
+        collector = Collector()
+        try:
+            for batch, tables in scan(todo, parsers, n_workers, parallel, bar):
+                if tables:
+                    collector.absorb(tables)
+                for r in batch:
+                    collector.add(r)
+                results.extend(batch)
+        finally:
+            if bar is not None:
+                bar.close()
+        clock.lap("parse and flatten")
+        fresh = collector.tables()
+        clock.lap("concatenate")
+        corpus = Corpus(root, results, parsers, snapshot=snapshot, order=names, fresh_tables=fresh, sources=sources,
+                        formats=reg)
+        del fresh
+        clock.lap("assemble")
+        if sdir is not None and (todo or snapshot is None):
+            write_snapshot(sdir, keys, corpus._snapshot_payload())
+        clock.lap("write cache")
+        corpus._derive()
+        clock.lap("derive")
+        corpus.timings = clock.frame()
+        return corpus
 
 
 class _Clock:

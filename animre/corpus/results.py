@@ -11,9 +11,9 @@ __all__ = ["FileResult", "ERROR_COLUMNS", "FILES_COLUMNS", "UNAVAILABLE_COLUMNS"
 
 ERROR_COLUMNS = ["file", "format", "path", "offset", "message", "container"]
 FILES_COLUMNS = ["file", "format", "size", "sha256", "ok", "status", "container", "offset", "kind", "members",
-                 "detected_by"]
+                 "detected_by", "reason"]
 UNAVAILABLE_COLUMNS = ["kind", "format", "table", "name", "missing", "message"]
-KEY_SCHEMA = "files-v3"  # bump when the files table's columns change: older snapshots are not reused
+KEY_SCHEMA = "files-v4"  # bump when the files table's columns change: older snapshots are not reused
 
 
 @dataclass
@@ -21,7 +21,7 @@ class FileResult:
     """What one file yielded: its table rows with byte spans, or its error.
 
     ``status`` is ``parsed``, ``failed``, ``skipped`` (not recognised as any
-    format: listed, not an error) or ``container`` (a container no format
+    format: listed, not an error, with its ``reason``) or ``container`` (a container no format
     reads; its members are files of their own).
     """
 
@@ -40,6 +40,7 @@ class FileResult:
     kind: str | None = None
     members: int | None = None
     detected_by: str | None = None
+    reason: str | None = None  # a skipped file: why no format reads it
 
     def row(self) -> dict:
         """Its row of the ``files`` table."""

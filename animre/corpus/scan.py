@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 
 from ..errors import AnimreError, ParseError, UsageError
-from ..sources import read_source
+from ..sources import keep_open, read_source
 from ..tables.read import read_chunks
 from .collector import Collector
 from .identify import Ident
@@ -26,7 +26,7 @@ def process_file(ident: Ident, parsers) -> FileResult:
     src, fmt = ident.src, ident.fmt
     res = FileResult(src.name, str(src.path), fmt.name if fmt else None, src.size, src.sha256, False,
                      status="failed", container=src.container, offset=src.offset, kind=src.kind,
-                     members=src.members, detected_by=ident.by)
+                     members=src.members, detected_by=ident.by, reason=ident.reason)
     if src.error is not None and fmt is None:
         res.error = _listing_error(src)
         return res
@@ -41,7 +41,8 @@ def process_file(ident: Ident, parsers) -> FileResult:
             res.error = error_row(later[0], fmt.name, src.container)
             res.error["file"] = src.name
             if len(later) > 1:
-                res.error["message"] += f" (and {len(later) - 1} more blocks)"
+                more = ", ".join(dict.fromkeys(e.path for e in later[1:]))
+                res.error["message"] += f" (and {len(later) - 1} more failing instance(s): {more})"
     except ParseError as e:
         res.error = error_row(e, fmt.name, src.container)
         res.error["file"] = src.name
@@ -91,7 +92,8 @@ def process_batch(bounds: tuple[int, int]) -> tuple[list[FileResult], dict]:
     the parent only appends them: never parse trees, never per-cell objects.
     """
     idents, parsers = _POOL_STATE
-    results = [process_file(i, parsers) for i in idents[bounds[0]:bounds[1]]]
+    with keep_open():  # a container read from memory (and its temporary copy) closes with the batch
+        results = [process_file(i, parsers) for i in idents[bounds[0]:bounds[1]]]
     collector = Collector(every=len(results) + 1)
     for r in results:
         collector.add(r)

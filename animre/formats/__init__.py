@@ -56,8 +56,10 @@ def spec_claims(src: SpecSource) -> tuple[Claim, ...]:
 
     ``table`` is a table name (``frm_sequences``) or the short name after the
     spec id (``sequences``); default the root table. Optional: ``where`` (an
-    expression choosing the rows tested) and ``expected`` (what a
-    counterexample says was expected; default the expression).
+    expression choosing the rows tested), ``expected`` (what a
+    counterexample says was expected; default the expression) and ``detail``
+    (a note beside each counterexample; ``{range}`` and ``{values}`` in it
+    say what the corpus holds: :func:`animre.research.claims`).
     """
     doc = src.doc
     items = doc.get("-animre-claims") or (doc.get("meta") or {}).get("-animre-claims") or []
@@ -259,8 +261,8 @@ def detect(head: bytes, size: int, name: str, reg: Mapping[str, Format] | None =
                 out.append(Detection(f, 0.6, "weak magic"))
         elif sig is not None and sig.extension_matches(name):
             out.append(Detection(f, 0.5, "extension"))
-        elif f.source is not None and not f.source.shipped:
-            out.append(Detection(f, TRIAL_SCORE, "trial parse"))
+        elif f.source is not None and not f.source.shipped and not (sig is not None and sig.extensions):
+            out.append(Detection(f, TRIAL_SCORE, "trial parse"))  # no magic, no extension: only a parse can tell
     out.sort(key=lambda d: -d.score)
     return out
 

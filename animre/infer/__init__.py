@@ -7,6 +7,9 @@ structure, and the Kaitai writer. :func:`infer_spec` is the entry point.
 """
 
 from ._api import EVIDENCE_COLUMNS, InferredSpec, infer_spec
+from ._holdout import leave_one_out
+from ._result import spec_id_of
 from ._score import boundary_scores, inferred_fields, roles_found
 
-__all__ = ["EVIDENCE_COLUMNS", "InferredSpec", "infer_spec", "boundary_scores", "inferred_fields", "roles_found"]
+__all__ = ["EVIDENCE_COLUMNS", "InferredSpec", "infer_spec", "spec_id_of", "leave_one_out", "boundary_scores", "inferred_fields",
+           "roles_found"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
@@ -21,7 +22,7 @@ __all__ = ["InferredSpec", "infer_spec", "spec_time", "EVIDENCE_COLUMNS", "HEADE
 HEADER_MAX = 1024
 
 
-def infer_spec(source: Any, *, name: str = "unknown", min_files: int = 5, files: Any = None,
+def infer_spec(source: Any, *, name: str | None = None, min_files: int = 5, files: Any = None,
                alpha: float = ALPHA, head: int = HEAD, max_files: int = MAX_FILES,
                header_max: int = HEADER_MAX, table: str | None = None, column: str | None = None,
                variants: bool = True) -> InferredSpec:
@@ -31,8 +32,9 @@ def infer_spec(source: Any, *, name: str = "unknown", min_files: int = 5, files:
     ----------
     source : folder, list of files, list of ``(name, bytes)``, or Corpus
         The files (a corpus with ``files=`` to choose some of them).
-    name : str
-        The spec id (``meta/id``).
+    name : str, optional
+        The spec id (``meta/id``); without it, ``unknown`` until :meth:`InferredSpec.save` takes it from the
+        file name (``tiles.ksy`` -> ``tiles``).
     min_files : int
         Independent files (distinct contents) needed at all (default 5).
     files : callable, glob pattern or list of names, optional
@@ -63,6 +65,7 @@ def infer_spec(source: Any, *, name: str = "unknown", min_files: int = 5, files:
 
         return propose_fields(source, table, column, min_files=min_files, alpha=alpha)
     t0 = time.perf_counter()
+    named, name = name is not None, name or "unknown"
     samples = gather(source, files=files, head=head, max_files=max_files)
     if len(samples) < min_files:
         where = source if isinstance(source, (str, os.PathLike)) else f"the {type(source).__name__} given"
@@ -76,7 +79,20 @@ def infer_spec(source: Any, *, name: str = "unknown", min_files: int = 5, files:
     if variants:
         lay = split_variants(lay, rows, samples, alpha=alpha, min_files=min_files) or lay
     text = to_ksy(lay, name=name, n_files=len(samples))
-    return InferredSpec(text, evidence(lay), lay, [s.name for s in samples], seconds=time.perf_counter() - t0)
+    return InferredSpec(text, evidence(lay), lay, [s.name for s in samples], seconds=time.perf_counter() - t0,
+                        read_from=_read_from(source), named=named)
+
+
+def _read_from(source: Any) -> tuple[Path, ...]:
+    """The folders (or files) of ``source`` on disk: a spec inferred from them is never saved inside them."""
+    if isinstance(source, (str, os.PathLike)):
+        return (Path(source),)
+    if hasattr(source, "read_bytes") and hasattr(source, "files"):  # a corpus: its folder
+        root = getattr(source, "root", None)
+        return (Path(root),) if root is not None else ()
+    if isinstance(source, (list, tuple)):
+        return tuple(Path(s) for s in source if isinstance(s, (str, os.PathLike)))
+    return ()
 
 
 def spec_time(spec: InferredSpec) -> float:

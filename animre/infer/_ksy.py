@@ -14,10 +14,36 @@ from ._model import Field, Layout, Region
 __all__ = ["to_ksy"]
 
 
+class _Hex(bytes):
+    """Magic bytes written as a flow list of hex numbers (``[0x1f, 0x8b]``), as the gallery writes them."""
+
+
+def _hex(dumper: yaml.SafeDumper, data: _Hex):
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", [_HexInt(b) for b in data], flow_style=True)
+
+
+class _HexInt(int):
+    pass
+
+
+def _hexint(dumper: yaml.SafeDumper, data: _HexInt):
+    return dumper.represent_scalar("tag:yaml.org,2002:int", f"0x{int(data):02x}")
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+_Dumper.add_representer(_Hex, _hex)
+_Dumper.add_representer(_HexInt, _hexint)
+
+
 def _field(f: Field, endian: str) -> dict:
     d: dict = {"id": f.name}
-    if f.role == "magic":
-        d["contents"] = [int(b) for b in f.value]
+    if f.role == "magic":  # as the gallery writes it: a string where it is text, hex bytes otherwise
+        text = bytes(f.value)
+        d["contents"] = (text.decode("ascii") if all(0x20 <= b < 0x7F for b in text) and text.strip()
+                         else _Hex(text))
     elif f.role == "raw" or f.type is None:
         d["size"] = f.width
     elif f.type == "str":
@@ -27,8 +53,8 @@ def _field(f: Field, endian: str) -> dict:
         if t.endswith(endian):
             t = t[:-2]
         d["type"] = t
-        if f.role == "const":
-            d["valid"] = ksy_int(f.value)
+        if f.role == "const":  # documented, never enforced: the next file may hold another value
+            pass
         elif f.role == "file_size":
             k = f.k
             expr = "_root._io.size" + (f" + {k}" if k > 0 else f" - {-k}" if k < 0 else "")
@@ -83,9 +109,7 @@ def to_ksy(lay: Layout, *, name: str, n_files: int, doc: str = "") -> str:
     >>> print(to_ksy(lay, name="x", n_files=5).split("seq:")[1])
     <BLANKLINE>
     - id: magic
-      contents:
-      - 65
-      - 66
+      contents: AB
       doc: m
     - id: len_file
       type: u4
@@ -104,4 +128,4 @@ def to_ksy(lay: Layout, *, name: str, n_files: int, doc: str = "") -> str:
     spec.update(root)
     if types:
         spec["types"] = types
-    return yaml.safe_dump(spec, sort_keys=False, width=1000, allow_unicode=True)
+    return yaml.dump(spec, Dumper=_Dumper, sort_keys=False, width=1000, allow_unicode=True)

@@ -34,6 +34,12 @@ def _claim(taken: np.ndarray, f: Field) -> bool:
     return True
 
 
+#: Bytes a text magic is made of (``RIFF``, ``.snd``, ``GIF89a``, ``DDS ``): letters, digits and a few marks.
+#: Other printable bytes (``|`` = 124, ``(`` = 40) are as often the low byte of a size after the magic; a text
+#: magic that ran on into them would swallow that field.
+_MAGIC_TEXT = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ._-#!")
+
+
 def _magic(rows: Rows) -> Field | None:
     cst = rows.const
     run = 0
@@ -43,9 +49,11 @@ def _magic(rows: Rows) -> Field | None:
         return None
     head = bytes(rows.m[0, :run])
     printable = 0
-    while printable < run and 0x20 <= head[printable] < 0x7F:
+    while printable < run and head[printable] in _MAGIC_TEXT:
         printable += 1
     n = printable if printable >= 2 else min(run, 4)
+    if not any(head[:n]):
+        return None  # zeros are no magic: a field that is 0 in every file here may not be 0 in the next
     return Field(0, n, None, "magic", f"the same {n} bytes at the start of {rows.n}/{rows.n} files",
                  rows.n, rows.n, value=head[:n])
 

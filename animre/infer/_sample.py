@@ -4,7 +4,9 @@ A :class:`Sample` keeps a file's size and the first ``head`` bytes; any other
 bytes (the records an offset points at, the bytes after a count) are read
 with :meth:`Sample.window`, at most :data:`MAX_WINDOW` bytes at a time, so a
 huge file is never read whole. A folder is listed with ``os.scandir`` and at
-most :data:`MAX_LISTED` entries are looked at; of those, at most
+most :data:`MAX_LISTED` entries are looked at (hidden files and the files a
+folder of the kit skips, :data:`animre.sources.IGNORED_SUFFIXES`, are not:
+an inferred spec never counts the kit's own outputs); of those, at most
 ``max_files`` (evenly spaced in name order) are read. Files with the same
 size and head count once (they are not independent evidence).
 """
@@ -20,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
-from ..sources import HEAD
+from ..sources import HEAD, IGNORED_SUFFIXES
 
 __all__ = ["Sample", "gather", "HEAD", "MAX_WINDOW", "MAX_LISTED", "MAX_FILES"]
 
@@ -88,8 +90,8 @@ def _listed(folder: Path) -> list[Path]:
                         continue
                     if e.is_dir(follow_symlinks=False):
                         todo.append(Path(e.path))
-                    elif e.is_file(follow_symlinks=False):
-                        out.append(Path(e.path))
+                    elif e.is_file(follow_symlinks=False) and Path(e.name).suffix.lower() not in IGNORED_SUFFIXES:
+                        out.append(Path(e.path))  # not the kit's own outputs (specs, exports, reports)
                         if len(out) >= MAX_LISTED:
                             break
         except OSError as exc:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..dirs import check_outside
 from ..errors import UsageError
 
 __all__ = ["MANIFEST", "check_sample_target", "generate_all", "generator_names", "load_manifest", "planted_files",
@@ -86,7 +87,8 @@ def check_sample_target(folder: str | Path) -> Path:
     """Refuse a folder that holds other files (a user's game folder) as the target of samples.
 
     Samples go into an empty (or new) folder, or over an earlier sample
-    corpus (a folder with the ``manifest.json`` the generator writes).
+    corpus (a folder with the ``manifest.json`` the generator writes), never
+    into a folder inside a sample corpus (the kit reads those).
 
     Examples
     --------
@@ -97,6 +99,7 @@ def check_sample_target(folder: str | Path) -> Path:
     f = Path(folder)
     if f.exists() and not f.is_dir():
         raise UsageError(f"{folder}: not a folder; samples are written into a folder")
+    check_outside(f, *(p for p in f.expanduser().resolve().parents if (p / MANIFEST).is_file()))
     if f.is_dir() and not (f / MANIFEST).is_file() and any(f.iterdir()):
         raise UsageError(f"{folder} holds files and no {MANIFEST}: samples are generated only into an empty "
                          "folder or an earlier sample folder (the kit's own data/samples), never among "

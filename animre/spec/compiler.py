@@ -115,7 +115,7 @@ def run_compiler(specs: dict[str, str], mains: list[str], dirs: list[Path], *, d
 #: The version of what animre does to the compiler's output (:func:`repair`, :func:`.guard.guard_source`,
 #: :func:`.streams.place_source`):
 #: part of every compiled parser's cache key, so a change recompiles users' specs.
-OUTPUT_VERSION = "3"
+OUTPUT_VERSION = "4"
 _KEYWORDS = "|".join(k for k in keyword.kwlist if k.islower())
 _ENUM_MEMBER = re.compile(rf"^(\s+)({_KEYWORDS}) = (-?\d+)$", re.M)
 _ENUM_REF = re.compile(rf"(\b[A-Z]\w*\.)({_KEYWORDS})\b")

@@ -95,7 +95,120 @@ def parse_bytes(data: bytes | BinaryIO, module: types.ModuleType, file: str = "<
             if instance_errors is None:
                 raise err from exc
             instance_errors.append(err)  # the seq parsed: its values stay, the instance is an error row
+        for err in value_failures(root, file):  # what the ordinary parser raises when a value is asked for
+            if instance_errors is None:
+                raise err
+            instance_errors.append(err)
     return root
+
+
+#: Distinct failing value instances reported per file (one per type and instance; the rest are alike).
+MAX_VALUE_FAILURES = 8
+
+
+_PROPS: dict[type, tuple[str, ...]] = {}
+
+
+def _props(cls: type, cache: dict = _PROPS) -> tuple[str, ...]:
+    """The value instances of a parser class: its properties that ``_fetch_instances`` does not read."""
+    out = cache.get(cls)
+    if out is None:
+        fetch = getattr(cls, "_fetch_instances", None)
+        fetched = set(getattr(getattr(fetch, "__code__", None), "co_names", ()))
+        out = cache[cls] = tuple(n for n in _value_instances(cls) if n not in fetched)
+    return out
+
+
+def _has_values(cls: type, cache: dict = {}) -> bool:  # noqa: B006 - a per-module cache
+    """Whether any parser class of ``cls``'s module (and of the parser modules it imports) has a value instance."""
+    g = getattr(cls._read, "__globals__", None)
+    if g is None:
+        return True
+    out = cache.get(id(g))
+    if out is None:
+        mods = [g] + [vars(m) for m in g.values() if isinstance(m, types.ModuleType) and hasattr(m, "KaitaiStruct")]
+        out = any(_props(c) for m in mods for c in _classes(m))
+        cache[id(g)] = out
+    return out
+
+
+def _classes(namespace: dict) -> list[type]:
+    name = namespace.get("__name__")
+    out, todo = [], [v for v in namespace.values() if isinstance(v, type) and issubclass(v, KaitaiStruct)]
+    while todo:
+        c = todo.pop()
+        if c.__module__ != name or c in out:
+            continue
+        out.append(c)
+        todo.extend(v for v in vars(c).values() if isinstance(v, type) and issubclass(v, KaitaiStruct))
+    return out
+
+
+def value_failures(root: KaitaiStruct, file: str = "<bytes>") -> list[ParseError]:
+    """Every instance of the tree that raises when read (value instances included), as ParseErrors.
+
+    ``_fetch_instances()`` reads only positional instances; a Kaitai user who
+    asks for a value instance (``bmp``'s ``is_color_mask_here`` on an OS/2
+    header) gets the exception the generated code raises there. This reads
+    every instance of every object once, so an outcome equals the ordinary
+    compile's; one error per type and instance name (at most
+    :data:`MAX_VALUE_FAILURES`), naming the instance's path and the offset
+    of its object.
+    """
+    out: list[ParseError] = []
+    if not _has_values(type(root)):
+        return out
+    seen_obj: set[int] = set()
+    seen_kind: set[tuple[type, str]] = set()
+    stack: list = [(root, None)]  # (object, (parent entry, name, index)): paths are written only for a failure
+    while stack and len(out) < MAX_VALUE_FAILURES:
+        item = stack.pop()
+        obj = item[0]
+        if id(obj) in seen_obj:
+            continue
+        seen_obj.add(id(obj))
+        t = type(obj)
+        props = _PROPS.get(t)
+        for name in (_props(t) if props is None else props):
+            if f"_m_{name}" in obj.__dict__ or (type(obj), name) in seen_kind:
+                continue
+            try:
+                getattr(obj, name)
+            except Exception as exc:  # noqa: BLE001 - every failure is reported with its location
+                seen_kind.add((type(obj), name))
+                out.append(ParseError(file, _path(item) + name, _object_start(obj), "instance: " + _reason(exc),
+                                      partial=root))
+        d = obj.__dict__
+        for k in (getattr(obj, "_debug", None) or ()):
+            v = d.get(k)
+            if isinstance(v, KaitaiStruct):
+                stack.append((v, (item, _debug_name(k), None)))
+            elif isinstance(v, list) and v:
+                first = next((el for el in v if el is not None), None)
+                if isinstance(first, KaitaiStruct):  # arrays of numbers and bytes hold no instances
+                    nm = _debug_name(k)
+                    stack.extend((el, (item, nm, i)) for i, el in reversed(list(enumerate(v)))
+                                 if isinstance(el, KaitaiStruct))
+    return out
+
+
+def _path(item) -> str:
+    """The field path (with a trailing dot) of a stack item of :func:`value_failures`."""
+    parts = []
+    while item[1] is not None:
+        item, name, i = item[1]
+        parts.append(name if i is None else f"{name}[{i}]")
+    return "".join(p + "." for p in reversed(parts))
+
+
+def _object_start(obj: KaitaiStruct) -> int:
+    """Where an object's first field starts (its stream's start if it read nothing)."""
+    b = stream_base(obj._io)
+    debug = getattr(obj, "_debug", None) or {}
+    for d in debug.values():
+        if "start" in d and "io" not in d:
+            return (b or 0) + d["start"]
+    return b or 0
 
 
 # --------------------------------------------------------------------------- walking

@@ -100,6 +100,28 @@ class Signature:
                 return False
         return True
 
+    def mismatch(self, head: bytes, size: int) -> str | None:
+        """Why a file lacks the magic, in words (``magic 0a expected at 0, found 00``); None when it has it.
+
+        Examples
+        --------
+        >>> Signature((Check(0, 1, data=b"\\x0a", field="magic"),)).mismatch(b"\\x00rest", 5)
+        'magic 0a expected at 0, found 00'
+        """
+        if size < self.min_size:
+            return f"{size} bytes: shorter than the magic ({self.min_size} bytes)"
+        for c in self.checks:
+            if c.holds(head) is not False:
+                continue
+            found = head[c.offset:c.offset + c.width]
+            if c.data is not None:
+                return f"{c.field or 'magic'} {c.data.hex(' ')} expected at {c.offset}, found {found.hex(' ')}"
+            (v,) = struct.unpack_from(c.fmt, head, c.offset)
+            want = (" or ".join(map(str, c.values)) if c.values is not None
+                    else f"{c.lo if c.lo is not None else '..'}..{c.hi if c.hi is not None else ''}")
+            return f"{c.field} {want} expected at {c.offset}, found {v}"
+        return None
+
     def extension_matches(self, name: str) -> bool:
         low = name.lower()
         return any(low.endswith("." + e) for e in self.extensions)

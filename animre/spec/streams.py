@@ -42,7 +42,7 @@ __all__ = ["place", "bit_start", "bit_end", "place_source", "place_module", "str
 _SUB = re.compile(r"^( +)(_io__raw_(\w+)) = KaitaiStream\(BytesIO\(self\._raw_(\w+)(\[(?:i|-1)\])?\)\)$", re.M)
 _START = r"self\._debug\['{k}'\](?:\['start'\] = |\['arr'\]\.append\(\{{'start': )([\w.]+)\.pos\(\)"
 _BIT_START = re.compile(r"^( +)(self\._debug\['(\w+)'\])\['start'\] = ([\w.]+)\.pos\(\)\n"
-                        r"(\1self\.\w+ = \4\.read_bits_int_(?:be|le)\(\d+\).*)\n"
+                        r"(\1self\.\w+ = [^\n]*?\b\4\.read_bits_int_(?:be|le)\(\d+\)[^\n]*)\n"
                         r"\1\2\['end'\] = \4\.pos\(\)$", re.M)
 _IO_ENTRY = re.compile(r"^( +)(self\._debug\['_m_\w+'\])\['start'\] = io\.pos\(\)$", re.M)
 _FALLBACK = (

@@ -9,7 +9,9 @@ import sys
 import pandas as pd
 import pytest
 
+import animre
 from animre.cli import main
+from animre.errors import UsageError
 
 COMMANDS = ["compile", "samples", "scan", "profile", "claims", "coverage", "export", "suggest", "demo"]
 
@@ -134,20 +136,76 @@ def _state(folder):
     ["report", "{d}", "--out", "{d}/report.html", "-q"],
     ["suggest", "{d}", "--out", "{d}/suggest", "-q"],
     ["suggest", "{d}", "--apply", "--ksy", "{d}/ksy", "--out", "{o}", "-q"],
+    ["suggest", "{d}", "--spec", "{d}/specs/frm.ksy", "--apply", "--out", "{o}", "-q", "--no-cache"],
     ["samples", "{d}"],
     ["samples", "{d}/sub/.."],
-], ids=["export-inside", "export-same", "report", "suggest-out", "suggest-ksy", "samples", "samples-dotdot"])
+    ["infer", "{d}", "-o", "{d}/unknown.ksy", "-q"],
+    ["infer", "{d}", "-o", "{d}/sub/deeper/unknown.ksy", "-q"],
+    ["demo", "--real", "{d}", "--out", "{d}/out"],
+], ids=["export-inside", "export-same", "report", "suggest-out", "suggest-ksy", "suggest-own-spec", "samples",
+        "samples-dotdot", "infer-inside", "infer-below", "demo-real"])
 def test_commands_refuse_to_write_into_the_folder_they_read(frm_dir, tmp_path, args, capsys):
-    """A user's folder is read-only to the kit: exit 2 with a clear message, nothing written there."""
+    """A user's folder is read-only to the kit: exit 2 with a clear message naming both paths, nothing written."""
+    from animre.spec.compiler import KSY_DIR
+
     d = tmp_path / "game"
     shutil.copytree(frm_dir, d)
     (d / "sub").mkdir()
+    (d / "specs").mkdir()
+    shutil.copy(KSY_DIR / "frm.ksy", d / "specs" / "frm.ksy")  # a user's spec kept in the game folder
     before = _state(d)
     code = main([a.format(d=d, o=tmp_path / "o") for a in args])
     err = capsys.readouterr().err
     assert code == 2, err
     assert "never" in err and str(d) in err
+    if args[0] in ("infer", "demo"):
+        assert "the folder being read" in err and err.count(str(d)) >= 2, err  # the output and the folder read
     assert _state(d) == before
+
+
+def test_infer_in_the_folder_it_reads_refuses_its_default_output(frm_dir, tmp_path, monkeypatch, capsys):
+    """``animre infer .`` would write unknown.ksy into the folder it reads (and count it next time)."""
+    d = tmp_path / "game"
+    shutil.copytree(frm_dir, d)
+    monkeypatch.chdir(d)
+    before = _state(d)
+    assert main(["infer", ".", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown.ksy is inside ., the folder being read" in err
+    assert _state(d) == before
+    assert main(["infer", ".", "-q", "-o", str(tmp_path / "unknown.ksy")]) == 0  # beside it: fine
+    assert (tmp_path / "unknown.ksy").is_file() and _state(d) == before
+
+
+def test_samples_refuse_a_folder_inside_a_sample_corpus(tmp_path, capsys):
+    """The kit reads a sample corpus as a whole: samples never go into a folder inside one."""
+    corpus = tmp_path / "samples"
+    assert main(["samples", str(corpus), "--only", "frm"]) == 0  # new, then over itself: fine
+    assert main(["samples", str(corpus), "--only", "frm"]) == 0
+    capsys.readouterr()
+    before = _state(corpus)
+    assert main(["samples", str(corpus / "frm" / "more"), "--only", "frm"]) == 2
+    err = capsys.readouterr().err
+    assert f"is inside {corpus}, the folder being read" in err
+    assert _state(corpus) == before
+
+
+def test_infer_never_counts_what_the_kit_wrote(samples_dir, tmp_path, capsys):
+    """The spec, exports, report and patch the kit writes are not samples of the format, wherever they lie."""
+    d = tmp_path / "unknown"
+    shutil.copytree(samples_dir / "unknown", d)
+    n = len(list(d.iterdir()))
+    assert main(["infer", str(d), "-o", str(tmp_path / "unknown.ksy"), "-q"]) == 0
+    assert f"from {n} files" in capsys.readouterr().out
+    for name in ("unknown.ksy", "report.html", "unknown.csv", "unknown.md", "unknown.parquet", "unknown.json",
+                 "suggestions.patch", "run.gif", "run.png", "run.apng", "08_unknown_format.ipynb"):
+        (d / name).write_bytes((tmp_path / "unknown.ksy").read_bytes())  # e.g. copied in by hand
+    spec = animre.infer_spec(d)
+    assert len(spec.files) == n and not [f for f in spec.files if not f.upper().endswith(".SYN")]
+    with pytest.raises(UsageError, match="the folder being read"):
+        spec.save(d / "again.ksy")
+    with pytest.raises(UsageError, match="a file being read"):
+        animre.infer_spec([d / f for f in sorted(spec.files)[:6]]).save(d / sorted(spec.files)[0])  # over an input
 
 
 def test_commands_write_beside_the_folder_they_read(frm_dir, tmp_path, capsys):

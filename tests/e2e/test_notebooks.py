@@ -11,6 +11,7 @@ import json
 import re
 import shutil
 import stat
+import struct
 from pathlib import Path
 
 import nbformat
@@ -290,3 +291,120 @@ def test_spec_experiment_runs_clean_on_the_real_civ3_unit_files(tmp_path, realda
     demo.run_notebook(nb, tmp_path, realdata / "flic" / "civ3")
     adopted = pd.read_csv(tmp_path / "06_spec_experiment" / "civ3" / "spec_experiment_suggestions.csv")  # <data name>
     assert "creator" in set(adopted["field"])
+
+
+OWN_PART = """\
+meta:
+  id: part
+  endian: le
+doc: A record of mine.ksy, found through its absolute import /common/part.
+seq:
+  - id: kind
+    type: u1
+  - id: len_body
+    type: u1
+  - id: body
+    size: len_body
+"""
+
+OWN_SPEC = """\
+meta:
+  id: mine
+  title: A format of the test's own, with an absolute import
+  file-extension: mine
+  endian: le
+  imports:
+    - /common/part
+seq:
+  - id: magic
+    contents: MINE
+  - id: len_file
+    type: u4
+  - id: width
+    type: u2
+  - id: height
+    type: u2
+  - id: num_parts
+    type: u2
+  - id: parts
+    type: part
+    repeat: expr
+    repeat-expr: num_parts
+"""
+
+# (width, height, parts as (kind, body)) of each file: some taller than wide, some not
+OWN_FILES = {"a.mine": (16, 32, [(1, b"xy"), (2, b"")]), "b.mine": (64, 8, [(3, b"abcd")]),
+             "c.mine": (5, 5, []), "d.mine": (7, 300, [(1, b"q"), (1, b"rs"), (9, b"tuv")])}
+
+
+def _own_format(root: Path) -> tuple[Path, Path]:
+    """``root/specs/image/mine.ksy`` importing ``/common/part`` (``root/specs/common/part.ksy``), and a
+    read-only folder ``root/MyFiles`` of files written byte by byte; returns (spec, folder)."""
+    (root / "specs" / "image").mkdir(parents=True)
+    (root / "specs" / "common").mkdir()
+    spec = root / "specs" / "image" / "mine.ksy"
+    spec.write_text(OWN_SPEC, encoding="utf-8")
+    (root / "specs" / "common" / "part.ksy").write_text(OWN_PART, encoding="utf-8")
+    folder = root / "MyFiles"
+    folder.mkdir()
+    for name, (width, height, parts) in OWN_FILES.items():
+        body = b"".join(bytes([kind, len(data)]) + data for kind, data in parts)
+        size = 4 + 4 + 2 + 2 + 2 + len(body)
+        (folder / name).write_bytes(b"MINE" + struct.pack("<IHHH", size, width, height, len(parts)) + body)
+    for p in [*root.rglob("*"), root]:
+        p.chmod(p.stat().st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))  # chmod -R a-w
+    return spec, folder
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("given", ["environment", "parameter cell"])
+def test_07_your_own_format_reads_a_users_spec_where_it_lies(tmp_path, monkeypatch, given):
+    """Notebook 07 with SPEC = a spec whose import resolves against its parent folders, on a folder of its
+    files: every cell runs, its tables and hypotheses come from that spec, and only OUT is written."""
+    nb = NOTEBOOKS[EXPECTED.index("07_your_own_format")]
+    user = tmp_path / "user"
+    user.mkdir()
+    spec, folder = _own_format(user)
+    before = _state(user)
+    for name in ("ANIMRE_SPEC", "ANIMRE_SPECS", "ANIMRE_DATA"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("ANIMRE_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "out"
+    try:
+        if given == "environment":
+            executed = run_notebook(nb, out, folder, env={"ANIMRE_SPEC": str(spec)})
+        else:  # as a user edits the parameter cell: DATA and SPEC named there
+            copy = _with_data_in_cell(nb, tmp_path, folder)
+            edited = nbformat.read(copy, as_version=4)
+            line = 'SPEC = os.environ.get("ANIMRE_SPEC") or None'
+            assert edited.cells[0].source.count(line) == 1
+            edited.cells[0].source = edited.cells[0].source.replace(line, f"SPEC = {str(spec)!r}")
+            nbformat.write(edited, copy)
+            executed = run_notebook(copy, out, None)
+    finally:
+        after = _state(user)
+        for p in [*user.rglob("*"), user]:
+            p.chmod(p.stat().st_mode | stat.S_IWUSR)
+    assert after == before  # neither the data folder nor the spec's folders were written into
+    run = out / "07_your_own_format" / ("MyFiles" if given == "environment" else "")
+    assert executed == run / "07_your_own_format.ipynb"
+    code = [c for c in nbformat.read(executed, as_version=4).cells if c.cell_type == "code"]
+    assert all(c.execution_count is not None for c in code)
+    outputs = json.dumps([c.outputs for c in code])
+    assert "Traceback" not in outputs and '"error"' not in outputs
+    assert "syna" not in outputs.lower()  # nothing of the notebook's own SYNA demonstration ran
+    assert sorted(p.name for p in run.iterdir()) == [
+        "07_your_own_format.ipynb", "mine.csv", "mine.md", "mine_claims.csv", "mine_claims.md",
+        "mine_claims.yaml", "mine_hypotheses.csv", "mine_hypotheses.md"]
+    table = pd.read_csv(run / "mine.csv")
+    assert sorted(zip(table["file"], table["width"], table["height"], table["num_parts"])) == sorted(
+        (name, w, h, len(parts)) for name, (w, h, parts) in OWN_FILES.items())
+    hyp = pd.read_csv(run / "mine_hypotheses.csv").set_index("claim")
+    n_parts = sum(len(parts) for _, _, parts in OWN_FILES.values())
+    assert hyp.at["mine.len_file is at most the file's size", "verdict"] == "4/4 hold"
+    assert hyp.at["mine.num_parts is at most the file's size", "status"] == "holds"
+    assert hyp.at["mine_parts.len_body is at most the file's size", "verdict"] == f"{n_parts}/{n_parts} hold"
+    taller = sum(w < h for w, h, _ in OWN_FILES.values())
+    assert hyp.at["width is smaller than height", "verdict"] == f"{taller}/4 hold, {4 - taller} fail"
+    snippet = (run / "mine_claims.yaml").read_text()
+    assert "expr: len_file <= _file_size" in snippet and "width < height" not in snippet

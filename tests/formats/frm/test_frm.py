@@ -174,4 +174,4 @@ def test_tables_have_file_first(frm_tables):
         assert frm_tables[name].columns[0] == "file"
     assert isinstance(frm_tables["files"], pd.DataFrame)
     assert list(frm_tables["files"].columns) == ["file", "format", "size", "sha256", "ok", "status", "container",
-                                                 "offset", "kind", "members", "detected_by"]
+                                                 "offset", "kind", "members", "detected_by", "reason"]

@@ -58,6 +58,7 @@ types:
         type: u2
       - id: flags
         type: b3
+        enum: flag_kind
       - id: rest
         type: b13
       - id: c
@@ -137,3 +138,7 @@ types:
         type: u2
       - id: w
         type: u1
+enums:
+  flag_kind:
+    2: two
+    5: five
