@@ -1,0 +1,76 @@
+"""Evidence rules of inference, each on a planted layout: what is enforced, how a magic ends, the spec's id.
+
+Files are written here with ``random`` and ``struct``; the planted layout is the truth.
+"""
+
+from __future__ import annotations
+
+import random
+import struct
+
+import yaml
+
+import animre
+from animre.errors import ParseError
+from animre.spec.parse import parse_bytes
+
+
+def _files(n: int, head: bytes, seed: int = 1, body: int = 40) -> list[tuple[str, bytes]]:
+    rng = random.Random(seed)
+    return [(f"f{i}.bin", head + bytes(rng.randrange(256) for _ in range(body + rng.randrange(8))))
+            for i in range(n)]
+
+
+def test_a_zero_that_happens_in_every_file_is_no_magic_and_is_not_enforced():
+    files = _files(7, bytes(4))  # 4 zero bytes at the start of the 7 files, random bytes after
+    spec = animre.infer_spec(files, name="zeros")
+    seq = yaml.safe_load(spec.ksy)["seq"]
+    assert not any("contents" in f or "valid" in f for f in seq), spec.ksy
+    nxt = b"\x01\x02\x03\x04" + bytes(60)  # the next file found holds something else there: still read
+    parse_bytes(nxt, animre.spec.compile_spec(spec.ksy), "next.bin")
+
+
+def test_a_text_magic_does_not_swallow_the_size_after_it():
+    # "DDS " then a header size of 124 (0x7c, a printable '|') as u4le, then random bytes
+    files = _files(8, b"DDS " + struct.pack("<I", 124))
+    spec = animre.infer_spec(files, name="dds_like")
+    seq = yaml.safe_load(spec.ksy)["seq"]
+    assert seq[0]["id"] == "magic" and seq[0]["contents"] == "DDS "
+    assert seq[1].get("type") == "u4" and "= 0x7c" in seq[1]["doc"] and "valid" not in seq[1]
+
+
+def test_a_binary_magic_is_written_as_hex_bytes():
+    spec = animre.infer_spec(_files(8, b"\x1f\x8b\x08"), name="gz_like")
+    assert "contents: [0x1f, 0x8b" in spec.ksy
+
+
+def test_a_constant_never_rejects_the_next_file():
+    files = _files(6, b"MAGI" + bytes([3, 0]))  # a version byte 3 in the 6 files seen
+    spec = animre.infer_spec(files, name="ver")
+    mod = animre.spec.compile_spec(spec.ksy)
+    parse_bytes(b"MAGI" + bytes([4, 0]) + bytes(44), mod, "v4.bin")  # version 4: read, not rejected
+    try:
+        parse_bytes(b"MAGX" + bytes(46), mod, "other.bin")
+    except ParseError as e:
+        assert e.path == "magic"  # the magic is what is enforced
+    else:
+        raise AssertionError("a file without the magic was read as this format")
+
+
+def test_the_spec_id_comes_from_the_output_name(tmp_path):
+    spec = animre.infer_spec(_files(6, b"TILE"))
+    out = tmp_path / "My-Tiles.ksy"
+    spec.save(out)
+    meta = yaml.safe_load(out.read_text())["meta"]
+    assert meta["id"] == "my_tiles" and meta["title"].startswith("my_tiles ")
+    (tmp_path / "none").mkdir()
+    c = animre.open_corpus(tmp_path / "none", specs=[out], formats=["my_tiles"], cache=False)
+    assert "my_tiles" in c.formats
+    named = animre.infer_spec(_files(6, b"TILE"), name="given")
+    named.save(tmp_path / "other.ksy")
+    assert yaml.safe_load((tmp_path / "other.ksy").read_text())["meta"]["id"] == "given"
+
+
+def test_leave_one_out_reads_the_file_left_out():
+    loo = animre.infer.leave_one_out(_files(8, b"LOO1" + struct.pack("<H", 2)), trials=3)
+    assert len(loo) == 3 and loo["parses"].all(), loo
