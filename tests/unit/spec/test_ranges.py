@@ -221,3 +221,23 @@ def test_recursion_names_the_instance_where_it_repeated(tmp_path):
     c = animre.open_corpus(tmp_path / "d", specs=[spec], formats=["loop"], cache=False, workers=1)
     err = c.errors.iloc[0]
     assert err["path"] == "again" and "nests too deeply" in err["message"]
+
+
+def test_a_value_instance_that_raises_is_an_error_row_and_the_seq_stays(tmp_path):
+    """As the ordinary compile raises when a Kaitai user asks for the instance (bmp's OS/2 header case)."""
+    spec = tmp_path / "vi.ksy"
+    spec.write_text("meta: {id: vi, endian: le, file-extension: vi}\n"
+                    "seq:\n  - {id: magic, contents: VI}\n  - {id: kind, type: u1}\n  - {id: x, type: u2}\n"
+                    "instances:\n  per_kind:\n    value: x / kind\n", encoding="utf-8")
+    d = tmp_path / "d"
+    d.mkdir()
+    (d / "good.vi").write_bytes(b"VI\x02" + struct.pack("<H", 42))
+    (d / "bad.vi").write_bytes(b"VI\x00" + struct.pack("<H", 77))
+    c = animre.open_corpus(d, specs=[spec], formats=["vi"], cache=False, workers=1)
+    assert set(c.files["status"]) == {"parsed"}
+    err = c.errors.set_index("file").loc["bad.vi"]
+    assert err["path"] == "per_kind" and "ZeroDivisionError" in err["message"] and err["offset"] == 0
+    assert "good.vi" not in set(c.errors["file"])
+    root = c.tables["vi"].set_index("file")
+    assert root.at["good.vi", "per_kind"] == 21
+    assert root.at["bad.vi", "x"] == 77 and root.at["bad.vi", "kind"] == 0  # the seq's values are kept
