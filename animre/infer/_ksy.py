@@ -81,8 +81,34 @@ def _region(r: Region, endian: str) -> dict:
     return d
 
 
+#: Fields of one type in a row that become one array (``repeat: expr``): plain integers or floats, adjacent.
+MIN_ARRAY = 3
+
+
+def _seq(fields: list[Field], endian: str) -> list[dict]:
+    """The seq entries of ``fields``; a run of :data:`MIN_ARRAY` or more adjacent plain integers or floats of
+    one type is one array field (``type: f4, repeat: expr, repeat-expr: 5``), its evidence per element kept."""
+    out, i = [], 0
+    while i < len(fields):
+        f, j = fields[i], i + 1
+        if f.role in ("int", "float") and f.type:
+            while (j < len(fields) and fields[j].type == f.type and fields[j].role == f.role
+                   and fields[j].offset == fields[j - 1].end):
+                j += 1
+        if j - i >= MIN_ARRAY:
+            d = _field(f, endian)
+            d.update({"id": f"{f.name}_arr", "repeat": "expr", "repeat-expr": j - i,
+                      "doc": f"{j - i} x {d['type']} in a row (offsets 0x{f.offset:x}..0x{fields[j - 1].end:x}); "
+                             + "; ".join(f"[{k}] {g.evidence or g.role}" for k, g in enumerate(fields[i:j]))})
+            out.append(d)
+        else:
+            out.extend(_field(g, endian) for g in fields[i:j])
+        i = j
+    return out
+
+
 def _type(lay: Layout, endian: str, types: dict) -> dict:
-    t: dict = {"seq": [_field(f, endian) for f in lay.fields]}
+    t: dict = {"seq": _seq(lay.fields, endian)}
     if lay.variants:
         t["seq"].append({"id": "body", "type": {"switch-on": lay.tag,
                                                 "cases": {int(k): v.name for k, v in lay.variants.items()}},
@@ -121,6 +147,12 @@ def to_ksy(lay: Layout, *, name: str, n_files: int, doc: str = "") -> str:
     endian = lay.endian
     types: dict = {}
     root = _type(lay, endian, types)
+    last = root["seq"][-1] if root["seq"] else None
+    if last is not None and "size" in last and "type" not in last and not lay.variants and lay.fields \
+            and lay.fields[-1].role == "raw":  # bytes to the end of the files seen: to the end of the next one
+        last.pop("size")
+        last["size-eos"] = True
+        last["doc"] += f" (to the end of the file: {lay.fields[-1].width} bytes in the shortest file seen)"
     spec: dict = {
         "meta": {"id": name, "title": f"{name} (inferred by animre from {n_files} files)", "endian": endian},
         "doc": doc or f"A first spec inferred by animre from {n_files} files; every field's doc states its evidence.",

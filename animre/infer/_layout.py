@@ -58,6 +58,20 @@ def _magic(rows: Rows) -> Field | None:
                  rows.n, rows.n, value=head[:n])
 
 
+def _later_magics(rows: Rows, fields: list[Field]) -> None:
+    """Constants past the start that are magics too (``SCRM`` at 44 of an S3M): the same text of 2 or more magic
+    characters, or 4 or more bytes of which 3 are not zero, in every file. Other constants stay documented."""
+    for f in fields:
+        if f.role != "const" or f.offset == 0 or f.width < 2 or f.end > rows.width:
+            continue
+        b = bytes(rows.m[0, f.offset:f.end])
+        text = all(c in _MAGIC_TEXT for c in b) and sum(chr(c).isalpha() for c in b) >= 2
+        if text or (f.width >= 4 and sum(c != 0 for c in b) >= 3):
+            f.role, f.type, f.value = "magic", None, b
+            f.evidence = f"the same {f.width} bytes at 0x{f.offset:x} of {rows.n}/{rows.n} files"
+            f.name = f"magic_0x{f.offset:02x}"
+
+
 def _endian(fields: list[Field], rows: Rows) -> str:
     votes = {"le": 0, "be": 0}
     for f in fields:
@@ -297,6 +311,8 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
                                            f"records start"
             g.name = _name(g, b0)
             r.start = g.name
+    if rows.header and not rows.base.any():
+        _later_magics(rows, full)
     lay = Layout(name, width, full, regions, endian, rows.n)
     # constant offsets found by relations
     for f in full:

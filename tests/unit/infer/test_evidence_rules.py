@@ -74,3 +74,18 @@ def test_the_spec_id_comes_from_the_output_name(tmp_path):
 def test_leave_one_out_reads_the_file_left_out():
     loo = animre.infer.leave_one_out(_files(8, b"LOO1" + struct.pack("<H", 2)), trials=3)
     assert len(loo) == 3 and loo["parses"].all(), loo
+
+
+def test_a_magic_past_the_start_and_an_array_of_floats():
+    rng = random.Random(5)
+    files = []
+    for i in range(8):  # a version byte, 3 floats, then "SCRM" at 16, then random bytes
+        body = bytes([i % 3]) + bytes(3) + struct.pack("<3f", *(rng.uniform(-50, 50) for _ in range(3)))
+        files.append((f"s{i}.bin", body + b"SCRM" + bytes(rng.randrange(256) for _ in range(30 + i))))
+    spec = animre.infer_spec(files, name="later")
+    seq = yaml.safe_load(spec.ksy)["seq"]
+    assert {"id": "magic_0x10", "contents": "SCRM"}.items() <= next(f for f in seq if f.get("contents")).items()
+    arr = [f for f in seq if f.get("repeat") == "expr"]
+    assert arr and arr[0]["type"] == "f4" and arr[0]["repeat-expr"] == 3, spec.ksy
+    assert seq[-1].get("size-eos") is True  # the bytes to the end: to the end of a longer or shorter next file
+    parse_bytes(files[0][1][:20] + bytes(3), animre.spec.compile_spec(spec.ksy), "short.bin")

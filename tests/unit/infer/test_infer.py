@@ -56,8 +56,8 @@ def test_syna_written_in_kaitai_itself(syna):
     assert seq["str_0x18"]["type"] == "str" and seq["str_0x18"]["size"] == 16
     rec = doc["instances"]["records_0x06"]
     assert rec == {**rec, "pos": "ofs_0x0c", "repeat": "expr", "repeat-expr": "num_0x06"}
-    types = [f["type"] for f in doc["types"][rec["type"]]["seq"][:3]]
-    assert types == ["f4", "f4", "f4"]  # x, y, z of every record of every file
+    first = doc["types"][rec["type"]]["seq"][0]
+    assert (first["type"], first["repeat"], first["repeat-expr"]) == ("f4", "expr", 3)  # x, y, z: one array
     assert doc["instances"]["at_ofs_0x10"]["type"] == "strz"  # the names
     assert "in 30/30 files" in seq["len_file_0x08"]["doc"]
 
