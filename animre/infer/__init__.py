@@ -11,5 +11,5 @@ from ._holdout import leave_one_out
 from ._result import spec_id_of
 from ._score import boundary_scores, inferred_fields, roles_found
 
-__all__ = ["EVIDENCE_COLUMNS", "InferredSpec", "infer_spec", "spec_id_of", "leave_one_out", "boundary_scores", "inferred_fields",
-           "roles_found"]
+__all__ = ["EVIDENCE_COLUMNS", "InferredSpec", "infer_spec", "spec_id_of", "leave_one_out", "boundary_scores",
+           "inferred_fields", "roles_found"]
