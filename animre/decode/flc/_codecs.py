@@ -67,11 +67,19 @@ def _byte_run(out, base: int, h: int, w: int, data: bytes, src, ctx: tuple) -> N
             if p + 2 > end:
                 _short(ctx, p - start, 2, f"BYTE_RUN line {y}")
             c = data[p]
+            # the pixels are drawn here (the hot loop of most FLC files); a check that fails goes through
+            # _copy_run / _run, which raise with the one message of each check
             if c & 0x80:  # a negative count copies literal bytes
-                i = _copy_run(out, src, ctx, o, x, p + 1, 256 - c, 1, w, f"BYTE_RUN line {y}")
-                p += 1 + i
+                i, q = 256 - c, p + 1
+                if x + i > w or q + i > end:
+                    _copy_run(out, src, ctx, o, x, q, i, 1, w, f"BYTE_RUN line {y}")
+                out[o + x:o + x + i] = src[q:q + i]
+                p = q + i
             else:
-                i = _run(out, data, ctx, o, x, p + 1, c, 1, w, f"BYTE_RUN line {y}")
+                i = c
+                if x + i > w:
+                    _run(out, data, ctx, o, x, p + 1, c, 1, w, f"BYTE_RUN line {y}")
+                out[o + x:o + x + i] = data[p + 1:p + 2] * i
                 p += 2
             x += i
 
