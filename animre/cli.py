@@ -183,7 +183,9 @@ def _cmd_suggest(args) -> int:
         if not tables:
             raise UsageError(f"no table of format {', '.join(wanted)} in {args.dir}")
     s = suggest(c, tables=tables, min_files=args.min_files)
-    print(f"{len(s)} suggestion(s) (a valid/enum/flags needs >= {args.min_files} independent files)")
+    why = s.attrs.get("why") if not len(s) else None
+    print(f"{len(s)} suggestion(s)" + (f": {why}" if why else
+                                       f" (a valid/enum/flags needs >= {args.min_files} independent files)"))
     if len(s):
         _print_df(s[["spec", "type", "field", "kind", "suggestion", "evidence"]], limit=args.limit)
     def spec_path(spec: str) -> Path:

@@ -35,14 +35,23 @@ import numpy as np
 
 from .ktypes import NUMBER
 
-__all__ = ["plain", "fmt", "hex_digits", "type_bytes", "formatters", "HEX_ALERTS"]
+__all__ = ["plain", "fmt", "hex_digits", "says_decimal", "type_bytes", "formatters", "HEX_ALERTS", "DECIMAL_WORDS"]
 
 #: Profile alerts that make a column show in hex.
 HEX_ALERTS = ("LOOKS_LIKE_FLAGS",)
 
 _HEX_NAME = re.compile(r"(?:^|[._])(?:magic|signature|fourcc|flags?|[a-z0-9]*_flags|mask|[a-z0-9]*_mask|"
                        r"crc|checksum|hash|creator|id|[a-z0-9]+_id)(?:$|[._\[])")
-_HEX_DOC = re.compile(r"\b(?:magic|signature|bitmask|bit mask|bit field|bitfield|flags|fourcc)\b"
+#: Words of a field's name that say it holds a quantity (shown in decimal): counts, sizes, offsets, dimensions,
+#: positions and times (:func:`says_decimal`).
+DECIMAL_WORDS = frozenset({
+    "num", "n", "nb", "len", "length", "lengths", "size", "sizes", "count", "counts", "cnt", "total", "ofs", "offset",
+    "offsets", "off", "pos", "position", "start", "end", "width", "height", "w", "h", "x", "y", "z", "xs", "ys",
+    "dx", "dy", "left", "top", "right", "bottom", "depth", "bpp", "speed", "time", "times", "duration", "delay",
+    "delays", "ms", "fps", "rate", "tick", "ticks", "frames", "index", "idx", "scale", "weight", "weights",
+    "angle", "angles", "distance", "interval", "lines", "rows", "columns", "cols", "padding", "pad",
+})
+_HEX_DOC = re.compile(r"\b(?:magic|signature|bitmask|bit mask|bit set|bitset|bit field|bitfield|flags|fourcc)\b"
                       r"|\b0x[0-9A-Fa-f]{4,}\b", re.IGNORECASE)
 
 
@@ -85,17 +94,49 @@ def type_bytes(ksy_type: str | None) -> int | None:
     return (n + 7) // 8 if m.group(1) == "b" else n
 
 
+def _last_name(column: str) -> str:
+    """The field's own name: the last part of a column path, array indices dropped (``a.b[3].c_d`` -> ``c_d``)."""
+    return re.sub(r"\[\d*\]", "", column.lower()).rsplit(".", 1)[-1]
+
+
+def says_decimal(column: str) -> bool:
+    """True when a column's own name says it holds a quantity: a count, size, offset, dimension or time.
+
+    The name is split at ``_`` (trailing digits dropped); one word of
+    :data:`DECIMAL_WORDS` (``num``, ``len``, ``ofs``, ``width``, ``x_offset``,
+    ``bit_depth``, ``anim_time`` ...) is enough, unless the name is a
+    magic/flags/id name (``frame_flags``, ``sprite_id``).
+
+    Examples
+    --------
+    >>> says_decimal("header.width"), says_decimal("header.flicanim.x_offset"), says_decimal("ofs_frame1")
+    (True, True, True)
+    >>> says_decimal("header.flags"), says_decimal("frame_id"), says_decimal("unknown_18")
+    (False, False, False)
+    """
+    name = _last_name(column)
+    if _HEX_NAME.search(name):
+        return False
+    return any(re.sub(r"\d+$", "", w) in DECIMAL_WORDS for w in name.split("_"))
+
+
 def hex_digits(column: str, ksy_type: str | None = None, *, doc: str | None = None, magic: bool = False,
                alerts: Iterable[str] = (), constant: Any = None, width: int | None = None) -> int | None:
     """Hex digits to show a column with, or None when it reads best in decimal.
 
-    A column is hex when the spec marks it as a magic value (``magic``:
-    ``contents`` or a ``valid`` constant), its name is a magic/flags/id name
-    (``magic``, ``flags``, ``*_flags``, ``*_mask``, ``*_id``, ``creator`` ...),
-    its doc speaks of a magic value, bitmask or flags or quotes a hex constant
-    of 4+ digits, a profile found it flag-like (:data:`HEX_ALERTS`), or it is a
-    constant of 16+ bits with at least 4 bits set (0xAF12, not 320). The
-    digits are twice the bytes of ``ksy_type`` (or ``width`` bits / 4).
+    Hex is for what is a pattern of bits rather than a quantity: a magic,
+    flags, a hash or an id. A column is hex when its own name is a
+    magic/flags/id name (``magic``, ``flags``, ``*_flags``, ``*_mask``,
+    ``*_id``, ``hash``, ``crc``, ``creator`` ...). A name that says it holds a
+    quantity (:func:`says_decimal`: counts, sizes, offsets, dimensions, times)
+    is decimal whatever else is seen, even a ``valid`` constant (a header
+    size of 16). Otherwise it is hex when the spec marks it as a magic value
+    (``magic``: ``contents`` or a ``valid`` constant), its doc speaks
+    of a magic value, bitmask or flags or quotes a hex constant of 4+ digits,
+    a profile found it flag-like (:data:`HEX_ALERTS`), or it is a constant
+    that reads as a bit pattern (13+ significant bits, 4+ of them set, not a
+    round decimal: 0xAF12, not 320 or 5000). The digits are twice the bytes
+    of ``ksy_type`` (or ``width`` bits / 4).
 
     Examples
     --------
@@ -103,19 +144,26 @@ def hex_digits(column: str, ksy_type: str | None = None, *, doc: str | None = No
     (4, 8, None)
     >>> hex_digits("unknown_0", "u4", constant=0xF1F1F2F2), hex_digits("width", "u2", constant=320)
     (8, None)
+    >>> hex_digits("header.width", "u2", constant=120), hex_digits("num_chunks", "u2", doc="chunks (0xF1FA)")
+    (None, None)
     """
     n = type_bytes(ksy_type)
     if ksy_type is not None and isinstance(ksy_type, str) and ksy_type.startswith("f"):
         return None
     digits = 2 * n if n else (max(2, (width + 3) // 4) if width else 2)
-    if magic or _HEX_NAME.search(column.lower()) or (doc and _HEX_DOC.search(doc)):
+    if _HEX_NAME.search(_last_name(column)):
+        return digits
+    if says_decimal(column):
+        return None
+    if magic:
+        return digits
+    if doc and _HEX_DOC.search(doc):
         return digits
     if any(a in HEX_ALERTS for a in alerts):
         return digits
     c = plain(constant)
-    if isinstance(c, int) and not isinstance(c, bool) and c > 0:
-        bits = n * 8 if n else (width or c.bit_length())
-        if bits >= 16 and bin(c).count("1") >= 4:
+    if isinstance(c, int) and not isinstance(c, bool) and c >= 0x1000 and c % 10:
+        if bin(c).count("1") >= 4:
             return digits
     return None
 

@@ -106,12 +106,12 @@ def collect_files(path: str | os.PathLike | Iterable, keep: Iterable[str] = ()) 
         if p.is_file():
             return p.parent, [p]
         raise UsageError(f"{p}: no such file or folder")
-    files = [Path(f) for f in path]
-    missing = [str(f) for f in files if not f.is_file()]
+    files = [Path(os.path.abspath(f)) for f in path]  # as given, not resolved: names stay relative to the
+    missing = [str(f) for f in files if not f.is_file()]  # folder the caller named, through any symlink
     if missing:
         raise UsageError(f"no such file: {', '.join(missing[:5])}")
     try:
-        root = Path(os.path.commonpath([str(f.resolve().parent) for f in files])) if files else None
+        root = Path(os.path.commonpath([str(f.parent) for f in files])) if files else None
     except ValueError:
         root = None
     return root, files

@@ -178,7 +178,8 @@ def counterexamples(cases: Iterable[Mapping[str, Any]] | None, *, limit: int | N
 
     ``offset`` (where the value found was read) prints in decimal and hex;
     ``found`` in the reading of ``expected`` (hex with the same digits when
-    ``expected`` quotes a hex value). ``limit`` rows are shown, and the total.
+    ``expected`` quotes a hex value); ``detail`` ends with the files of the
+    same bytes (``copies``), which count once. ``limit`` rows are shown, and the total.
 
     Examples
     --------
@@ -192,9 +193,20 @@ def counterexamples(cases: Iterable[Mapping[str, Any]] | None, *, limit: int | N
     frame = pd.DataFrame([{"file": fmt(r.get("file")), "offset": _offset(r.get("offset")),
                            "expected": fmt(r.get("expected"), max_len=80),
                            "found": _like(r.get("expected"), r.get("value")),
-                           "detail": fmt(r.get("detail"), max_len=120)}
+                           "detail": _detail(r.get("detail"), r.get("copies"))}
                           for r in rows], columns=COUNTEREXAMPLE_COLUMNS)
     return TableView(frame, rows=limit, title=title)
+
+
+def _detail(detail: Any, copies: Any) -> str:
+    """A counterexample's detail, then the byte-identical copies of its file (counted once, listed here)."""
+    text = fmt(detail, max_len=120)
+    names = [str(c) for c in copies] if isinstance(copies, (list, tuple)) else []
+    if not names:
+        return text
+    more = f" ... ({len(names)} copies)" if len(names) > 3 else ""
+    also = f"the same bytes as {', '.join(names[:3])}{more}"
+    return f"{text}; {also}" if text else also
 
 
 def counterexample_table(cases: Iterable[Mapping[str, Any]] | None,

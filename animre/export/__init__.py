@@ -2,7 +2,7 @@
 
 - :func:`write_tables` (also ``export``): tables or findings in several formats, atomically;
 - :func:`wiki_table`: a format-wiki field table of a corpus table;
-- :func:`export_animation`: RGBA frames to an animated GIF or APNG.
+- :func:`export_animation`: RGBA frames to an animated GIF or APNG (:func:`animation_bytes`: the bytes).
 
 ``animre.export`` is this package. Calling it as a function (``animre.export(tables, folder)``, the
 name of earlier releases) still works for one release and warns; call
@@ -19,11 +19,12 @@ import sys
 import types
 import warnings
 
-from .animation import export_animation
+from .animation import animation_bytes, export_animation, image_bytes
 from .tables import EXPORT_FORMATS, WRITERS, export, to_markdown, write_tables
 from .wiki import wiki_table
 
-__all__ = ["write_tables", "export", "wiki_table", "export_animation", "to_markdown", "WRITERS", "EXPORT_FORMATS"]
+__all__ = ["write_tables", "export", "wiki_table", "export_animation", "animation_bytes", "image_bytes", "to_markdown",
+           "WRITERS", "EXPORT_FORMATS"]
 
 
 class _CallableModule(types.ModuleType):

@@ -30,10 +30,11 @@ from ..spec.compiler import KSY_DIR
 from ..spec.model import load_spec
 from ..spec.signature import Signature, signature
 from ..spec.source import SpecSource, env_specs, read_spec, spec_files
+from ._rowref import NotInSpec
 from .base import Claim, Derived, Format, derived, expr_claim
 
 __all__ = ["Claim", "Derived", "Format", "derived", "all_formats", "spec_enums", "get_format", "detect_format",
-           "registry", "Detection", "detect", "signature_of", "MIN_SCORE"]
+           "registry", "Detection", "detect", "signature_of", "MIN_SCORE", "NotInSpec"]
 
 MIN_SCORE = 0.3  #: a format claims a file from this confidence on
 TRIAL_SCORE = 0.2  #: a spec with no magic and no matching extension: only a trial parse can tell

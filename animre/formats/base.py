@@ -14,10 +14,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
-from ..spec.expr import FILE_SIZE, compile_expr
+from ..errors import AnimreError
+from ..spec.expr import FILE_SIZE, compile_row_expr
+from ._rowref import Absent, RowResolver, format_of_table, resolvable
 
 __all__ = ["Format", "Claim", "Derived", "derived", "column_claim", "row_claim", "file_claim", "expr_claim",
            "not_testable", "not_in_spec", "file_keys", "CLAIM_COLUMNS"]
@@ -179,8 +180,12 @@ def not_in_spec(missing: list[str]) -> str:
 
 
 def not_testable(corpus: Any, reads: Iterable[Read]) -> list[str]:
-    """The ``table.column`` names among ``reads`` that the corpus's specs do not have."""
-    return [f"{t}.{c}" for t, c in reads if not corpus.has_column(t, c)]
+    """The ``table.column`` names among ``reads`` that the corpus's specs do not have.
+
+    A read that is no column may name an element of a child table (``frames[3].x``) or an array
+    (:func:`animre.formats._rowref.resolvable`).
+    """
+    return [f"{t}.{c}" for t, c in reads if not corpus.has_column(t, c) and not resolvable(corpus, t, c)]
 
 
 def column_claim(text: str, source: str, table: str, column: str,
@@ -302,76 +307,78 @@ def expr_claim(text: str, source: str, table: str, expr: str, *, where: str | No
                enums: Mapping[str, Mapping[str, int]] | None = None) -> Claim:
     """A claim that the Kaitai expression ``expr`` holds in every row of ``table`` (where ``where`` holds).
 
-    A counterexample names the file, the byte offset of the first field the
-    expression reads, ``expected`` (default: the expression itself), ``detail`` and the
-    value read (``a=1, b=2`` when it reads several); rows where a value the
-    expression reads is missing are not tested. ``enums`` (enum id -> {member:
-    value}) give ``enum::member`` its value.
+    The expression speaks the spec's language over the row and its arrays
+    (:mod:`animre.formats._rowref`): columns (``header.width``), elements of a
+    child table of the same file (``frames[num_frames].ofs_data``),
+    ``.first``/``.last``/``.size``, bytes of a byte field (``data[data.size -
+    1]``, ``data.last == 0x80``) and ``_file_size``; no value instance is
+    needed. A counterexample names the file, the byte offset of the first
+    field the expression reads, ``expected`` (default: the expression itself),
+    ``detail`` and the value read (``a=1, b=2`` when it reads several); rows
+    where a value the expression reads is missing (or an index past the end)
+    are not tested. ``enums`` (enum id -> {member: value}) give
+    ``enum::member`` its value.
 
     Examples
     --------
     >>> expr_claim("walk speed is a multiple of 50", "mine", "frm", "walk_speed % 50 == 0").reads
     (('frm', 'walk_speed'),)
     """
-    fn, cols = compile_expr(expr, f"claim {text!r}", enums)
+    fn, refs = compile_row_expr(expr, f"claim {text!r}", enums)
     exp = expr if expected is None else expected
-    wfn, wcols = compile_expr(where, f"claim {text!r} (where)", enums) if where else (None, [])
-    read_cols = [c for c in cols if c != FILE_SIZE]
-    every = list(dict.fromkeys(cols + wcols))
+    wfn, wrefs = compile_row_expr(where, f"claim {text!r} (where)", enums) if where else (None, [])
+    texts = {r.text for r in refs}
 
     def check(corpus):
         df = corpus.tables.get(table)
         if df is None or not len(df):
             return pd.DataFrame(columns=CLAIM_COLUMNS)
-        series = {}
-        for c in every:
-            if c == FILE_SIZE:
-                sizes = corpus.files.drop_duplicates("file").set_index("file")["size"]
-                series[c] = df["file"].map(sizes).tolist()
-            else:
-                series[c] = [_plain_value(v) for v in df[c].tolist()]
-        holds, keep = [], []
+        fmt = format or format_of_table(corpus, table)
+        ask, test = RowResolver(corpus, table, format=fmt), RowResolver(corpus, table, format=fmt)
+        holds, keep, found, firsts = [], [], [], []
         for i in range(len(df)):
-            if wfn is not None:
-                wv = tuple(series[c][i] for c in wcols)
-                if any(_absent(v) for v in wv) or not _safe(wfn, wv):
-                    continue
-            vals = tuple(series[c][i] for c in cols)
-            if any(_absent(v) for v in vals):
+            if wfn is not None and not _row_holds(wfn, test.at(i)):
                 continue
-            holds.append(_safe(fn, vals))
+            try:
+                ok = _safe(fn, ask.at(i))
+            except Absent:
+                continue
+            holds.append(ok)
             keep.append(i)
-        sel = df.index[keep]
-        first = read_cols[0] if read_cols else None
-        offs = corpus.offsets(table, first, sel) if first else pd.Series(pd.NA, index=sel, dtype="Int64")
-        if len(cols) == 1:
-            found = [series[cols[0]][i] for i in keep]
-        else:
-            found = [", ".join(f"{c}={series[c][i]}" for c in cols) for i in keep]
+            vals = {r.text: ask.values[k] for k, r in enumerate(refs) if k in ask.values}
+            found.append(next(iter(vals.values())) if len(texts) == 1 and vals else
+                         ", ".join(f"{t}={v}" for t, v in vals.items()))
+            firsts.append(ask.first)
+        offs = [_offset(corpus, f) for f in firsts]
         return pd.DataFrame({"file": df["file"].to_numpy()[keep] if len(keep) else [],
-                             "holds": holds, "offset": offs.tolist(), "value": found,
+                             "holds": holds, "offset": pd.array(offs, dtype="Int64"), "value": found,
                              "detail": detail, "expected": exp}, columns=CLAIM_COLUMNS)
 
-    reads = read_cols + [c for c in wcols if c != FILE_SIZE and c not in read_cols]
-    return Claim(text, source, check, format, _reads(table, reads), expected=exp)
+    reads = [r.column for r in refs + wrefs if r.column is not None and r.column != FILE_SIZE]
+    return Claim(text, source, check, format, _reads(table, dict.fromkeys(reads)), expected=exp)
 
 
-def _absent(v: Any) -> bool:
-    return v is None or v is pd.NA or (isinstance(v, float) and v != v)
-
-
-def _safe(fn: Callable[[tuple], Any], vals: tuple) -> bool:
+def _row_holds(fn: Callable[[Any], Any], r: RowResolver) -> bool:
     try:
-        return bool(fn(vals))
-    except (TypeError, ValueError, ArithmeticError):
+        return _safe(fn, r)
+    except Absent:
         return False
 
 
-def _plain_value(v: Any) -> Any:
-    if isinstance(v, (np.integer,)):
-        return int(v)
-    if isinstance(v, (np.floating,)):
-        return float(v)
-    if isinstance(v, np.bool_):
-        return bool(v)
-    return v
+def _offset(corpus: Any, first: tuple[str, int, str] | None) -> Any:
+    """The absolute offset of the first cell an expression read (table, row position, column)."""
+    if first is None:
+        return pd.NA
+    table, i, column = first
+    df = corpus.tables[table]
+    return corpus.offsets(table, column, df.index[[i]]).iloc[0]
+
+
+def _safe(fn: Callable[[Any], Any], arg: Any) -> bool:
+    """``bool(fn(arg))``; False when the values do not combine (``None + 1``, a division by zero)."""
+    try:
+        return bool(fn(arg))
+    except AnimreError:
+        raise  # a reference that names nothing, an array used as a value: the claim's error, not a row's
+    except (TypeError, ValueError, ArithmeticError):
+        return False

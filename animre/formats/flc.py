@@ -279,7 +279,7 @@ def _claim(text: str, source: str, column: str, predicate, *, reads=(), where=_i
 
 CLAIMS = (
     _claim("Civ3 FLC header speed is 4", NOTE, "header.speed", lambda r: r["header.speed"] == 4, expected="4",
-           detail="the notes say 4; the real settler files hold 44-125 ms (= anim_time / anim_length)"),
+           detail="the notes say 4; this corpus holds {range} ms (= anim_time / anim_length)"),
     _claim("Civ3 FLC creator is 0xF1F1F2F2 (FLICSPRITE_CREATOR)", NOTE, "header.creator",
            lambda r: r["header.creator"] == CIV3_CREATOR, expected=f"{CIV3_CREATOR:#X}".replace("0X", "0x")),
     _claim("xs_orig = ys_orig = 240 (unit sprites are 240 x 240)", NOTE, "header.flicanim.xs_orig",

@@ -322,7 +322,9 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
     for r in regions:
         if r.kind != "records" or depth > 1:
             continue
-        cf = next(f for f in full if f.name == r.count)
+        cf = next((f for f in full if f.name == r.count), None)
+        if cf is None:  # the count lies past the header laid out here: the records stay unlaid
+            continue
         cnt = _values(rows, cf)
         st = offsets[r.start][1] if isinstance(r.start, str) else np.full(rows.n, r.start, np.int64)
         rr = _record_rows(samples, rows, st, cnt, r.stride)

@@ -102,6 +102,8 @@ class InferredSpec:
         rest = self.ksy[old.end():]
         rest = re.sub(rf"^  title: {re.escape(old[1])} ", f"  title: {spec_id} ", rest, count=1)
         self.ksy, self.named = head + rest, True
+        if len(self.evidence) and "type" in self.evidence:
+            self.evidence["type"] = self.evidence["type"].replace(old[1], spec_id)
 
     def roles(self) -> dict:
         """How many fields of each role (``magic``, ``file_size``, ``offset``, ``count``, ``size`` ...)."""

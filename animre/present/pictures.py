@@ -5,14 +5,28 @@ function as ``"module:function"`` (``picture="animre.present.pictures:icn"``); t
 report imports it for every format present, so nothing outside a format's
 plugin names a format. Each function is ``fn(corpus, files) -> list of
 (caption, picture)``: ``files`` are the corpus files of that format that
-parsed, a picture is PNG bytes (pixel art at a whole-number zoom) or a
-matplotlib Figure. A file whose picture cannot be drawn gives ``(caption,
-None)`` with the caption saying why; nothing is dropped silently. At most
-:data:`MAX_FILES` files per format are drawn and the last caption says how
-many were left out.
+parsed, a picture is PNG bytes (pixel art at a whole-number zoom; an animated
+PNG plays in the page) or a matplotlib Figure. Every caption starts with the
+file it shows. A file whose picture cannot be drawn gives ``(caption, None)``
+with the caption saying why; nothing is dropped silently.
 
-Frames are decoded by :mod:`animre.decode`, figures drawn by
-:mod:`animre.present.plots`, pixels composed by :mod:`animre.present.png`.
+For every animation file (byte-identical copies once, at most
+:data:`MAX_FILES` per format, the others listed by name in a last caption)
+there is its frames as a contact sheet and the animation itself playing,
+each frame shown for the time the file declares:
+
+- FLC: a Civ3 unit's directions (a row each; side by side while playing) at
+  the header speed; a plain FLI/FLC's frames in order;
+- FRM with its ICN: every sequence (a row each; played in turn, aligned on
+  the unit's anchor) at the engine's interval of each sequence;
+- OMF AF/BK: the first :data:`MAX_MOVES` moves (a row each; played in turn)
+  at their animation strings' ticks;
+- GNT4 MOT: the key curves of its busiest animation with a time cursor
+  moving in real time (steps of 1 / :data:`CURVE_FPS` s).
+
+Frames are decoded by :mod:`animre.decode`, composed by
+:mod:`animre.present.frames` and laid out or played by
+:mod:`animre.present.sheets`.
 
 Examples
 --------
@@ -36,16 +50,28 @@ from ..decode import icn as icn_decode
 from ..decode import omf_sprites
 from ..errors import AnimreError
 from . import plots
-from .png import checkerboard, image_png, index_palette
+from .frames import OMF_TABLES, CurveCursor, move_frames
+from .sheets import animation, distinct, grid, in_turn, sheet, side_by_side, zoom_for
 
-__all__ = ["Picture", "flc", "omf", "icn", "frm", "mot", "pal", "sheet", "distinct", "MAX_FILES"]
+__all__ = ["Picture", "flc", "omf", "icn", "frm", "mot", "pal", "sheet", "distinct", "MAX_FILES", "MAX_MOVES",
+           "CURVE_FPS", "OMF_MS_PER_TICK", "PLAYING"]
 
 #: (caption, PNG bytes or Figure or None).
 Picture = tuple[str, Any]
-#: At most this many files of one format are drawn.
-MAX_FILES = 6
+#: At most this many files of one format are drawn (the others are listed by name).
+MAX_FILES = 24
 #: Sprites per ICN sprite sheet.
 MAX_SPRITES = 32
+#: Frames of a plain FLI/FLC shown on its contact sheet / played.
+MAX_SHEET_FRAMES, MAX_PLAYED_FRAMES = 48, 400
+#: OMF moves per file shown and played.
+MAX_MOVES = 12
+#: Cursor steps per second of animation time in a GNT4 curve animation.
+CURVE_FPS = 10
+#: Milliseconds per OMF tick (openomf's engine tick).
+OMF_MS_PER_TICK = 10
+#: The words after the file name that mark an animation's caption.
+PLAYING = "playing"
 
 
 def _name(file: str) -> str:
@@ -56,66 +82,14 @@ def _failed(file: str, e: Exception) -> Picture:
     return (f"{file}: no picture: {type(e).__name__}: {e}", None)
 
 
-def _more(files: Sequence[str], limit: int = MAX_FILES) -> list[Picture]:
-    return [(f"first {limit} of {len(files)} files drawn", None)] if len(files) > limit else []
-
-
-def sheet(images: Sequence[np.ndarray], *, columns: int | None = None, gap: int = 2, zoom: int | None = None,
-          cell: int = 64, max_width: int = 800) -> bytes:
-    """PNG of RGBA images laid out in rows, each on its own checkerboard, at one whole-number zoom.
-
-    ``zoom`` defaults to the largest (1 to 4) that brings the median image
-    near ``cell`` pixels while the widest stays within ``max_width``.
-    Images are placed left to right and wrap at ``max_width`` (or after
-    ``columns`` images of equal width: a grid). Empty images are left out.
-
-    Examples
-    --------
-    >>> from PIL import Image
-    >>> import io
-    >>> Image.open(io.BytesIO(sheet([np.zeros((3, 5, 4), np.uint8)] * 3, columns=2, zoom=1))).size
-    (12, 8)
-    """
-    imgs = [np.asarray(a) for a in images if np.asarray(a).size]
-    if not imgs:
-        return image_png(np.zeros((1, 1, 4), np.uint8))
-    longest = sorted(max(a.shape[:2]) for a in imgs)
-    widest = max(a.shape[1] for a in imgs)
-    k = zoom or max(1, min(4, cell // max(1, longest[len(longest) // 2]), max_width // widest))
-    if columns:
-        limit = columns * (max(a.shape[1] for a in imgs) * k + gap) - gap
-    else:
-        limit = max(max_width, widest * k)
-    places, x, y, row = [], 0, 0, 0
-    for a in imgs:
-        h, w = a.shape[0] * k, a.shape[1] * k
-        if x and x + w > limit:
-            x, y, row = 0, y + row + gap, 0
-        places.append((y, x))
-        x, row = x + w + gap, max(row, h)
-    height = y + row
-    width = max(px + a.shape[1] * k for (_, px), a in zip(places, imgs, strict=True))
-    out = np.full((height, width, 3), 255, np.uint8)
-    for (py, px), a in zip(places, imgs, strict=True):
-        big = checkerboard(np.repeat(np.repeat(a, k, axis=0), k, axis=1), cell=8 if k > 1 else 4)
-        out[py:py + big.shape[0], px:px + big.shape[1]] = big
-    return image_png(out, 1, checker=False)
-
-
-def distinct(corpus: Any, files: Sequence[str]) -> list[tuple[str, list[str]]]:
-    """The files with different bytes (by SHA-256), each with its byte-identical copies, in corpus order.
-
-    Examples
-    --------
-    >>> [f for f, copies in distinct(corpus, ["agg/GOBLNFRM.BIN", "agg/HEROES2.AGG/GOBLNFRM.BIN"])]
-    ['agg/GOBLNFRM.BIN']
-    """
-    ft = corpus.files
-    sha = dict(zip(ft["file"], ft["sha256"], strict=True)) if "sha256" in ft.columns else {}
-    groups: dict[Any, list[str]] = {}
-    for f in files:
-        groups.setdefault(sha.get(f) or f, []).append(f)
-    return [(g[0], g[1:]) for g in groups.values()]
+def _rest(files: Sequence[Any]) -> list[Picture]:
+    """The files past the cap (:data:`MAX_FILES`), by name: nothing is left out without being named."""
+    limit = MAX_FILES
+    names = [f[0] if isinstance(f, tuple) else f for f in files[limit:]]
+    if not names:
+        return []
+    shown = ", ".join(names[:500]) + (f" ... ({len(names) - 500} more)" if len(names) > 500 else "")
+    return [(f"{len(names)} more file(s) not drawn (at most {limit} per format): {shown}", None)]
 
 
 def _also(copies: Sequence[str]) -> str:
@@ -124,85 +98,140 @@ def _also(copies: Sequence[str]) -> str:
     return f"; the same bytes as {', '.join(copies[:3])}{' ...' if len(copies) > 3 else ''}"
 
 
-# ----------------------------------------------------------------------------- Civ3 FLC
+def _ms(d: float) -> str:
+    return f"{d:g} ms"
+
+
+def _timing(durations: Sequence[float]) -> str:
+    ds = sorted({round(float(d), 3) for d in durations})
+    return f"{_ms(ds[0])} each" if len(ds) == 1 else f"{_ms(ds[0])}-{_ms(ds[-1])} per frame"
+
+
+def _playing(name: str, frames: list[np.ndarray], durations: list[float], zoom: int, what: str) -> Picture:
+    """The caption and animated PNG of an animation (a still PNG when it has one frame)."""
+    if len(frames) < 2:
+        return (f"{name}: one frame only, nothing to play: {what}", animation(frames, durations, zoom=zoom))
+    return (f"{name}: {PLAYING}: {len(frames)} frames, {_timing(durations)}, {what}",
+            animation(frames, durations, zoom=zoom))
+
+
+# ----------------------------------------------------------------------------- FLC
 
 
 def flc(corpus: Any, files: Sequence[str]) -> list[Picture]:
-    """A contact sheet (directions x frames) of the first Civ3 unit and the first frame of each file.
+    """Every FLC's contact sheet and its animation playing at the header speed.
 
     Examples
     --------
     >>> pics = flc(corpus, ["flc/Warrior/Run.flc"])
-    >>> [c.split(":")[0] for c, _ in pics]
-    ['Civ3 contact sheet', 'first frames']
+    >>> [c.split(": ")[1] for c, _ in pics]
+    ['Civ3 contact sheet', 'playing']
     """
     out: list[Picture] = []
-    firsts, names = [], []
-    for name in files[:MAX_FILES]:
+    unique = distinct(corpus, files)
+    for name, copies in unique[:MAX_FILES]:
         try:
-            d = flc_decode.decode_all(corpus.read_bytes(name), name=name)
+            data = corpus.read_bytes(name)
+            d = flc_decode.decode_all(data, name=name)
+            ms = flc_decode.frame_duration_ms(data)
         except AnimreError as e:
             out.append(_failed(name, e))
             continue
         images = [r for r in d.roles if not r.is_ring]
         if not images:
-            out.append((f"{name}: no image frame", None))
+            out.append((f"{name}: no picture: no image frame", None))
             continue
         civ3 = d.flicanim is not None and d.flicanim["num_anims"] > 0 and d.flicanim["anim_length"] > 0
-        rgba = [flc_decode.civ3_rgba(d.frames[r.frame], d.palettes[r.frame]) if civ3 else
-                np.concatenate([d.palettes[r.frame][d.frames[r.frame]],
-                                np.full(d.frames[r.frame].shape + (1,), 255, np.uint8)], axis=2) for r in images]
-        firsts.append(rgba[0])
-        names.append(_name(name))
-        if civ3 and not any(c.startswith("Civ3 contact sheet") for c, _ in out):
+        if civ3:
             rows: dict[str, list[np.ndarray]] = {}
-            for r, img in zip(images, rgba, strict=True):
-                rows.setdefault(r.direction_name or str(r.direction), []).append(img)
-            n = max(len(v) for v in rows.values())
-            shown = min(8, n)
-            grid = [img for v in rows.values() for img in (v[:shown] + [np.zeros_like(v[0])] * (shown - len(v)))]
-            out.insert(0, (f"Civ3 contact sheet: {name}: rows {', '.join(rows)}; first {shown} of {n} frames "
-                           "(transparent and shadow pixels over a checkerboard)", sheet(grid, columns=shown)))
-    if firsts:
-        out.append((f"first frames: {', '.join(names)}", sheet(firsts, cell=160)))
-    return out + _more(files)
+            for r in images:
+                rows.setdefault(r.direction_name or str(r.direction), []).append(
+                    flc_decode.civ3_rgba(d.frames[r.frame], d.palettes[r.frame]))
+            n = min(len(v) for v in rows.values())
+            k = zoom_for(rows[next(iter(rows))], cell=96)
+            out.append((f"{name}: Civ3 contact sheet: rows {', '.join(rows)}; {n} frames each (transparent and "
+                        f"shadow pixels over a checkerboard){_also(copies)}", grid(list(rows.values()), zoom=k)))
+            frames = [side_by_side([v[i] for v in rows.values()]) for i in range(n)]
+            out.append(_playing(name, frames, [ms] * n, k, f"the header speed; directions {', '.join(rows)} "
+                                                          "side by side"))
+            continue
+        rgba = [np.concatenate([d.palettes[r.frame][d.frames[r.frame]],
+                                np.full(d.frames[r.frame].shape + (1,), 255, np.uint8)], axis=2) for r in images]
+        k = zoom_for(rgba, cell=96)
+        cut = f"first {MAX_SHEET_FRAMES} of " if len(rgba) > MAX_SHEET_FRAMES else ""
+        out.append((f"{name}: contact sheet: {cut}{len(rgba)} frames in file order{_also(copies)}",
+                    sheet(rgba[:MAX_SHEET_FRAMES], zoom=k)))
+        cut = f"the first {MAX_PLAYED_FRAMES} of {len(rgba)} frames; " if len(rgba) > MAX_PLAYED_FRAMES else ""
+        out.append(_playing(name, rgba[:MAX_PLAYED_FRAMES], [ms] * len(rgba[:MAX_PLAYED_FRAMES]), k,
+                            f"{cut}the header speed"))
+    return out + _rest(unique)
 
 
 # ----------------------------------------------------------------------------- OMF
 
 
 def omf(corpus: Any, files: Sequence[str]) -> list[Picture]:
-    """The first sprite of the first moves of each AF (or animations of each BK) file.
+    """Each AF (or BK) file's first moves as a contact sheet and played in turn at their animation strings' ticks.
 
     Colours: the first BK file's palette when the corpus has one, else index colours.
 
     Examples
     --------
     >>> pics = omf(corpus, ["af/FIGHTR0.AF"])
-    >>> pics[0][0].startswith("FIGHTR0.AF: first sprite of")
-    True
+    >>> [c.split(": ")[1] for c, _ in pics]
+    ['contact sheet', 'playing']
     """
     ft = corpus.files
     bks = ft.loc[(ft["format"] == "bk") & (ft["status"] == "parsed") & ft["container"].isna(), "file"].tolist() \
         if "container" in ft.columns else []
-    palette = str(corpus.path(bks[0])) if bks else index_palette()
-    where = f"palette of {bks[0]}" if bks else "index colours (no BK palette in the corpus)"
+    palette, where = None, "index colours (no BK palette in the corpus)"
+    if bks:
+        try:
+            palette, where = omf_sprites.bk_palette(str(corpus.path(bks[0]))), f"palette of {bks[0]}"
+        except (AnimreError, ValueError):
+            pass  # a BK whose palette cannot be read: index colours, and the caption says so
+    containers = dict(zip(ft["file"], ft["container"], strict=True)) if "container" in ft.columns else {}
     out: list[Picture] = []
-    for name in files[:MAX_FILES]:
-        if "container" in ft.columns and isinstance(ft.loc[ft["file"] == name, "container"].iloc[0], str):
-            out.append((f"{name}: sprites of a container member are not drawn", None))
+    unique = distinct(corpus, files)
+    for name, copies in unique[:MAX_FILES]:
+        if isinstance(containers.get(name), str):
+            out.append((f"{name}: no picture: sprites of a container member are not drawn", None))
             continue
+        fmt = corpus.format_of(name)
+        fmt = fmt if fmt in OMF_TABLES else "af"
+        table, _, _, number = OMF_TABLES[fmt]
+        moves = corpus.tables.get(table)
+        numbers = [] if moves is None else [int(m) for m in moves.loc[moves["file"] == name, number]]
         try:
             sprites = omf_sprites.sprite_images(corpus.path(name), strict=False)
-            firsts = [s for s in sprites if s.sprite == 0][:8]
-            imgs = [omf_sprites.to_rgba(s.image, palette) for s in firsts]
         except AnimreError as e:
             out.append(_failed(name, e))
             continue
-        if imgs:
-            out.append((f"{_name(name)}: first sprite of {', '.join(str(s.number) for s in firsts)} ({where})",
-                        sheet(imgs)))
-    return out + _more(files)
+        rows, frames, durations, origins, shown, failed = [], [], [], [], [], []
+        for m in numbers[:MAX_MOVES]:
+            try:
+                mf = move_frames(corpus, name, m, palette=palette, format=fmt, sprites=sprites)
+            except AnimreError:
+                failed.append(m)
+                continue
+            firsts = dict.fromkeys(mf.sprites)  # each sprite once, in the order the string shows them
+            rows.append([mf.frames[mf.sprites.index(s)] for s in firsts])
+            frames += mf.frames
+            durations += [t * OMF_MS_PER_TICK for t in mf.ticks]
+            origins += [mf.origin] * len(mf.frames)
+            shown.append(m)
+        if not frames:
+            out.append((f"{name}: no picture: no move with sprites", None))
+            continue
+        which = (f"moves {', '.join(map(str, shown))}" + (f" (the first {MAX_MOVES} of {len(numbers)})"
+                                                           if len(numbers) > MAX_MOVES else ""))
+        bad = f"; moves {', '.join(map(str, failed))} not drawn (no sprites)" if failed else ""
+        k = zoom_for([a for r in rows for a in r], cell=128)
+        out.append((f"{name}: contact sheet: {which}, a row each: its sprites as its animation string shows them "
+                    f"(grey: sprite boxes, red: collision points; {where}){bad}{_also(copies)}", grid(rows, zoom=k)))
+        out.append(_playing(name, in_turn(frames, origins), durations, k,
+                            f"{which} in turn, {OMF_MS_PER_TICK} ms per tick of each animation string"))
+    return out + _rest(unique)
 
 
 # ----------------------------------------------------------------------------- HoMM2
@@ -244,17 +273,18 @@ def icn(corpus: Any, files: Sequence[str]) -> list[Picture]:
         shown = sprites[:MAX_SPRITES]
         out.append((f"{name}: sprites 0-{len(shown) - 1} of {len(sprites)} ({colours}){_also(copies)}",
                     sheet([icn_decode.sprite_rgba(s, palette) for s in shown])))
-    return out + _more(unique)
+    return out + _rest(unique)
 
 
 def frm(corpus: Any, files: Sequence[str]) -> list[Picture]:
-    """The idle weights of every FRM and the ``move_main`` sequence strip of the first FRMs with their ICN.
+    """The idle weights of every FRM, and each FRM's sequences (with its ICN's sprites) as a contact sheet and
+    played in turn, each frame for the engine's interval of its sequence.
 
     Examples
     --------
     >>> pics = frm(corpus, ["frm/GOBLNFRM.BIN"])
-    >>> [c.split(":")[0] for c, _ in pics]
-    ['idle weights', 'frm/GOBLNFRM.BIN']
+    >>> [c.split(": ")[0 if i == 0 else 1] for i, (c, _) in enumerate(pics)]
+    ['idle weights', 'contact sheet', 'playing']
     """
     out: list[Picture] = []
     table = corpus.tables.get("frm")
@@ -266,20 +296,47 @@ def frm(corpus: Any, files: Sequence[str]) -> list[Picture]:
     for f in ft.loc[(ft["format"] == "icn") & (ft["status"] == "parsed"), "file"]:
         icns.setdefault(_name(f).upper(), f)
     palette, colours = _kb_palette(corpus)
-    paired = [(f, copies, icns.get(icn_decode.icn_for_frm(f))) for f, copies in distinct(corpus, files)]
-    strips = [(f, c, i) for f, c, i in paired if i is not None][:3]
-    for f, copies, i in strips:
+    seqs = corpus.tables.get("frm_sequences", pd.DataFrame(columns=["file", "slot", "num_frames"]))
+    unique = distinct(corpus, files)
+    lonely = [f for f, _ in unique if icn_decode.icn_for_frm(f) not in icns]
+    unique = [(f, c) for f, c in unique if f not in set(lonely)]
+    for f, copies in unique[:MAX_FILES]:
+        i = icns[icn_decode.icn_for_frm(f)]
         try:
             sprites = icn_decode.read_icn(corpus.read_bytes(i), i)
-            frames, info = icn_decode.sequence_frames(corpus.tables, sprites, "move_main", palette=palette, file=f)
         except AnimreError as e:
             out.append(_failed(f, e))
             continue
-        out.append((f"{f}: move_main with the sprites of {i} ({colours}; red cross: the anchor){_also(copies)}",
-                    plots.sequence_strip(frames, info, title=f"{_name(f)}: move_main")))
-    if not strips and files:
-        out.append((f"no sequence strip: none of the {len(files)} FRM files has its ICN in the corpus", None))
-    return out
+        mine = seqs[(seqs["file"] == f) & (seqs["num_frames"] > 0)].sort_values("slot")
+        rows, names, frames, durations, origins, bad = [], [], [], [], [], []
+        for _, s in mine.iterrows():
+            label = str(s.get("animation_name") or f"slot {int(s['slot'])}")
+            try:
+                fr, info = icn_decode.sequence_frames(corpus.tables, sprites, int(s["slot"]), palette=palette, file=f)
+            except AnimreError:
+                bad.append(label)
+                continue
+            if not len(fr):
+                continue
+            rows.append(list(fr))
+            names.append(label)
+            frames += list(fr)
+            durations += [float(v) for v in info["interval_ms"]]
+            origins += [(-int(x), -int(y)) for x, y in zip(info["anchor_x"], info["anchor_y"], strict=True)]
+        if not frames:
+            out.append((f"{f}: no picture: no sequence with frames", None))
+            continue
+        note = f"; {', '.join(bad)} not drawn (frame ids the ICN lacks)" if bad else ""
+        k = zoom_for([a for r in rows for a in r], cell=96)
+        out.append((f"{f}: contact sheet: sequences {', '.join(names)}, a row each, with the sprites of {i} "
+                    f"({colours}){note}{_also(copies)}", grid(rows, zoom=k)))
+        out.append(_playing(f, in_turn(frames, origins), durations, k,
+                            f"the {len(names)} sequences in turn on the unit's anchor, each at the engine's "
+                            "interval of its sequence"))
+    if lonely:
+        out.append((f"{len(lonely)} FRM file(s) without their ICN in the corpus, so no sequence is drawn: "
+                    f"{', '.join(lonely[:500])}", None))
+    return out + _rest(unique)
 
 
 def pal(corpus: Any, files: Sequence[str]) -> list[Picture]:
@@ -291,36 +348,55 @@ def pal(corpus: Any, files: Sequence[str]) -> list[Picture]:
     'agg/HEROES2.AGG/KB.PAL: 256 colours (6-bit components x 4)'
     """
     out: list[Picture] = []
-    for name in files[:MAX_FILES]:
+    unique = distinct(corpus, files)
+    for name, copies in unique[:MAX_FILES]:
         try:
             colours = icn_decode.kb_palette(corpus.read_bytes(name))[:, :3]
         except AnimreError as e:
             out.append(_failed(name, e))
             continue
-        out.append((f"{name}: 256 colours (6-bit components x 4)", plots.palette_swatch(colours, title=_name(name))))
-    return out + _more(files)
+        out.append((f"{name}: 256 colours (6-bit components x 4){_also(copies)}",
+                    plots.palette_swatch(colours, title=_name(name))))
+    return out + _rest(unique)
 
 
 # ----------------------------------------------------------------------------- GNT4
 
 
 def mot(corpus: Any, files: Sequence[str]) -> list[Picture]:
-    """The key curves of the bone with the most keys in the animation with the most keys.
+    """Each MOT file's key curves (the bone with the most keys in its animation with the most keys), a time
+    cursor moving over them in real time.
 
     Examples
     --------
-    >>> mot(corpus, corpus.files.query("format == 'mot'")["file"].tolist())[0][0].startswith("key curves")
-    True
+    >>> pics = mot(corpus, corpus.files.query("format == 'mot'")["file"].tolist()[:1])
+    >>> pics[0][0].split(": ")[1]
+    'playing'
     """
     keys = corpus.tables.get("mot_keys")
-    if keys is None or not len(keys):
-        return [("no keys in the corpus", None)] if files else []
-    keys = keys[keys["file"].isin(files)]
-    if not len(keys):
-        return [("no keys in these files", None)]
-    file, anim = keys.groupby(["file", "anim_id"]).size().idxmax()
-    k = keys[(keys["file"] == file) & (keys["anim_id"] == anim)]
-    bone = k.groupby("bone_id").size().idxmax()
-    sel = k[k["bone_id"] == bone]
-    return [(f"key curves: {file} animation {anim}, bone {bone} ({len(sel)} keys)",
-             plots.key_curves(pd.DataFrame(sel), title=f"{_name(file)} animation {anim}, bone {bone}"))]
+    anims = corpus.tables.get("mot_animations")
+    out: list[Picture] = []
+    unique = distinct(corpus, files)
+    for name, copies in unique[:MAX_FILES]:
+        k = keys[keys["file"] == name] if keys is not None else pd.DataFrame()
+        if not len(k):
+            out.append((f"{name}: no picture: no keys", None))
+            continue
+        anim = k.groupby("anim_id").size().idxmax()
+        k = k[k["anim_id"] == anim]
+        bone = k.groupby("bone_id").size().idxmax()
+        sel = pd.DataFrame(k[k["bone_id"] == bone])
+        end = None
+        if anims is not None:
+            a = anims[(anims["file"] == name) & (anims["anim_id"] == anim)]
+            end = float(a["end_time"].iloc[0]) if len(a) and pd.notna(a["end_time"].iloc[0]) else None
+        cc = CurveCursor(sel, end_time=end, title=f"{_name(name)} animation {anim}, bone {bone}")
+        times = cc.times(CURVE_FPS)
+        frames = [np.concatenate([cc.at(t), np.full(cc.base.shape[:2] + (1,), 255, np.uint8)], axis=2)
+                  for t in times]
+        out.append(_playing(name, frames, [1000 / CURVE_FPS] * len(frames), 1,
+                            f"key curves of animation {anim}, bone {bone} ({len(sel)} keys): the cursor moves "
+                            f"{1 / CURVE_FPS:g} s of animation time per {1000 / CURVE_FPS:g} ms, to the end at "
+                            f"{cc.end:g} s (the game draws 60 frames a second){_also(copies)}"))
+    return out + _rest(unique)
+

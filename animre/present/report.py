@@ -3,8 +3,11 @@
 Files with their status, errors, coverage, per-table profiles with their
 alerts, the notes' claims with their counterexamples, the strongest
 relations per format and the pictures each format plugin names
-(``Format.picture``, drawn by :mod:`animre.present.pictures`) in one HTML file a
-browser opens with no network: CSS inline, every picture a ``data:`` URI.
+(``Format.picture``, drawn by :mod:`animre.present.pictures`: for every
+animation file, up to a cap, its contact sheet and the animation itself
+playing at the timing the file declares, an animated PNG) in one HTML file
+a browser opens with no network: CSS inline, every picture a ``data:`` URI.
+The page says its own size.
 Every number comes from :mod:`animre.research` or the corpus tables; values
 are written by the one formatter (:func:`animre.display.fmt`, hex where the
 spec says), hashes by their first digits (all of them in a tooltip).
@@ -12,7 +15,8 @@ spec says), hashes by their first digits (all of them in a tooltip).
 
 Kept fast (seconds for a few hundred files): profiles read the tables alone
 (no spec lookups), relations are tested on the widest table of each format
-over at most :data:`MAX_RELATION_COLUMNS` columns, pictures are capped.
+over at most :data:`MAX_RELATION_COLUMNS` columns, pictures are capped
+(:data:`animre.present.pictures.MAX_FILES` files per format, the others named).
 
 Examples
 --------
@@ -43,18 +47,20 @@ from ..display import fmt, formatters
 from ..errors import UsageError
 from ..research import claims, coverage, coverage_by_format, profile, relations
 from ..tableview import HASH_CHARS, MAX_COUNTEREXAMPLES, counterexample_table, html_table
+from .pictures import MAX_FILES as MAX_ANIMATION_FILES
 from .png import figure_png, png_size
 
-__all__ = ["report_html", "write_report", "picture_function", "SECTIONS", "MAX_RELATION_COLUMNS"]
+__all__ = ["report_html", "write_report", "picture_function", "page_size", "SECTIONS", "MAX_RELATION_COLUMNS"]
 
 #: The report's sections, in order: (anchor id, heading).
 SECTIONS = (("files", "Files"), ("errors", "Errors"), ("coverage", "Coverage"), ("profiles", "Profiles"),
             ("claims", "Claims"), ("relations", "Relations"), ("pictures", "Pictures"))
 #: Relations are tested over at most this many value columns of a format's widest table.
 MAX_RELATION_COLUMNS = 12
-#: Pictures per format.
-MAX_PICTURES = 12
+#: Pictures per format (a plugin's pictures past this many are counted, not shown).
+MAX_PICTURES = 100
 MAX_FILES = 5000  #: the file list is the inventory: every file up to this many, then a count
+SIZE_MARK = "\x00size\x00"  #: where the header states the page's size (replaced once the page is whole)
 #: File statuses (``corpus.files["status"]``), in the order the summary shows them.
 STATUSES = ("parsed", "failed", "skipped", "container")
 
@@ -82,6 +88,8 @@ figure {margin: 0; text-align: center; font-size: 11px; color: #555; max-width: 
 figure.none {color: #666; max-width: 320px; text-align: left;} figure.none.bad {color: #d1495b;}
 figcaption {max-width: 760px; margin: 2px auto;}
 img.px {image-rendering: pixelated; image-rendering: crisp-edges;}
+img {max-width: 100%; height: auto;}
+img.px, img.anim {background: repeating-conic-gradient(#ccc 0 25%, #fff 0 50%) 0 0 / 16px 16px;}
 .sheet td {padding: 2px; border: none;} .sheet th {font-size: 12px; padding-right: 6px;}
 """
 
@@ -97,9 +105,16 @@ def _data_uri(png: bytes) -> str:
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
+def _animated(png: bytes) -> bool:
+    """An animated PNG: its animation control chunk comes before the first image data."""
+    head = png[:png.find(b"IDAT")] if b"IDAT" in png else png
+    return b"acTL" in head
+
+
 def _img(png: bytes, alt: str, *, pixelated: bool = False) -> str:
     w, h = png_size(png)
-    cls = ' class="px"' if pixelated else ""
+    classes = " ".join(c for c, on in (("px", pixelated), ("anim", _animated(png))) if on)
+    cls = f' class="{classes}"' if classes else ""
     return f'<img{cls} src="{_data_uri(png)}" alt="{_e(alt)}" width="{w}" height="{h}">'
 
 
@@ -272,8 +287,13 @@ def _relations(corpus) -> str:
         if not len(r):
             continue
         found = True
-        top = r.sort_values(["support", "n_rows"], ascending=False).head(8)
-        keep = [k for k in ("target", "source", "relation", "parameter", "support", "n_agree", "n_rows", "p_value")
+        if "role" in r and "score" in r:  # findings first by what they explain, then classes and definitions
+            order = r["role"].map({"finding": 0, "class": 1, "definition": 2}).fillna(3)
+            top = r.assign(_o=order).sort_values(["_o", "score"], ascending=[True, False]).drop(columns="_o").head(8)
+        else:
+            top = r.sort_values(["support", "n_rows"], ascending=False).head(8)
+        keep = [k for k in ("target", "source", "relation", "parameter", "support", "n_agree", "n_rows", "score",
+                            "role", "p_value")
                 if k in top.columns]
         out.append(f"<h3>{_e(name)}</h3>" + html_table(top[keep]))
     if not found:
@@ -313,7 +333,10 @@ def _pictures(corpus) -> str:
                        f"{_e(e)}</p>")
             continue
         figs = []
-        for caption, pic in pics[:MAX_PICTURES]:
+        if len(pics) > MAX_PICTURES:
+            pics = pics[:MAX_PICTURES] + [(f"{len(pics) - MAX_PICTURES} more pictures of {spec.title} not shown "
+                                           f"(at most {MAX_PICTURES} per format)", None)]
+        for caption, pic in pics:
             if pic is None:
                 bad = " bad" if "no picture" in caption else ""
                 figs.append(f"<figure class='none{bad}'><figcaption>{_e(caption)}</figcaption></figure>")
@@ -324,7 +347,11 @@ def _pictures(corpus) -> str:
                 figs.append(f"<figure>{_fig(pic, caption)}<figcaption>{_e(caption)}</figcaption></figure>")
         out.append(f'<div id="pictures-{_e(name)}"><h3>{_e(spec.title)}</h3><div class="pics">{"".join(figs)}</div>'
                    '</div>')
-    return "".join(out) or '<p class="note">No format of this corpus has pictures.</p>'
+    if not out:
+        return '<p class="note">No format of this corpus has pictures.</p>'
+    return ('<p class="note">For every animation file (byte-identical copies once; at most '
+            f'{MAX_ANIMATION_FILES} files per format, the others named): its frames as a contact sheet and the '
+            'animation playing (an animated PNG) at the timing the file declares.</p>' + "".join(out))
 
 
 # ----------------------------------------------------------------------------- the page
@@ -356,13 +383,35 @@ def report_html(corpus, *, title: str | None = None) -> str:
     formats = ", ".join(sorted(set(f["format"].dropna())))
     counts = f["status"].value_counts() if "status" in f.columns else pd.Series(dtype=int)
     tally = ", ".join(f"{int(counts.get(s, 0))} {s}" for s in STATUSES if counts.get(s, 0) or s == "failed")
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+    page = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{_e(title)}</title>"
             f"<style>{CSS}</style></head><body><header><h1>{_e(title)}</h1>"
             f"<p>{len(f)} files ({_e(tally)}), formats: {_e(formats)}"
             f" &middot; {_e(Path(str(root)).name if root else '')} &middot; animre {_e(__version__)} &middot; "
-            f"{stamp}</p></header>"
+            f"{stamp} &middot; {SIZE_MARK}</p></header>"
             f"<nav>{nav}</nav><main>{''.join(body)}</main></body></html>\n")
+    return _with_size(page)
+
+
+def page_size(n: int) -> str:
+    """How the report states its size: ``this page: 1.4 MB (1,448,113 bytes), one self-contained file``.
+
+    Examples
+    --------
+    >>> page_size(1448113)
+    'this page: 1.4 MB (1,448,113 bytes), one self-contained file'
+    """
+    amount = f"{n / 1e6:.1f} MB" if n >= 1e6 else f"{n / 1e3:.0f} kB"
+    return f"this page: {amount} ({n:,} bytes), one self-contained file"
+
+
+def _with_size(page: str) -> str:
+    """The page with :data:`SIZE_MARK` replaced by its own size in UTF-8 bytes (the statement included)."""
+    base = len(page.encode("utf-8")) - len(SIZE_MARK)
+    n = base
+    for _ in range(4):  # the statement's own length changes the size; a few rounds settle it
+        n = base + len(page_size(n))
+    return page.replace(SIZE_MARK, page_size(n), 1)
 
 
 def write_report(corpus, path: str | os.PathLike, *, title: str | None = None) -> Path:

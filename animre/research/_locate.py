@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import UsageError
+from ..errors import AnimreError, UsageError
 from ._util import integral_values, is_missing
 
 __all__ = ["locate_bytes", "path_matches", "records_from_columns"]
@@ -40,15 +40,25 @@ def path_matches(paths: pd.Series, loc: str) -> pd.Series:
     return exact | (stripped == plain) | stripped.str.endswith("." + plain)
 
 
-def locate_bytes(source, locator, offset, length, format_id, byteorder) -> pd.DataFrame:
-    """file, where, offset, raw of every byte range ``locator`` names (see :func:`~animre.research.reinterpret`)."""
+def locate_bytes(source, locator, offset, length, format_id, byteorder, *,
+                 failures: list[dict] | None = None) -> pd.DataFrame:
+    """file, where, offset, raw of every byte range ``locator`` names (see :func:`~animre.research.reinterpret`).
+
+    Only parsed files are read (a container, a file no format recognises or
+    one that failed has no fields); a file whose fields cannot be read again
+    is left out and appended to ``failures`` (file, message), never the end of the others.
+    """
     if isinstance(source, pd.DataFrame):
         return _records_from_table(source, locator, length, byteorder)
     corpus = source
     if not hasattr(corpus, "fields"):
         raise UsageError("source must be a Corpus or a DataFrame")
     files = corpus.files
-    ok = files[files["ok"]] if "ok" in files else files
+    if "status" in files:
+        ok = files[files["status"] == "parsed"]
+    else:
+        ok = files[files["ok"].astype(bool)] if "ok" in files else files
+    failures = [] if failures is None else failures
     if format_id is not None:
         ok = ok[ok["format"] == format_id]
     data_cache: dict[str, bytes] = {}
@@ -98,7 +108,13 @@ def locate_bytes(source, locator, offset, length, format_id, byteorder) -> pd.Da
     fast = records_from_columns(corpus, locator, offset, length, format_id, ok, data)
     if fast is not None:
         return fast
-    fields = corpus.fields(list(ok["file"]), values=False)
+    parts = []
+    for f in ok["file"]:
+        try:
+            parts.append(corpus.fields([f], values=False))
+        except AnimreError as e:
+            failures.append({"file": f, "message": str(e)})
+    fields = pd.concat(parts, ignore_index=True) if parts else corpus.fields([], values=False)
     fields = fields[fields["start"].notna() & fields["end"].notna()]
     hit = fields[path_matches(fields["path"], locator)]
     kind = hit["kind"]

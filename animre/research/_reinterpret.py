@@ -26,10 +26,12 @@ __all__ = ["reinterpret", "Reinterpretation"]
 
 
 class Reinterpretation(NamedTuple):
-    """Result of :func:`reinterpret`: the decoded ``values`` and the candidates' ``ranking``."""
+    """Result of :func:`reinterpret`: the decoded ``values``, the candidates' ``ranking`` and the files that
+    could not be read (``failures``: file, message; they are left out of the values)."""
 
     values: pd.DataFrame
     ranking: pd.DataFrame
+    failures: pd.DataFrame | None = None
 
     @property
     def best(self) -> str | None:
@@ -82,7 +84,9 @@ def reinterpret(corpus: Any, locator: Any, *legacy_types: Iterable[str], table: 
         column per candidate; ``ranking``: one row per candidate, best first,
         with ``score`` (higher is better), ``mean_bits``, ``p_valid``,
         ``p_denormal``, ``p_extreme``, ``p_zero``, ``p_distinct``,
-        ``roughness``, ``min``, ``max`` and ``examples``.
+        ``roughness``, ``min``, ``max`` and ``examples``; ``failures``: the
+        files whose fields could not be read (file, message), one row each:
+        a file no format reads never stops the others.
 
     Examples
     --------
@@ -104,9 +108,11 @@ def reinterpret(corpus: Any, locator: Any, *legacy_types: Iterable[str], table: 
         source = table
     elif isinstance(table, str):
         locator = (table, locator)
-    recs = locate_bytes(source, locator, offset, length, format, byteorder)
+    failures: list[dict] = []
+    recs = locate_bytes(source, locator, offset, length, format, byteorder, failures=failures)
     if not len(recs):
-        raise UsageError(f"nothing found at {locator!r}")
+        unread = f"; {len(failures)} file(s) could not be read ({failures[0]['message']})" if failures else ""
+        raise UsageError(f"nothing found at {locator!r}{unread}")
     lens = recs["raw"].map(len)
     size = int(lens.mode().iloc[0])
     if (lens != size).any():
@@ -136,7 +142,8 @@ def reinterpret(corpus: Any, locator: Any, *legacy_types: Iterable[str], table: 
     rk = pd.DataFrame(ranking).sort_values(["score", "_order"], ascending=[False, True],
                                            kind="stable").drop(columns="_order")
     rk.insert(1, "rank", range(1, len(rk) + 1))
-    return Reinterpretation(values.reset_index(drop=True), rk.reset_index(drop=True))
+    return Reinterpretation(values.reset_index(drop=True), rk.reset_index(drop=True),
+                            pd.DataFrame(failures, columns=["file", "message"]))
 
 
 # ----------------------------------------------------------------------------- scoring

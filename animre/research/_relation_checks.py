@@ -57,8 +57,26 @@ def _pnum(v: float) -> int | float:
     return int(v) if isinstance(v, float) and v == int(v) and abs(v) < 2**53 else v
 
 
+_TESTED_AT = {"offset": 2, "multiple": 2, "divide": 2, "linear": 3, "mask": 2}
+
+
 def _arith(kind: str, t: np.ndarray, s: np.ndarray, ti: np.ndarray | None, si: np.ndarray | None):
-    """(parameter, agree mask) of the best relation of one kind, or (None, None)."""
+    """(parameter, agree mask) of the best relation of one kind, or (None, None).
+
+    A law with a fitted constant must hold at more distinct source values than it takes to fit it (2, 3 for
+    ``linear``), zeros left out for a multiple: ``coord_b = 0.551282 * coord`` fitted on the one pair of
+    values (78, 43) that three files share, with zeros everywhere else, is not tested by anything.
+    """
+    param, agree = _fit(kind, t, s, ti, si)
+    need = _TESTED_AT.get(kind)
+    if agree is not None and need is not None:
+        points = s[agree & (s != 0)] if kind == "multiple" else s[agree]
+        if len(np.unique(points)) < need:
+            return None, None
+    return param, agree
+
+
+def _fit(kind: str, t: np.ndarray, s: np.ndarray, ti: np.ndarray | None, si: np.ndarray | None):
     flt = ti is None or si is None
 
     def close(x, y):
@@ -76,9 +94,9 @@ def _arith(kind: str, t: np.ndarray, s: np.ndarray, ti: np.ndarray | None, si: n
             nz = s != 0
             if nz.sum() < 3:
                 return None, None
-            k, _ = mode(_round_sig(t[nz] / s[nz]))
-            if k is None or not np.isfinite(k):
-                return None, None
+            k, cnt = mode(_round_sig(t[nz] / s[nz]))
+            if k is None or not np.isfinite(k) or cnt < 3:
+                return None, None  # a ratio of fewer than 3 rows is fitted to them (zeros agree with any k)
             k = _nice(float(k))
             if k in (0.0, 1.0):
                 return None, None
@@ -102,8 +120,8 @@ def _arith(kind: str, t: np.ndarray, s: np.ndarray, ti: np.ndarray | None, si: n
             nz = ti != 0
             if nz.sum() < 3:
                 return None, None
-            d, _ = mode(np.round(si[nz] / ti[nz]))
-            if d is None or d < 2 or not np.isfinite(d):
+            d, cnt = mode(np.round(si[nz] / ti[nz]))
+            if d is None or d < 2 or not np.isfinite(d) or cnt < 3:
                 return None, None
             d = int(d)
             return d, ti == np.floor_divide(si, d)
@@ -165,7 +183,7 @@ def check_pair(t: Col, s: Col, both: np.ndarray, nb: int, min_support: float, n_
     out: list[dict] = []
     idx = np.flatnonzero(both)
 
-    def emit(kind, param, agree_sub, baseline, p_value, rows=idx):
+    def emit(kind, param, agree_sub, baseline, p_value, rows=idx, **extra):
         agree = np.zeros(len(both), dtype=bool)
         agree[rows] = agree_sub
         in_rows = np.zeros(len(both), dtype=bool)
@@ -174,7 +192,7 @@ def check_pair(t: Col, s: Col, both: np.ndarray, nb: int, min_support: float, n_
         out.append({"target": t.name, "source": s.name, "relation": kind, "parameter": param,
                     "support": n_agree / len(agree_sub), "n_agree": n_agree, "n_rows": len(agree_sub),
                     "baseline": baseline, "p_value": p_value, "_agree": agree, "_rows": in_rows,
-                    "_t": t, "_s": s})
+                    "_t": t, "_s": s, **extra})
 
     # --- arithmetic relations between numeric columns with enough distinct values
     if t.num is not None and s.num is not None and t.n_distinct >= 3 and s.n_distinct >= 3:
@@ -226,7 +244,7 @@ def check_pair(t: Col, s: Col, both: np.ndarray, nb: int, min_support: float, n_
             ok, base, p_value = beats_chance(sup, perms)
             if ok:
                 emit("functional", f"{int((counts_s >= 2).sum())} source values", agree, base,
-                     p_value, idx[multi])
+                     p_value, idx[multi], _all=both)  # the score counts the rows left out against it
     # target value / bit set -> one source value (only for bits and two-valued targets)
     if t.parent is not None or nt == 2:
         counts_t = np.bincount(tmap, minlength=nt)
@@ -244,7 +262,7 @@ def check_pair(t: Col, s: Col, both: np.ndarray, nb: int, min_support: float, n_
             sval = s.label_values[scodes[v]]
             tdesc = f"{t.name} set" if t.parent is not None else f"{t.name} == {literal(t, tval)}"
             emit("only_when", f"{tdesc} -> {s.name} == {literal(s, sval)}", smap[sel] == v, q, 10 ** lp,
-                 idx[sel])
+                 idx[sel], _pred=s, _given=t.codes)  # it tells the source's value
     # source value -> constant target (partial dependency)
     for j in range(ns):
         n_v = int(counts_s[j])
@@ -290,9 +308,20 @@ def literal(c: Col, v: Any) -> str:
     return repr(v) if isinstance(v, str) else fmt(v, ksy_type="s8" if c.ints is not None else None)
 
 
-def product_findings(cols: list[Col], min_support: float, n_perm: int, rng: np.random.Generator) -> list[dict]:
-    """Targets equal to the product of two other integer columns (cheap prefilter, then full test)."""
-    cand = [c for c in cols if c.ints is not None and c.parent is None and c.n_distinct >= 2]
+def _mode_share(v: np.ndarray) -> float:
+    return mode(v)[1] / len(v) if len(v) else 1.0
+
+
+def product_findings(cols: list[Col], min_support: float, n_perm: int, rng: np.random.Generator,
+                     circular=None) -> list[dict]:
+    """Targets equal to the product of two other integer columns (cheap prefilter, then full test).
+
+    A factor that only holds 0 and 1 (a flag) makes no product: ``t = a * flag`` restates ``t = a`` where the
+    flag is set. ``circular(x, y)``: pairs of columns computed one from the other (or from a common field),
+    which never make a product together.
+    """
+    cand = [c for c in cols if c.ints is not None and c.parent is None and c.n_distinct >= 2
+            and not set(np.unique(c.ints[c.present]).tolist()) <= {0, 1}]
     if len(cand) > MAX_PRODUCT_COLUMNS:
         cand = sorted(cand, key=lambda c: -c.n_distinct)[:MAX_PRODUCT_COLUMNS]
     out: list[dict] = []
@@ -303,6 +332,8 @@ def product_findings(cols: list[Col], min_support: float, n_perm: int, rng: np.r
             for b in cand[i + 1:]:
                 if t is a or t is b:
                     continue
+                if circular is not None and (circular(t, a) or circular(t, b) or circular(a, b)):
+                    continue
                 both = t.present & a.present & b.present
                 nb = int(both.sum())
                 if nb < 5:
@@ -312,6 +343,8 @@ def product_findings(cols: list[Col], min_support: float, n_perm: int, rng: np.r
                 agree = both & (t.ints == prod)
                 if agree.sum() < min_support * nb or (agree & (t.ints != 0)).sum() < 5:
                     continue
+                if max(_mode_share(a.ints[agree]), _mode_share(b.ints[agree])) >= 0.9:
+                    continue  # a factor (nearly) constant where the product holds: t = k * the other
                 pc = make_col(pd.Series(np.where(both, prod.astype(np.float64), np.nan)),
                               f"{a.name} * {b.name}", source_only=True)
                 if pc is None:

@@ -25,25 +25,33 @@ The false-discovery guard (why columns of random values get no suggestion):
   value, values seen in one file / files, is then 0), at most 4 values for
   ``any-of`` and 16 for ``enum``;
 - flags: the profile's ``LOOKS_LIKE_FLAGS`` rule (few repeated values made
-  of independently set bits);
-- relations: they beat every shuffle in :func:`relations` and, with the
-  chance that a column with the target's value distribution agrees with any
-  function of the source by accident (the collision probability ``sum p²``
-  per row, to the power of the rows), below ``alpha / n_tests`` where
-  ``n_tests`` = target columns x source columns x 6 relation kinds
-  (Bonferroni);
+  of independently set bits), and only the bits that are switched on and
+  off alone (two values seen in two independent files each that differ in
+  that bit only): the bits of a mostly zero coordinate change together;
+- one proposal per field: flag bits, else ``valid: any-of``, else an enum
+  (they do not compile together), and one doc line (rename, relation or
+  doc);
+- relations: they beat every shuffle in :func:`relations`, are not a
+  computed column's definition, and save at least ``log2(n_tests / alpha)``
+  bits (their description-length score, :func:`relations`; by the
+  no-hypercompression inequality a relation fitted to chance saves ``B``
+  bits with probability at most ``2 ** -B``), where ``n_tests`` = target
+  columns x source columns x 6 relation kinds (Bonferroni): a coefficient
+  fitted on mostly zero columns saves nothing;
 - ``doc`` lines for fields that stay unknown only when one value holds at
   least half of the rows or there are at most 16 values.
 """
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from ..display import fmt, formatters
+from ..errors import UsageError
 from ..spec.compiler import KSY_DIR
 from ..spec.patch import find_field, spec_references
 from ._calls import deprecated
@@ -51,9 +59,9 @@ from ._profile import profile
 from ._suggest_fields import bits_in_spec, field_suggestions, filtered_tables, unknown_docs
 from ._suggest_links import count_links, pos_links, size_links
 from ._suggest_relations import derived_reads, relation_suggestions
-from ._suggest_rows import defining_spec, spec_docs
+from ._suggest_rows import defining_spec, n_independent, spec_docs, spec_id
 
-__all__ = ["suggest", "SUGGESTION_COLUMNS", "SUGGESTION_KINDS", "derived_reads"]
+__all__ = ["suggest", "one_per_field", "SUGGESTION_COLUMNS", "SUGGESTION_KINDS", "derived_reads"]
 
 SUGGESTION_KINDS = ("valid", "enum", "flags", "count", "size", "pos", "rename", "relation", "doc")
 SUGGESTION_COLUMNS = ["spec", "type", "field", "table", "column", "kind", "suggestion", "evidence", "holds",
@@ -71,8 +79,10 @@ def suggest(corpus: Any, spec: str | Path | None = None, *, min_files: int = 5, 
         The parsed files (``animre.open_corpus``).
     spec : str or path, optional
         Only fields of this spec: a spec id (``"frm"``, ``"omf_common"``) or
-        a ``.ksy`` path (its text is read instead of the shipped one). Default:
-        every spec the corpus uses.
+        a ``.ksy`` path (its text is read instead of the shipped one; the spec
+        is its ``meta/id``, whatever the file's name). Default: every spec the
+        corpus uses. A spec the corpus was not read with is a
+        :class:`~animre.errors.UsageError` naming the ones it was.
     min_files : int
         Independent files (distinct contents) a suggestion needs (default 5).
     alpha : float
@@ -95,6 +105,7 @@ def suggest(corpus: Any, spec: str | Path | None = None, *, min_files: int = 5, 
         files"``), ``holds`` / ``of`` / ``unit`` (files, rows or records),
         ``n_files`` (independent files), ``counterexamples`` (file, value,
         offset), ``edit`` (for :func:`animre.suggest_patch`) and ``status``.
+        With no row, ``attrs["why"]`` says why (also as a warning).
 
     Examples
     --------
@@ -108,10 +119,9 @@ def suggest(corpus: Any, spec: str | Path | None = None, *, min_files: int = 5, 
     if legacy:
         raise TypeError(f"suggest() got unexpected keyword argument(s) {', '.join(map(repr, legacy))}")
     docs = spec_docs(corpus, spec, KSY_DIR)
-    only_spec = None
-    if spec is not None:
-        only_spec = Path(spec).stem if str(spec).endswith(".ksy") else str(spec)
+    only_spec = None if spec is None else spec_id(spec)
     schema = corpus.schema
+    used: dict[str, int] = {}  # spec -> fields of it in the tables
     files = corpus.files.set_index("file")
     sha = files["sha256"] if "sha256" in files.columns else pd.Series(files.index, index=files.index)
     groups: dict[tuple, list[tuple[str, str]]] = {}
@@ -126,6 +136,8 @@ def suggest(corpus: Any, spec: str | Path | None = None, *, min_files: int = 5, 
             continue
         owner, fid = r.field.rsplit(".", 1)
         defspec = defining_spec(docs, r.spec, owner, fid)
+        if defspec is not None:
+            used[defspec] = used.get(defspec, 0) + 1
         if defspec is None or (only_spec is not None and defspec != only_spec):
             continue
         key = (defspec, owner, fid)
@@ -138,6 +150,11 @@ def suggest(corpus: Any, spec: str | Path | None = None, *, min_files: int = 5, 
                          if isinstance(r.enum, str) else None,
                          "referenced": sum(spec_references(d, fid) for d in docs.values()),
                          "show": styles[r.table].get(r.column, fmt)}
+    if only_spec is not None and only_spec not in used:
+        given = f" ({spec}: meta/id {only_spec!r})" if str(spec).endswith(".ksy") else ""
+        raise UsageError(f"suggest(spec={str(spec)!r}): the corpus holds no field of spec {only_spec!r}{given}; "
+                         f"its tables come from {', '.join(sorted(used)) or 'no spec'}"
+                         + (" (open the corpus with specs=[...] to read it with yours)" if given else ""))
     out: list[dict] = []
     profiles: dict[str, pd.DataFrame] = {}
     by_table: dict[str, list[str]] = {}
@@ -167,7 +184,46 @@ def suggest(corpus: Any, spec: str | Path | None = None, *, min_files: int = 5, 
             out.append(r)
     out += links
     out += unknown_docs(corpus, groups, info, sha, out, min_files)
-    res = pd.DataFrame(out, columns=SUGGESTION_COLUMNS)
-    if len(res):
-        res = res.drop_duplicates(subset=["spec", "type", "field", "kind"], keep="first").reset_index(drop=True)
+    res = pd.DataFrame(one_per_field(out), columns=SUGGESTION_COLUMNS)
+    if not len(res):
+        res.attrs["why"] = _why_none(corpus, groups, sha, min_files, only_spec)
+        warnings.warn(f"suggest: no suggestion: {res.attrs['why']}", UserWarning, stacklevel=2)
     return res
+
+
+_CONSTRAINTS = ("flags", "valid", "enum")  # by priority: one of them per field
+_DOC_LINES = ("rename", "relation", "doc")
+
+
+def one_per_field(rows: list[dict]) -> list[dict]:
+    """One proposal per field and kind, at most one of flags / valid / enum and one of rename / relation / doc.
+
+    Examples
+    --------
+    >>> rows = [{"spec": "s", "type": "t", "field": "f", "kind": k} for k in ("valid", "enum", "doc", "count")]
+    >>> [r["kind"] for r in one_per_field(rows)]
+    ['valid', 'doc', 'count']
+    """
+    out, seen = [], set()
+    for r in rows:
+        k = r["kind"]
+        group = "constraint" if k in _CONSTRAINTS else "doc" if k in _DOC_LINES else k
+        key = (r["spec"], r["type"], r["field"], group)
+        if key not in seen:
+            seen.add(key)
+            out.append(r)
+    return out
+
+
+def _why_none(corpus, groups: dict, sha: pd.Series, min_files: int, only_spec: str | None) -> str:
+    """Why :func:`suggest` found nothing: no field, too few independent files, or no field passed the guards."""
+    which = f"spec {only_spec!r}" if only_spec else "the corpus' specs"
+    if not groups:
+        return f"no field of {which} is in the tables"
+    files = {f for cols in groups.values() for t, _ in cols for f in corpus.tables[t]["file"].unique()}
+    n = n_independent(files, sha)
+    if n < min_files:
+        return (f"{n} independent files (distinct contents) hold fields of {which}, fewer than the "
+                f"min_files={min_files} every suggestion needs")
+    return (f"none of the {len(groups)} fields of {which} passed the guards over {n} independent files "
+            f"(constants, closed value sets, flags, counts, relations)")

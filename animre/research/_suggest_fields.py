@@ -25,7 +25,7 @@ from ._suggest_rows import (
 )
 from ._util import integral_values
 
-__all__ = ["field_suggestions", "unknown_docs", "filtered_tables", "bits_in_spec"]
+__all__ = ["field_suggestions", "unknown_docs", "filtered_tables", "bits_in_spec", "toggling_bits"]
 
 _QUANTITY = re.compile(r"^(?:num|len|ofs|size|count)_|(?:^|_)(?:speed|time|x|y|width|height|size|len|ofs|count|"
                        r"delay|offset|orig|length|frames|weight|damage|points|health)$")
@@ -103,55 +103,27 @@ def field_suggestions(corpus, key, cols, inf, sha, profiles, min_files, filtered
                                       "files", n_files, [],
                                       field_edit(key, set={"valid": val}, doc=f"Evidence - {ev}.")))
         return out
-    # valid: any-of (a small closed set)
+    # one proposal per field: flag bits, else a small closed set (valid: any-of), else an enum of codes
     files_per_value = v.drop_duplicates(["file", "value"]).assign(h=lambda d: d["file"].map(sha)) \
         .drop_duplicates(["h", "value"]).groupby("value").size()
     closed = bool((files_per_value >= 2).all())
     quantity = bool(_QUANTITY.search(fid)) and not fid.startswith("unknown")
+    flags = _flags(key, cols, v, profiles, inf, n_files, n_rows, min_files, quantity, files_per_value,
+                   bits_in_spec or {}, include_in_spec)
+    if flags is not None:
+        return out + [flags]
     if 2 <= len(counts) <= 4 and closed and n_files >= 2 * min_files and not has_valid and not quantity:
         vals = sorted(int(x) for x in counts.index)
         ev = (f"{len(vals)} values {', '.join(show(x) for x in vals)} in {n_rows} rows of {len(file_list)} "
               f"files, each in >= {int(files_per_value.min())} independent files")
-        out.append(suggestion_row(key, cols, "valid", f"valid: any-of [{', '.join(show(x) for x in vals)}]", ev,
-                                  len(file_list), len(file_list), "files", n_files, [],
-                                  field_edit(key, set={"valid": {"any-of": vals}}, doc=f"Evidence - {ev}.")))
-    # flags
-    flags_note = None
-    for t, col in cols:
-        p = profiles.get(t)
-        if p is not None and col in p.index and "LOOKS_LIKE_FLAGS" in p.at[col, "alerts"]:
-            flags_note = dict(p.at[col, "notes"]).get("LOOKS_LIKE_FLAGS")
-            break
-    if flags_note and n_files >= min_files and not quantity:
-        u = v["value"].to_numpy(dtype=np.int64)
-        width = max(8, int(u.max()).bit_length())
-        ref = f"{fid}.to_i" if inf["enum"] else fid
-        inst, parts, have = {}, [], []
-        for b in range(width):
-            k = int(((u >> b) & 1).sum())
-            if 0 < k < len(u):
-                m = 1 << b
-                parts.append(f"{m:#x} in {k}/{len(u)} rows")
-                if m in (bits_in_spec or {}):
-                    have.append(f"{bits_in_spec[m]} ({m:#x})")
-                    continue
-                nf = v.loc[((u >> b) & 1) == 1, "file"].nunique()
-                doc = f"Bit {m:#x} of {fid} - set in {k}/{len(u)} rows of {nf} files (suggested by animre)."
-                inst[f"{fid}_bit{b}"] = {"value": f"({ref} & {m:#x}) != 0", "-animre-bytes": fid, "doc": doc}
-        ev = f"{flags_note}; bits set: {', '.join(parts)}"
-        if have:
-            ev += f"; already in the spec: {', '.join(have)}"
-        if inst:
-            out.append(suggestion_row(key, cols, "flags", f"{len(inst)} bit instances {', '.join(inst)}", ev, n_rows,
-                                      n_rows, "rows", n_files, [], field_edit(key, instances=inst)))
-        elif have and include_in_spec:
-            out.append(suggestion_row(key, cols, "flags", f"bits already in the spec: {', '.join(have)}", ev, n_rows,
-                                      n_rows, "rows", n_files, [], None, status="in spec"))
+        return out + [suggestion_row(key, cols, "valid", f"valid: any-of [{', '.join(show(x) for x in vals)}]", ev,
+                                     len(file_list), len(file_list), "files", n_files, [],
+                                     field_edit(key, set={"valid": {"any-of": vals}}, doc=f"Evidence - {ev}."))]
     # enum: a small closed set of codes
     referenced = inf.get("referenced", 0) > 0  # an enum would break the expressions that use the field
-    if (not flags_note and inf["enum"] is None and 3 <= len(counts) <= 16 and closed and n_files >= min_files
+    if (inf["enum"] is None and 3 <= len(counts) <= 16 and closed and n_files >= min_files
             and n_rows >= 3 * len(counts) and not quantity and not referenced and int(counts.index.min()) >= 0
-            and "value" not in node):
+            and "value" not in node and not _looks_like_flags(cols, profiles)):
         vals = sorted(int(x) for x in counts.index)
         ename = fid if fid not in _enum_names(corpus) else f"{fid}field_values"
         labels = {x: _enum_label(x) for x in vals}
@@ -160,6 +132,73 @@ def field_suggestions(corpus, key, cols, inf, sha, profiles, min_files, filtered
         out.append(suggestion_row(key, cols, "enum", f"enum: {ename} ({len(vals)} values)", ev, n_rows, n_rows, "rows",
                                   n_files, [], field_edit(key, set={"enum": ename}, enums={ename: labels})))
     return out
+
+
+def _looks_like_flags(cols, profiles) -> str | None:
+    """The profile's ``LOOKS_LIKE_FLAGS`` note of the field's first column that has one."""
+    for t, col in cols:
+        p = profiles.get(t)
+        if p is not None and col in p.index and "LOOKS_LIKE_FLAGS" in p.at[col, "alerts"]:
+            return dict(p.at[col, "notes"]).get("LOOKS_LIKE_FLAGS")
+    return None
+
+
+def toggling_bits(files_per_value) -> set[int]:
+    """Masks of the bits switched on and off alone: two values seen in >= 2 independent files each that
+    differ in that bit only (``0x1``: 0 and 1, or 0x21 and 0x20).
+
+    Flags vary independently of each other; the bits of a quantity (a mostly zero coordinate: 0, 37, 120)
+    only change together with others.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> sorted(toggling_bits(pd.Series([5, 6, 9, 1], index=[0, 1, 0x30, 0x31])))  # 0x31: one file only
+    [1]
+    """
+    seen = {int(x) for x, n in files_per_value.items() if n >= 2}
+    return {a ^ b for a in seen for b in seen if a < b and bin(a ^ b).count("1") == 1}
+
+
+def _flags(key, cols, v, profiles, inf, n_files, n_rows, min_files, quantity, files_per_value, bits_in_spec,
+           include_in_spec) -> dict | None:
+    """The flags suggestion of a field: one bit instance per bit that toggles alone (:func:`toggling_bits`),
+    or the bits the spec tests already; None when the field does not look like flags."""
+    note = _looks_like_flags(cols, profiles)
+    if not note or n_files < min_files or quantity:
+        return None
+    fid = key[2]
+    u = v["value"].to_numpy(dtype=np.int64)
+    width = max(8, int(u.max()).bit_length())
+    ref = f"{fid}.to_i" if inf["enum"] else fid
+    alone = toggling_bits(files_per_value)
+    inst, parts, have, tied = {}, [], [], []
+    for b in range(width):
+        k = int(((u >> b) & 1).sum())
+        if not 0 < k < len(u):
+            continue
+        m = 1 << b
+        parts.append(f"{m:#x} in {k}/{len(u)} rows")
+        if m in bits_in_spec:
+            have.append(f"{bits_in_spec[m]} ({m:#x})")
+        elif m not in alone:
+            tied.append(f"{m:#x}")
+        else:
+            nf = v.loc[((u >> b) & 1) == 1, "file"].nunique()
+            doc = f"Bit {m:#x} of {fid} - set in {k}/{len(u)} rows of {nf} files (suggested by animre)."
+            inst[f"{fid}_bit{b}"] = {"value": f"({ref} & {m:#x}) != 0", "-animre-bytes": fid, "doc": doc}
+    ev = f"{note}; bits set: {', '.join(parts)}"
+    if have:
+        ev += f"; already in the spec: {', '.join(have)}"
+    if tied:
+        ev += f"; never switched alone (not proposed): {', '.join(tied)}"
+    if len(inst) + len(have) >= 2 and inst:
+        return suggestion_row(key, cols, "flags", f"{len(inst)} bit instances {', '.join(inst)}", ev, n_rows,
+                              n_rows, "rows", n_files, [], field_edit(key, instances=inst))
+    if have and include_in_spec:
+        return suggestion_row(key, cols, "flags", f"bits already in the spec: {', '.join(have)}", ev, n_rows,
+                              n_rows, "rows", n_files, [], None, status="in spec")
+    return None
 
 
 def _enum_label(v: int) -> str:

@@ -1,10 +1,12 @@
 """Suggestions from relations between columns: renames and doc lines with a formula.
 
 :func:`relation_suggestions` runs :func:`~animre.research.relations` per
-table and keeps the laws that pass the Bonferroni guard of
-:mod:`animre.research` 's suggestions; :func:`derived_reads` tells which
-columns a derived column is computed from, so that a field is never
-"explained" by a column computed from it.
+table and keeps the laws that save the bits the Bonferroni guard of
+:mod:`animre.research` 's suggestions asks for (their description-length
+score); :func:`derived_reads` (re-exported from
+:mod:`animre.research._relation_reads`) tells which columns a derived column
+is computed from, so that a field is never "explained" by a column computed
+from it.
 """
 
 from __future__ import annotations
@@ -18,9 +20,9 @@ import numpy as np
 import pandas as pd
 
 from ..display import fmt
-from ..formats import all_formats
 from ..spec.patch import find_field, spec_references
 from ._relation_rank import ARITHMETIC
+from ._relation_reads import derived_reads
 from ._relations import DERIVED, relations
 from ._suggest_rows import (
     MAX_COUNTEREXAMPLES,
@@ -77,12 +79,6 @@ def _new_name(rel: str, param: Any, src: str) -> str | None:
     return None
 
 
-def _chance_log10(values: pd.Series) -> float:
-    """log10 of the chance that a column with these values' distribution agrees row by row by accident."""
-    p = values.value_counts(normalize=True).to_numpy()
-    return float(len(values) * math.log10(max(float((p ** 2).sum()), 1e-300)))
-
-
 def relation_suggestions(corpus, by_table, col_to_key, info, docs, sha, min_files, alpha) -> list[dict]:
     out = []
     schema = corpus.schema
@@ -99,11 +95,13 @@ def relation_suggestions(corpus, by_table, col_to_key, info, docs, sha, min_file
         swap = (rel["relation"] == "equal") & ~rel["target"].isin(in_spec) & rel["source"].isin(in_spec)
         rel.loc[swap, ["target", "source"]] = rel.loc[swap, ["source", "target"]].to_numpy()
         n_cols = max(2, int((schema["table"] == t).sum()))
-        threshold = math.log10(alpha / (len(set(cols)) * n_cols * len(ARITHMETIC)))
+        bits = math.log2(len(set(cols)) * n_cols * len(ARITHMETIC) / alpha)  # what a finding must save
         done: set = set()
         for r in rel.itertuples(index=False):
             if r.relation not in ARITHMETIC or r.target in done or (t, r.target) not in col_to_key:
                 continue
+            if r.role == "definition" or not r.score >= bits:
+                continue  # a computed column restating its source, or no more than chance explains
             key = col_to_key[(t, r.target)]
             if info[key]["node"] is None or "value" in (info[key]["node"] or {}):
                 continue
@@ -114,9 +112,6 @@ def relation_suggestions(corpus, by_table, col_to_key, info, docs, sha, min_file
             files = df.loc[rows, "file"].unique()
             n_files = n_independent(files, sha)
             if n_files < min_files or r.support < 0.85:
-                continue
-            agree_rows = df.loc[rows, r.target]
-            if _chance_log10(agree_rows) * r.support > threshold:
                 continue
             formula = _formula(r.relation, r.parameter, r.source)
             if formula is None:
@@ -152,32 +147,6 @@ def _offset(corpus, t, col, e) -> Any:
         return None
     o = corpus.offsets(t, col, [row]).iloc[0]
     return None if pd.isna(o) else int(o)
-
-
-def derived_reads(formats: Any = None) -> dict[tuple[str, str], set[tuple[str, str]]]:
-    """Every derived column ``(table, column)`` -> every ``(table, column)`` it is computed from.
-
-    Through other derived columns too (``num_image_frames`` reads
-    ``flc_frames.is_ring``, which reads ``header.num_frames``): what each
-    format module declares in :attr:`animre.formats.base.Derived.reads`. ``formats``: the formats a corpus reads
-    with (``corpus.formats``: shipped and yours); default the shipped ones.
-    """
-    direct = {(d.table, d.column): set(d.reads) for f in (formats or all_formats()).values() for d in f.derived}
-    out: dict[tuple[str, str], set[tuple[str, str]]] = {}
-
-    def walk(k: tuple[str, str], seen: frozenset) -> set:
-        if k in out:
-            return out[k]
-        acc = set(direct.get(k, ()))
-        for r in list(acc):
-            if r in direct and r not in seen:
-                acc |= walk(r, seen | {r})
-        out[k] = acc
-        return acc
-
-    for k in direct:
-        walk(k, frozenset({k}))
-    return out
 
 
 def _reads_field(expr: Any, fid: str) -> bool:

@@ -17,10 +17,11 @@ import pandas as pd
 import yaml
 
 from ..display import fmt, plain
+from ..errors import UsageError
 from ..spec.patch import find_field
 from ._util import at_offset, is_missing
 
-__all__ = ["spec_docs", "defining_spec", "field_values", "n_independent", "counterexamples", "except_text",
+__all__ = ["spec_docs", "spec_id", "defining_spec", "field_values", "n_independent", "counterexamples", "except_text",
            "suggestion_row", "field_edit", "parent_path", "MAX_COUNTEREXAMPLES"]
 
 MAX_COUNTEREXAMPLES = 10
@@ -33,10 +34,16 @@ def spec_docs(corpus: Any, spec: Any, ksy_dir: Path) -> dict[str, Mapping]:
         t = getattr(mod, "__animre_spec_text__", None)
         if t:
             texts[sid] = t
+    in_use = corpus.formats_in_use() if hasattr(corpus, "formats_in_use") else []
+    for src in (getattr(f, "source", None) for f in in_use):  # the specs the corpus was read with (yours too)
+        if src is not None and getattr(src, "text", None):
+            texts.setdefault(src.id, src.text)
+            for iid, _, itext in getattr(src, "imports", ()):
+                texts.setdefault(iid, itext)
     base = ksy_dir
     if spec is not None and str(spec).endswith(".ksy"):
         p = Path(spec)
-        texts[p.stem] = p.read_text(encoding="utf-8")
+        texts[spec_id(p)] = p.read_text(encoding="utf-8")
         base = p.parent
     wanted = set(corpus.schema["spec"].dropna()) | set(texts)
     docs: dict[str, Mapping] = {}
@@ -57,6 +64,28 @@ def spec_docs(corpus: Any, spec: Any, ksy_dir: Path) -> dict[str, Mapping]:
         for imp in (docs[sid].get("meta") or {}).get("imports") or []:
             todo.append(str(imp).rsplit("/", 1)[-1])
     return docs
+
+
+def spec_id(spec: Any) -> str:
+    """The id of a spec given by id or as a ``.ksy`` path: its ``meta/id`` (the file's name when it has none).
+
+    Examples
+    --------
+    >>> spec_id("frm")
+    'frm'
+    """
+    if not str(spec).endswith(".ksy"):
+        return str(spec)
+    p = Path(spec)
+    if not p.is_file():
+        raise UsageError(f"no spec file {p}")
+    try:
+        doc = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except yaml.YAMLError as e:
+        raise UsageError(f"{p} is not a spec (YAML): {e}") from None
+    meta = doc.get("meta") if isinstance(doc, Mapping) else None
+    sid = meta.get("id") if isinstance(meta, Mapping) else None
+    return str(sid) if sid else p.stem
 
 
 def defining_spec(docs: dict, main: str, owner: str, fid: str) -> str | None:

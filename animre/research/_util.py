@@ -34,18 +34,34 @@ def resolve_table(table: Any, corpus: Any = None) -> tuple[pd.DataFrame, str | N
     return table, name
 
 
+def copies_of(corpus: Any) -> dict[str, str]:
+    """Every file whose bytes repeat an earlier file's (same sha256 in ``corpus.files``) -> that earlier file.
+
+    The earlier file is the first with those bytes in corpus order (a loose
+    file before its copy inside an archive listed after it).
+
+    Examples
+    --------
+    >>> copies_of(c)["agg/HEROES2.AGG/GOBLNFRM.BIN"]
+    'agg/GOBLNFRM.BIN'
+    """
+    files = getattr(corpus, "files", None)
+    if files is None or "sha256" not in files.columns or "file" not in files.columns:
+        return {}
+    f = files.dropna(subset=["sha256"]).drop_duplicates("file")
+    first = f.drop_duplicates("sha256").set_index("sha256")["file"]
+    dup = f[f["sha256"].duplicated()]
+    return dict(zip(dup["file"], dup["sha256"].map(first), strict=True))
+
+
 def unique_file_rows(df: pd.DataFrame, corpus: Any) -> pd.DataFrame:
     """``df`` without the rows of files whose content repeats an earlier file's (same sha256 in ``corpus.files``).
 
-    Identical files are one sample, however many copies a corpus holds.
+    Identical files are one sample, however many copies a corpus holds (:func:`copies_of`).
     """
     if corpus is None or "file" not in df.columns or not len(df):
         return df
-    files = getattr(corpus, "files", None)
-    if files is None or "sha256" not in files.columns:
-        return df
-    f = files.dropna(subset=["sha256"]).drop_duplicates("file")
-    dup = set(f.loc[f["sha256"].duplicated(), "file"])
+    dup = copies_of(corpus)
     if not dup:
         return df
     return df[~df["file"].isin(dup)]
@@ -176,11 +192,12 @@ def f32_from_u32(u: np.ndarray) -> np.ndarray:
 
 
 def at_offset(example: dict) -> str:
-    """`` @ 0xa2`` for a counterexample with a byte offset, else nothing: the one way evidence names a position.
+    """`` @ 162 (0xA2)`` for a counterexample with a byte offset, else nothing: the one way evidence names a
+    position (in decimal, as every offset is written, and in hex, as a hex editor shows it).
 
     Examples
     --------
     >>> at_offset({"file": "a", "offset": 162}), at_offset({"file": "a"})
-    (' @ 0xa2', '')
+    (' @ 162 (0xA2)', '')
     """
-    return f" @ {example['offset']:#x}" if "offset" in example else ""
+    return f" @ {int(example['offset'])} (0x{int(example['offset']):X})" if "offset" in example else ""

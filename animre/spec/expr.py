@@ -11,14 +11,17 @@ itself through ``eval``.
 from __future__ import annotations
 
 import ast
+import keyword
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import SpecError, UsageError
 from .parse import enum_value
 
-__all__ = ["Untranslatable", "expr_source", "record_filter", "compile_expr", "expr_columns", "FILE_SIZE"]
+__all__ = ["Untranslatable", "expr_source", "record_filter", "compile_expr", "compile_row_expr", "expr_columns",
+           "Ref", "FILE_SIZE", "ARRAY_PROPERTIES"]
 
 _BIN_SRC = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Div: "//", ast.Mod: "%",
             ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}
@@ -30,12 +33,14 @@ class Untranslatable(ValueError):
     """An expression (or one of its names) that :func:`expr_source` does not write out."""
 
 
-def expr_source(node: ast.AST, name: Callable[[ast.AST], str]) -> str:
+def expr_source(node: ast.AST, name: Callable[[ast.AST], str],
+                subscript: Callable[[ast.Subscript], str] | None = None) -> str:
     """Python source for a small Kaitai expression: constants, arithmetic and bit operators, comparisons,
     ``and``/``or``/``not``; every name and attribute access is written by ``name`` (which raises
-    :class:`Untranslatable` for what it does not know). The one translator of the spec's expressions
-    (``-animre-where`` filters, column-wise value instances): only identifiers, operators and constants of
-    the expression reach the source, never a call, subscript or Python internal (``__x__``)."""
+    :class:`Untranslatable` for what it does not know), every subscript by ``subscript`` (none allowed
+    without it). The one translator of the spec's expressions (``-animre-where`` filters, column-wise value
+    instances, claims): only identifiers, operators and constants of the expression reach the source, never
+    a call or Python internal (``__x__``); what ``name`` and ``subscript`` write is the caller's."""
 
     def src(n: ast.AST) -> str:
         if isinstance(n, ast.Constant) and (n.value is None or isinstance(n.value, (int, float, bool, str))):
@@ -44,6 +49,8 @@ def expr_source(node: ast.AST, name: Callable[[ast.AST], str]) -> str:
             if getattr(n, "id", getattr(n, "attr", "")).startswith("__"):
                 raise Untranslatable("it names a Python internal")
             return name(n)
+        if isinstance(n, ast.Subscript) and subscript is not None:
+            return subscript(n)
         if isinstance(n, ast.BoolOp):
             op = " and " if isinstance(n.op, ast.And) else " or "
             return "(" + op.join(f"bool({src(v)})" for v in n.values) + ")"
@@ -193,3 +200,123 @@ def compile_expr(expr: str, where: str = "expression",
     fn = eval(compile(f"lambda R: {body}", f"<animre claim: {where}>", "eval"),  # noqa: S307 - see docstring
               {"__builtins__": {"bool": bool}})
     return fn, cols
+
+
+# ----------------------------------------------------------------------------- expressions over a record
+
+#: Properties of an array, a byte field or a string in an expression (``frames.size``, ``data.last``).
+ARRAY_PROPERTIES = ("first", "last", "size", "length", "min", "max")
+_KEYWORD_SUFFIX = "__kw"  # a field named like a Python keyword (``from``) is renamed while the text is read
+
+
+@dataclass(frozen=True)
+class Ref:
+    """One reference of an expression: a name followed by attributes and indices (``frames[num_frames].x``).
+
+    ``text`` is the reference as written; ``column`` the column path it names when it is a plain path
+    (names, attributes and whole-number indices, no array property: ``header.width``, ``idle_weights[2]``),
+    else None (``frames[num_frames].x``, ``data.last``).
+    """
+
+    text: str
+    column: str | None
+
+
+def _chain_parts(n: ast.AST) -> list | None:
+    """``a.b[2].c`` as ``["a", ".b", "[2]", ".c"]`` when every index is a whole number; else None."""
+    if isinstance(n, ast.Name):
+        return [n.id]
+    if isinstance(n, ast.Attribute):
+        head = _chain_parts(n.value)
+        return None if head is None else head + ["." + n.attr]
+    if isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Constant) and type(n.slice.value) is int:
+        head = _chain_parts(n.value)
+        return None if head is None else head + [f"[{n.slice.value}]"]
+    return None
+
+
+def compile_row_expr(expr: str, where: str = "expression",
+                     enums: Mapping[str, Mapping[str, int]] | None = None) -> tuple[Callable[[Any], Any], list[Ref]]:
+    """A function of a record resolver evaluating a Kaitai expression over arrays, and its references.
+
+    The expression language of a spec: ``and``/``or``/``not``, ``true``/``false``,
+    arithmetic, bit operators, comparisons, ``enum::member`` of ``enums``, and
+    references: names, attributes and indices (``frames[num_frames].ofs_data``,
+    ``data[data.size - 1]``, ``idle_weights[2]``), the array properties of
+    :data:`ARRAY_PROPERTIES` (``frames.last.x``, ``data.size``), slices of byte
+    fields (``data[0:4]``) and ``_file_size`` / ``_io.size``. What a reference
+    means is the resolver's: the function calls ``R.name(id)``, ``R.attr(value,
+    name)``, ``R.item(value, index)``, ``R.slice(value, start, stop)`` and
+    ``R.ref(k, value)`` (the value of reference ``k`` of the list returned);
+    nothing else of the text reaches Python (no call, no Python internal, no
+    ``eval`` of the text).
+
+    Raises
+    ------
+    UsageError
+        The expression uses anything else, or does not read.
+
+    Examples
+    --------
+    >>> fn, refs = compile_row_expr("frames[num_frames].x == data.last")
+    >>> [(r.text, r.column) for r in refs]
+    [('frames[num_frames].x', None), ('num_frames', 'num_frames'), ('data.last', None)]
+    """
+    if "::" in expr:
+        expr = _enum_literals(expr, enums, where)
+    parts = re.split(r"('[^']*'|\"[^\"]*\")", expr)
+
+    def words(p: str) -> str:
+        def w(m: re.Match) -> str:
+            x = m.group(0)
+            if x in ("true", "false"):
+                return x.capitalize()
+            return x + _KEYWORD_SUFFIX if keyword.iskeyword(x) and x not in ("and", "or", "not", "True", "False",
+                                                                             "None") else x
+        return re.sub(r"(?<![\w.])[A-Za-z_]\w*|(?<=\.)[A-Za-z_]\w*", w, p)
+
+    py = "".join(p if i % 2 else words(p) for i, p in enumerate(parts))
+    refs: list[Ref] = []
+
+    def ident(x: str) -> str:
+        if x.startswith("__"):
+            raise Untranslatable("it names a Python internal")
+        return x[: -len(_KEYWORD_SUFFIX)] if x.endswith(_KEYWORD_SUFFIX) else x
+
+    def chain(n: ast.AST) -> str:
+        if isinstance(n, ast.Name):
+            return f"R.name({ident(n.id)!r})"
+        if isinstance(n, ast.Attribute):
+            return f"R.attr({chain(n.value)}, {ident(n.attr)!r})"
+        if isinstance(n, ast.Subscript):
+            if isinstance(n.slice, ast.Slice):
+                if n.slice.step is not None:
+                    raise Untranslatable("a slice with a step is not allowed")
+                lo = "None" if n.slice.lower is None else top(n.slice.lower)
+                hi = "None" if n.slice.upper is None else top(n.slice.upper)
+                return f"R.slice({chain(n.value)}, {lo}, {hi})"
+            return f"R.item({chain(n.value)}, {top(n.slice)})"
+        return top(n)
+
+    def reference(n: ast.AST) -> str:
+        if isinstance(n, ast.Name) and n.id in ("True", "False", "None"):
+            return n.id
+        k = len(refs)
+        text = ast.unparse(n).replace(_KEYWORD_SUFFIX, "")
+        parts = _chain_parts(n)
+        plain = parts is not None and not any(p[1:] in ARRAY_PROPERTIES for p in parts[1:] if p.startswith("."))
+        refs.append(Ref(text, "".join(parts).replace(_KEYWORD_SUFFIX, "") if plain else None))
+        return f"R.ref({k}, {chain(n)})"
+
+    def top(n: ast.AST) -> str:
+        return expr_source(n, reference, reference)
+
+    try:
+        body = top(ast.parse(py.strip(), mode="eval").body)
+    except SyntaxError as e:
+        raise UsageError(f"{where}: cannot read {expr!r}: {e.msg}") from None
+    except Untranslatable as e:
+        raise UsageError(f"{where}: {e} in {expr!r}") from None
+    fn = eval(compile(f"lambda R: {body}", f"<animre expression: {where}>", "eval"),  # noqa: S307 - see docstring
+              {"__builtins__": {"bool": bool}})
+    return fn, refs

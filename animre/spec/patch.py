@@ -1,10 +1,11 @@
 """Edit a ``.ksy`` spec in place of its text: round-trip YAML, reviewable unified diffs.
 
 A suggestion's edit (see :func:`animre.suggest`) is applied with the
-round-trip library ruamel.yaml, so every comment, key order, quoting and
-block style the edit does not touch stays byte for byte as it was; the
-result is shown as a unified diff. Nothing here parses files or opens a
-corpus.
+round-trip library ruamel.yaml, and only the lines the edit changes are
+written back into the spec's own text (indented like their neighbours), so
+every comment, key order, quoting, indentation and block style the edit does
+not touch stays byte for byte as it was; no edit, no change. The result is
+shown as a unified diff. Nothing here parses files or opens a corpus.
 
 An edit is a dict with the keys ``spec`` (the spec id), ``type`` (the type
 holding the field; the spec id for the root type) and ``field`` (the field
@@ -313,7 +314,70 @@ def patch_text(text: str, edits: Iterable[Mapping]) -> tuple[str, list[dict]]:
                 keys = list(t["instances"].keys())
                 t["instances"].insert(keys.index(e["field"]), new, t["instances"].pop(e["field"]))
         log.append({"edit": e, "applied": True, "reason": ""})
-    return _dump(doc), log
+    if not any(x["applied"] for x in log):
+        return text, log
+    return _splice(text, _dump(_load(text)), _dump(doc)), log
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _splice(text: str, base: str, new: str) -> str:
+    """``new`` (the edited spec as the YAML library writes it) as changes to ``text`` (the spec as its author
+    wrote it): only the lines the edits change, re-indented like their neighbours; ``base`` is ``text``
+    written by the library. ``new`` itself when the lines cannot be matched."""
+    orig, b_lines, n_lines = text.splitlines(keepends=True), base.splitlines(keepends=True), \
+        new.splitlines(keepends=True)
+    norm = [" ".join(x.split()) for x in orig], [" ".join(x.split()) for x in b_lines]
+    to_orig = {}  # base line -> the author's line
+    for a, b, size in difflib.SequenceMatcher(None, norm[0], norm[1], autojunk=False).get_matching_blocks():
+        for k in range(size):
+            to_orig[b + k] = a + k
+    out, pos = [], 0  # pos: the next author's line not yet copied
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, b_lines, n_lines, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        if any(i not in to_orig for i in range(i1, i2)):
+            return new
+        if i2 > i1:
+            start, end = to_orig[i1], to_orig[i2 - 1] + 1
+        else:  # an insertion: after the author's copy of the line before it
+            start = end = to_orig[i1 - 1] + 1 if i1 - 1 in to_orig else to_orig.get(i1, len(orig))
+        if start < pos:
+            return new
+        out += orig[pos:start]
+        out += _reindent(n_lines[j1:j2], b_lines, orig, to_orig, i1)
+        pos = end
+    out += orig[pos:]
+    spliced = "".join(out)
+    try:
+        same = _yaml().load(spliced) == _yaml().load(new)
+    except Exception:  # noqa: BLE001 - a splice that does not read back is not used
+        same = False
+    return spliced if same else new
+
+
+def _reindent(lines: list[str], base: list[str], orig: list[str], to_orig: dict, at: int) -> list[str]:
+    """New lines indented as the author indents lines of their depth: a line takes the shift of the nearest
+    matched base line of the same indentation and kind (a sequence item or a key) around ``at``; the lines
+    nested under it keep their place relative to it."""
+    near = [i for i in range(at, -1, -1) if i in to_orig] + [i for i in range(at + 1, len(base)) if i in to_orig]
+    out, anchor, shift = [], None, 0
+    for line in lines:
+        if not line.strip():
+            out.append(line)
+            continue
+        want = _indent(line)
+        if anchor is None or want <= anchor:
+            anchor, shift = want, 0
+            dash = line.lstrip(" ").startswith("- ")
+            for i in near:
+                if _indent(base[i]) == want and base[i].strip() and base[i].lstrip(" ").startswith("- ") == dash:
+                    shift = _indent(orig[to_orig[i]]) - _indent(base[i])
+                    break
+        out.append(" " * max(0, want + shift) + line.lstrip(" "))
+    return out
 
 
 def unified_diff(old: str, new: str, name: str) -> str:

@@ -215,8 +215,8 @@ class _Walker:
                 return offset, False
             m, f = _INT.match(t), _FLOAT.match(t)
             if m or f:
-                width = int((m or f).group(2))
-                end = (m or f).group(3) or endian
+                width = int(m.group(2)) if m else int(f.group(1))  # u2 / s4be; f4 / f8le
+                end = (m.group(3) if m else f.group(2)) or endian
                 if m and "valid" in a and (end is not None or width == 1):
                     self._valid(a["valid"], offset, width, m.group(1) == "s", end or "le", fid)
                 offset += width

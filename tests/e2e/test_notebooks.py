@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import re
 import shutil
 import stat
@@ -18,8 +19,10 @@ import nbformat
 import pandas as pd
 import pytest
 
+import animre
 from animre import demo
 from animre.demo import NotebookError, notebook_paths, run_demo, run_notebook
+from animre.spec import read_spec
 from animre.spec.compiler import PROJECT_ROOT
 
 NOTEBOOKS = notebook_paths()
@@ -408,3 +411,71 @@ def test_07_your_own_format_reads_a_users_spec_where_it_lies(tmp_path, monkeypat
     assert hyp.at["width is smaller than height", "verdict"] == f"{taller}/4 hold, {4 - taller} fail"
     snippet = (run / "mine_claims.yaml").read_text()
     assert "expr: len_file <= _file_size" in snippet and "width < height" not in snippet
+
+
+def _tile_files() -> dict[str, bytes]:
+    """Files of a small format of the test's own, byte by byte: magic ``TIL1``, ``u4`` file size, ``u2``
+    count, ``u2`` palette, then count records of 8 bytes (``u2`` x, ``u2`` y, ``u1`` kind, ``u1`` 0, ``u2`` z);
+    and 2 files of another suffix (768 bytes each, no structure), which the notebook must leave aside."""
+    rng = random.Random(28)
+    out = {}
+    for i, n in enumerate((3, 17, 8, 25, 12, 30, 5, 21, 14, 9)):
+        recs = [struct.pack("<HHBBH", rng.randrange(4096), rng.randrange(2048), rng.randrange(1, 8), 0,
+                            rng.randrange(65536)) for _ in range(n)]
+        size = 4 + 4 + 2 + 2 + 8 * n
+        out[f"LEVEL{i:02d}.TILES"] = b"TIL1" + struct.pack("<IHH", size, n, rng.randrange(1, 5)) + b"".join(recs)
+    for k in range(2):
+        out[f"COLORS{k}.PAL"] = bytes(rng.randrange(256) for _ in range(768))
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("given", ["environment", "parameter cell"])
+def test_08_unknown_format_infers_from_a_users_folder(tmp_path, monkeypatch, given):
+    """Notebook 08 with DATA = a read-only folder of a format of the test's own (10 .tiles files, 2 .pal):
+    the spec is inferred from the largest suffix group, and it says so; no truth, so no boundary score;
+    the spec saved into OUT has meta/id from its name and opens the folder; only OUT is written."""
+    nb = NOTEBOOKS[EXPECTED.index("08_unknown_format")]
+    folder = tmp_path / "user" / "MyTiles"
+    folder.mkdir(parents=True)
+    files = _tile_files()
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+    for p in [folder, *folder.iterdir()]:
+        p.chmod(p.stat().st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))  # chmod -R a-w
+    before = _state(folder.parent)
+    monkeypatch.delenv("ANIMRE_DATA", raising=False)
+    monkeypatch.setenv("ANIMRE_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "out"
+    try:
+        if given == "environment":
+            executed = run_notebook(nb, out, folder)
+        else:  # as a user edits the parameter cell
+            executed = run_notebook(_with_data_in_cell(nb, tmp_path, folder), out, None)
+    finally:
+        after = _state(folder.parent)
+        for p in [folder, *folder.iterdir()]:
+            p.chmod(p.stat().st_mode | stat.S_IWUSR)
+    assert after == before  # the folder read is unchanged, byte for byte
+    run = out / "08_unknown_format" / ("MyTiles" if given == "environment" else "")
+    assert executed == run / "08_unknown_format.ipynb"
+    code = [c for c in nbformat.read(executed, as_version=4).cells if c.cell_type == "code"]
+    assert all(c.execution_count is not None for c in code)
+    outputs = json.dumps([c.outputs for c in code])
+    assert "Traceback" not in outputs and '"error"' not in outputs and "DeprecationWarning" not in outputs
+    assert "syna" not in outputs.lower()  # nothing of the samples' synthetic format ran
+    assert "the 10 .tiles files (not read: 2 .pal)" in outputs  # the largest group, said in a printed line
+    assert "no truth exists" in outputs and not (run / "boundaries.csv").exists()
+    assert {"tiles.ksy", "evidence.csv", "evidence.md", "leave_one_out.csv", "leave_one_out.md", "roles.csv",
+            "roles.md"} <= {p.name for p in run.iterdir()}
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["user", "out", "cache"] + ([nb.name] if given == "parameter cell" else []))
+    loo = pd.read_csv(run / "leave_one_out.csv")
+    assert len(loo) == 5 and set(loo["file"]) <= {n for n in files if n.endswith(".TILES")}
+    assert {"magic", "file_size", "count"} <= set(pd.read_csv(run / "roles.csv")["role"])
+    saved = run / "tiles.ksy"
+    assert read_spec(saved).id == "tiles"  # meta/id from the file's name
+    c = animre.open_corpus(folder, specs=[saved], formats=["tiles"], cache=False, progress=False)
+    tiles = c.files[c.files["format"] == "tiles"]
+    assert sorted(tiles["file"]) == sorted(n for n in files if n.endswith(".TILES")) and tiles["ok"].all()
+    assert len(c.tables["tiles"]) == 10

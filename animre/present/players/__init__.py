@@ -23,14 +23,17 @@ Examples
 (6, 88.0, 88)
 """
 
-from .curves import CURSOR_RGB, key_curve_player
+from .curves import CURSOR_RGB, CurveCursor, key_curve_player
 from .flc import flc_player
 from .omf import (
     COLLISION_RGBA,
     OMF_MARGIN,
     OMF_MS_PER_TICK,
+    OMF_TABLES,
     OMF_VIEW_PX,
+    MoveFrames,
     anim_string_frames,
+    move_frames,
     omf_player,
     omf_zoom,
 )
@@ -52,4 +55,8 @@ __all__ = [
     "OMF_MS_PER_TICK",
     "MIN_STEP_MS",
     "CURSOR_RGB",
+    "CurveCursor",
+    "move_frames",
+    "MoveFrames",
+    "OMF_TABLES",
 ]

@@ -23,6 +23,7 @@ from .hexview import hex_view
 from .profiler import ColumnProfiler, column_profiler
 from .records import ROOT_RECORD
 from .reinterpret import ReinterpretExplorer, reinterpret_explorer
+from .relations import RelationsView, relations_view
 
 __all__ = [
     "corpus_explorer",
@@ -30,11 +31,13 @@ __all__ = [
     "reinterpret_explorer",
     "claims_board",
     "compare_view",
+    "relations_view",
     "CorpusExplorer",
     "ColumnProfiler",
     "ReinterpretExplorer",
     "ClaimsBoard",
     "CompareView",
+    "RelationsView",
     "hex_view",
     "HEX_CSS",
     "ROOT_RECORD",

@@ -13,7 +13,7 @@ from ...errors import UsageError
 from ...tableview import counterexample_table
 from .. import plots
 from ..png import figure_png, show_png
-from .common import df_html
+from .common import df_html, shown_failure
 
 __all__ = ["ClaimsBoard", "claims_board"]
 
@@ -45,12 +45,19 @@ class ClaimsBoard:
         self.board = w.Image(format="png")
         show_png(self.board, figure_png(self.figure))  # at its own pixel size, not stretched
         self.detail = w.HTML()
-        self.claim.observe(lambda ch: self._show(), "value")
+        self.claim.observe(lambda ch: self._safely(), "value")
         self.widget = w.VBox([w.HTML("<b>Claims board</b>: every claim of the notes, tested on the corpus."),
                               self.board, self.claim, self.detail])
         self.widget.add_class("animre-claims")
         if opts:
-            self._show()
+            self._safely()
+
+    def _safely(self) -> None:
+        """A pick: the claim's counterexamples, or the failure shown in their place."""
+        def failed(text: str) -> None:
+            self.details = pd.DataFrame()
+            self.detail.value = text
+        shown_failure(failed, f"showing claim {self.claim.value}", self._show)
 
     def select(self, claim: int) -> ClaimsBoard:
         """Show the counterexamples of claim number ``claim`` (row of :attr:`summary`).
@@ -85,8 +92,18 @@ class ClaimsBoard:
             f"<div style='white-space: normal; max-width: 760px'><b>{html.escape(str(row['claim']))}</b><br>"
             f"<i>source: {html.escape(str(row.get('source', '')))}</i><br>"
             f"<span style='color:{colour}; font-weight:bold'>{html.escape(str(row.get('verdict', '')))}</span>"
-            f"{err_html}</div>counterexamples (offset: where the value found was read):"
+            f"{err_html}{self._copies_html(row)}</div>counterexamples (offset: where the value found was read):"
             + df_html(shown))
+
+
+    @staticmethod
+    def _copies_html(row: pd.Series) -> str:
+        copies = row.get("copies")
+        if not isinstance(copies, (list, tuple)) or not copies:
+            return ""
+        names = ", ".join(html.escape(str(c)) for c in copies[:5]) + (" ..." if len(copies) > 5 else "")
+        return (f"<br><i>{len(copies)} byte-identical cop{'y' if len(copies) == 1 else 'ies'} of other files "
+                f"counted once: {names}</i>")
 
 
 def claims_board(corpus, formats: Sequence[str] | None = None) -> ClaimsBoard:

@@ -1,21 +1,27 @@
-"""What the widgets share: small tables as HTML through the one formatter, the old ``fmt=`` keyword.
+"""What the widgets share: small tables as HTML through the one formatter, a failure shown in the widget,
+the old ``fmt=`` keyword.
 
 Examples
 --------
 >>> import pandas as pd
 >>> "animre-kv" in df_html(pd.DataFrame({"x": [1.5]}))
 True
+>>> failure_html(ValueError("bad"), "reading x")
+"<div class='animre-error' style='color:#d1495b; white-space: normal'>reading x failed: ValueError: bad</div>"
 """
 
 from __future__ import annotations
 
+import html
 import warnings
+from collections.abc import Callable
+from typing import Any
 
 import pandas as pd
 
 from ...display import fmt as show
 
-__all__ = ["df_html", "format_keyword"]
+__all__ = ["df_html", "format_keyword", "failure_html", "shown_failure", "failures_html"]
 
 
 def df_html(df: pd.DataFrame, max_rows: int = 30) -> str:
@@ -43,3 +49,32 @@ def format_keyword(format: str | None, fmt: str | None, where: str) -> str | Non
         raise TypeError(f"{where}: give format= only (fmt= is its deprecated name)")
     warnings.warn(f"{where}(fmt=) is deprecated: use format=", DeprecationWarning, stacklevel=3)
     return fmt
+
+
+def failure_html(e: BaseException, what: str) -> str:
+    """A failure as the widgets show it, in place of a result: what was tried, the error's type and message."""
+    return ("<div class='animre-error' style='color:#d1495b; white-space: normal'>"
+            f"{html.escape(what)} failed: {html.escape(type(e).__name__)}: {html.escape(str(e))}</div>")
+
+
+def shown_failure(show: Callable[[str], Any], what: str, action: Callable[[], Any]) -> Any:
+    """Run ``action``; any error is shown by ``show(html)`` (the widget's message) instead of escaping from a
+    callback, where a browser would only log it and the widget would wait forever. Returns the action's value,
+    or None when it failed."""
+    try:
+        return action()
+    except Exception as e:  # noqa: BLE001 - a widget shows what went wrong in itself, never only in the log
+        show(failure_html(e, what))
+        return None
+
+
+def failures_html(failures: pd.DataFrame | None, what: str = "could not be read") -> str:
+    """Files a result left out, one line each (``file: message``): a file no format reads is a line of the
+    result, not the end of it."""
+    if failures is None or not len(failures):
+        return ""
+    lines = "".join(f"<br>{html.escape(str(r['file']))}: {html.escape(str(r['message']))}"
+                    for _, r in failures.head(20).iterrows())
+    more = f"<br>... {len(failures) - 20} more" if len(failures) > 20 else ""
+    return (f"<div class='animre-failures' style='color:#d1495b; white-space: normal'>{len(failures)} file(s) "
+            f"{html.escape(what)}, left out:{lines}{more}</div>")

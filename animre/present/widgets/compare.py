@@ -14,6 +14,7 @@ from ...display import formatters
 from ...errors import UsageError
 from .. import plots
 from ..png import figure_png, show_png
+from .common import shown_failure
 from .css import HEX_CSS
 
 __all__ = ["GRID_RECORDS", "GRID_FILES", "CompareView", "compare_view"]
@@ -50,6 +51,7 @@ class CompareView:
         if not names:
             raise UsageError("the corpus has no table to compare")
         self._busy = False
+        self._shown_table: str | None = None
         self.table = w.Dropdown(options=names, description="table", layout=w.Layout(width="320px"))
         self.column = w.Dropdown(options=[], description="column", layout=w.Layout(width="320px"))
         self.by = w.Text(value="", description="by", placeholder="record key(s), comma-separated",
@@ -57,9 +59,9 @@ class CompareView:
         self.message = w.HTML()
         self.grid = w.HTML()
         self.plot = w.Image(format="png")
-        self.table.observe(lambda ch: self._busy or self.select(table=ch["new"]), "value")
-        self.column.observe(lambda ch: self._busy or self.select(column=ch["new"]), "value")
-        self.by.observe(lambda ch: self._busy or self.select(by=ch["new"]), "value")
+        self.table.observe(lambda ch: self._busy or self._safely(lambda: self.select(table=ch["new"])), "value")
+        self.column.observe(lambda ch: self._busy or self._safely(lambda: self.select(column=ch["new"])), "value")
+        self.by.observe(lambda ch: self._busy or self._safely(lambda: self.select(by=ch["new"])), "value")
         self.widget = w.VBox([
             w.HTML("<b>Compare</b>: one field in every file, by record; red cells differ from the "
                    "record's most common value."),
@@ -73,6 +75,15 @@ class CompareView:
     def grid_html(self) -> str:
         return self.grid.value
 
+    def _safely(self, action) -> None:
+        """A pick: its grid, or its failure shown in place of the grid (nothing stale beside it)."""
+        def failed(text: str) -> None:
+            self.result = self.figure = None
+            self.message.value = text
+            self.grid.value = ""
+            show_png(self.plot, b"")
+        shown_failure(failed, f"comparing {self.table.value}.{self.column.value}", action)
+
     def select(self, table: str | None = None, column: str | None = None,
                by: str | Sequence[str] | None = None) -> CompareView:
         """Compare ``table.column`` across files, keyed by ``by`` (default: the table's record id).
@@ -85,7 +96,7 @@ class CompareView:
         """
         self._busy = True
         try:
-            if table is not None and table != self.table.value or not self.column.options:
+            if table is not None and table != self._shown_table or not self.column.options:
                 table = table or self.table.value
                 if table not in self.table.options:
                     raise UsageError(f"no table {table!r} to compare; tables: {', '.join(self.table.options)}")
@@ -94,6 +105,7 @@ class CompareView:
                 self.table.value = table
                 self.column.options = cols
                 self.column.value = column if column in cols else cols[0]
+                self._shown_table = table  # a pick in the table dropdown changes the value before this runs
             elif column is not None:
                 if column not in self.column.options:
                     raise UsageError(f"no column {column!r} in {self.table.value}")
@@ -110,7 +122,10 @@ class CompareView:
         try:
             res = research.compare(self.corpus, self.table.value, self.column.value, by=keys)
         except UsageError as e:
+            self.result = self.figure = None
             self.message.value = f"<span style='color:#d1495b'>{html.escape(str(e))}</span>"
+            self.grid.value = ""
+            show_png(self.plot, b"")
             return
         self.result = res
         style = formatters(self.corpus.columns(self.table.value) if hasattr(self.corpus, "columns") else None)

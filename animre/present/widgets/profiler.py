@@ -14,7 +14,7 @@ from ...display import formatters
 from ...errors import UsageError
 from .. import plots
 from ..png import figure_png, show_png
-from .common import df_html
+from .common import df_html, shown_failure
 
 __all__ = ["ColumnProfiler", "column_profiler"]
 
@@ -52,8 +52,8 @@ class ColumnProfiler:
         self.hist = w.Image(format="png")
         self.bits = w.Image(format="png")
         self.exc = w.HTML()
-        self.table.observe(lambda ch: self._busy or self.select(table=ch["new"]), "value")
-        self.column.observe(lambda ch: self._busy or self.select(column=ch["new"]), "value")
+        self.table.observe(lambda ch: self._busy or self._safely(lambda: self.select(table=ch["new"])), "value")
+        self.column.observe(lambda ch: self._busy or self._safely(lambda: self.select(column=ch["new"])), "value")
         self.widget = w.VBox([
             w.HTML("<b>Column profiler</b>: statistics, distribution by file, bits and exceptions."),
             w.HBox([self.table, self.column]),
@@ -66,6 +66,15 @@ class ColumnProfiler:
     @property
     def summary_html(self) -> str:
         return self.summary.value
+
+    def _safely(self, action) -> None:
+        """A pick: its profile, or its failure shown in place of the profile (nothing stale beside it)."""
+        def failed(text: str) -> None:
+            self.summary.value = text
+            self.alerts.value = self.exc.value = ""
+            show_png(self.hist, b"")
+            show_png(self.bits, b"")
+        shown_failure(failed, f"profiling {self.table.value}.{self.column.value}", action)
 
     def select(self, table: str | None = None, column: str | None = None) -> ColumnProfiler:
         """Show the profile of ``table.column`` (a new table selects its first value column).

@@ -12,7 +12,7 @@ from ... import research
 from ...errors import UsageError
 from .. import plots
 from ..png import figure_png, show_png
-from .common import df_html, format_keyword
+from .common import df_html, failure_html, failures_html, format_keyword
 
 __all__ = ["ReinterpretExplorer", "reinterpret_explorer"]
 
@@ -89,10 +89,15 @@ class ReinterpretExplorer:
             self._run_safely()
 
     def _run_safely(self) -> None:
+        """A click: the run, or its failure shown in the widget (never "reading ..." forever)."""
         try:
             self.run()
         except UsageError as e:
+            self.progress.layout.visibility = "hidden"
             self.message.value = f"<span style='color:#d1495b'>{html.escape(str(e))}</span>"
+        except Exception as e:  # noqa: BLE001 - a widget shows what went wrong in itself, never only in the log
+            self.progress.layout.visibility = "hidden"
+            self.message.value = failure_html(e, f"reading {self.locator.value.strip()!r}")
 
     def _clear(self) -> None:
         """Drop the previous result, ranking and plot (nothing stale stays under a new message)."""
@@ -173,7 +178,8 @@ class ReinterpretExplorer:
         show_png(self.plot, figure_png(self.figure))
         self._step(3, "")
         self.message.value = (f"{len(res.values)} occurrence(s) of {size} byte(s); best reading: "
-                              f"<b>{html.escape(str(res.best))}</b>{note}")
+                              f"<b>{html.escape(str(res.best))}</b>{note}"
+                              + failures_html(getattr(res, "failures", None)))
         return self
 
     @staticmethod

@@ -98,3 +98,17 @@ def test_scan_prints_the_reasons(folder, capsys):
     main(["scan", str(d), "--spec", str(specs / "mg.ksy"), "--format", "mg", "--no-cache"])
     out = capsys.readouterr().out
     assert "skipped (why no format reads them)" in out and "magic 0a expected at 0, found 00" in out
+
+
+def test_a_float_in_the_fixed_part_does_not_stop_detection(tmp_path):
+    spec = tmp_path / "fl.ksy"
+    spec.write_text("meta: {id: fl, endian: le}\nseq:\n  - {id: magic, contents: FL}\n  - {id: scale, type: f4}\n"
+                    "  - {id: version, type: u2, valid: 3}\n", encoding="utf-8")
+    d = tmp_path / "d"
+    d.mkdir()
+    (d / "a.fl").write_bytes(b"FL" + struct.pack("<fH", 1.5, 3))
+    (d / "b.fl").write_bytes(b"FL" + struct.pack("<fH", 1.5, 4))  # version 4: the valid after the float gates
+    c = animre.open_corpus(d, specs=[spec], formats=["fl"], cache=False, workers=1)
+    f = c.files.set_index("file")
+    assert f.loc["a.fl", "status"] == "parsed"
+    assert f.loc["b.fl", "status"] == "skipped" and f.loc["b.fl", "reason"] == "fl: version 3 expected at 6, found 4"

@@ -170,3 +170,30 @@ def test_wiki_table_relative_offsets(sample_corpus):
     wa = wiki_table(sample_corpus, "bk_animations").set_index("name")
     assert wa.loc["ofs_next", "offset"] == "+0" and wa.loc["anim_number", "offset"] == "+4"
     assert np.isin(["offset", "type", "name", "observed", "alerts", "doc"], ws.reset_index().columns).all()
+
+
+def test_names_in_exports_are_relative_to_the_folder_named_even_through_a_symlink(samples_dir, tmp_path):
+    """Notebook 06 opens the files of DATA as a list of paths (``corpus.path``): their names, and so the wiki
+    table's and every export's, are relative to the folder the user named, also when that folder is reached
+    through a symlink (a temporary folder on macOS is one): never absolute temporary paths."""
+    import shutil
+
+    import animre
+    from animre.export import wiki_table, write_tables
+
+    real = tmp_path / "real" / "homm2"
+    shutil.copytree(samples_dir / "frm", real / "frm")
+    link = tmp_path / "DATA"
+    link.symlink_to(tmp_path / "real")
+    corpus = animre.open_corpus(link / "homm2", cache=False)
+    assert corpus.files["file"].iloc[0].startswith("frm/")
+    files = [corpus.path(f) for f in corpus.files["file"]]
+    assert all(str(p).startswith(str(link)) for p in files)  # as given, through the link
+    again = animre.open_corpus(files, cache=False)
+    assert list(again.files["file"]) == [f.removeprefix("frm/") for f in corpus.files["file"]]
+    wiki = wiki_table(again, "frm")
+    written = write_tables({"wiki": wiki, "frm": again.tables["frm"]}, tmp_path / "out", formats=("csv", "md"))
+    for p in written:
+        text = p.read_text()
+        assert str(tmp_path) not in text and "/real/" not in text, p
+    assert "ODDMGFRM.BIN" in " ".join(wiki["observed"])

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import base64
+import html
+import io
 import re
 import struct
 import subprocess
@@ -10,6 +12,8 @@ import sys
 from html.parser import HTMLParser
 
 import matplotlib
+import numpy as np
+from PIL import Image
 
 matplotlib.use("Agg")
 
@@ -78,29 +82,177 @@ def test_report_of_the_samples_has_every_section(sample_corpus, manifest, tmp_pa
     for name, f in all_formats().items():
         assert (f'id="pictures-{name}"' in page) == bool(f.picture and name in present), name
     assert "Civ3 contact sheet" in page and refs.tags.get("img", 0) > 10
+    assert re.search(r"this page: [\d.]+ [kM]B \([\d,]+ bytes\)", page)
+
+
+IMG = re.compile(r'<img class="([^"]*)" src="data:image/png;base64,([^"]+)" alt="([^"]*)" '
+                 r'width="(\d+)" height="(\d+)"')
+
+
+def _pictures_of(page: str) -> dict[str, list[tuple[str, str, bytes, int, int]]]:
+    """file -> its pictures (what the caption says after the file name, CSS classes, PNG bytes, width, height)."""
+    out: dict[str, list] = {}
+    for m in IMG.finditer(page):
+        alt = html.unescape(m.group(3))
+        file, _, what = alt.partition(": ")
+        out.setdefault(file, []).append((what, m.group(1), base64.b64decode(m.group(2)), int(m.group(4)),
+                                         int(m.group(5))))
+    return out
+
+
+def _played(png: bytes) -> tuple[list[np.ndarray], list[float]]:
+    """The frames an animated PNG shows (RGBA) and the milliseconds of each, as a browser plays it."""
+    im = Image.open(io.BytesIO(png))
+    frames, ms = [], []
+    for k in range(im.n_frames):
+        im.seek(k)
+        frames.append(np.asarray(im.convert("RGBA")))
+        ms.append(float(im.info["duration"]))
+    return frames, ms
+
+
+def _runs(frames: list[np.ndarray], ms: list[float]) -> tuple[list[np.ndarray], list[float]]:
+    """Equal consecutive frames as one, their durations added (what an APNG stores: nothing shown changes)."""
+    out, dur = [], []
+    for f, d in zip(frames, ms, strict=True):
+        if out and out[-1].shape == f.shape and (out[-1] == f).all():
+            dur[-1] += d
+        else:
+            out.append(f)
+            dur.append(d)
+    return out, dur
 
 
 def test_report_cli_on_the_real_settler_files(realdata, tmp_path):
+    """A unit folder's report shows each of its animations: every file's contact sheet (8 directions x 15
+    frames) and the file playing inline, its frames those the decoder gives, in their order, each for the
+    header speed; the page states its own size."""
+    from animre.decode.flc import civ3_rgba, decode_all
+
+    folder = realdata / "flic" / "civ3" / "settler"
     out = tmp_path / "settler.html"
-    r = subprocess.run([sys.executable, "-m", "animre", "report", str(realdata / "flic" / "civ3" / "settler"),
+    r = subprocess.run([sys.executable, "-m", "animre", "report", str(folder),
                         "-o", str(out), "-q", "--no-cache"], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     assert [p.name for p in tmp_path.iterdir()] == ["settler.html"]  # one file, nothing beside it
     page = out.read_text(encoding="utf-8")
     refs = _check_self_contained(page)
     assert {s for s, _ in SECTIONS} <= refs.ids
-    for action in ("Build", "Captured", "Death", "Default", "Fidget", "Run"):
-        assert f"{action}.flc" in page
     assert "Every file parsed." in page  # the six real files parse
-    # the contact sheet: 8 directions of the first file, 8 of its 15 frames, whole pixels at one zoom
-    first = sorted(p for p in (realdata / "flic" / "civ3" / "settler").iterdir())[0]
-    w, h = struct.unpack_from("<HH", first.read_bytes(), 8)  # FLC header: width, height at 8 and 10
-    m = re.search(r'<img class="px" src="data:image/png;base64,([^"]+)" alt="Civ3 contact sheet: ([^"]+)" '
-                  r'width="(\d+)" height="(\d+)"', page)
-    assert m and "rows SW, S, SE, E, NE, N, NW, W; first 8 of 15 frames" in m.group(2)
-    width, height = int(m.group(3)), int(m.group(4))
-    k = next(z for z in range(1, 5) if 8 * (w * z + 2) - 2 == width)  # the zoom the sheet used
-    assert height == 8 * (h * k + 2) - 2
+    size = re.search(r"this page: [\d.]+ [kM]B \(([\d,]+) bytes\), one self-contained file", page)
+    assert size and int(size.group(1).replace(",", "")) == len(page.encode("utf-8")) == out.stat().st_size
+    pictures = _pictures_of(page)
+    files = sorted(p.name for p in folder.iterdir())
+    assert len(files) == 6 and set(files) <= set(pictures)
+    for name in files:
+        data = (folder / name).read_bytes()
+        w, h = struct.unpack_from("<HH", data, 8)  # FLC header: width, height at 8 and 10
+        speed = struct.unpack_from("<I", data, 16)[0]  # the frame delay in ms
+        sheets = [p for p in pictures[name] if p[0].startswith("Civ3 contact sheet")]
+        playing = [p for p in pictures[name] if p[0].startswith("playing")]
+        assert len(sheets) == 1 and len(playing) == 1, name
+        # the contact sheet: 8 directions x 15 frames, whole pixels at one zoom
+        what, _, _, width, height = sheets[0]
+        assert "rows SW, S, SE, E, NE, N, NW, W; 15 frames each" in what
+        k = next(z for z in range(1, 5) if 15 * (w * z + 2) - 2 == width)  # the zoom the sheet used
+        assert height == 8 * (h * k + 2) - 2
+        # the animation: the eight directions side by side, frame by frame as the decoder gives them
+        what, classes, png, width, height = playing[0]
+        assert "anim" in classes.split() and f"{speed} ms each" in what
+        d = decode_all(data, name=name)
+        dirs: dict[str, list[np.ndarray]] = {}
+        for role in d.roles:
+            if not role.is_ring:
+                dirs.setdefault(role.direction_name, []).append(civ3_rgba(d.frames[role.frame],
+                                                                         d.palettes[role.frame]))
+        assert list(dirs) == ["SW", "S", "SE", "E", "NE", "N", "NW", "W"]
+        gap = np.zeros((h, 2, 4), np.uint8)
+        expected = [np.concatenate([x for v in dirs.values() for x in (v[i], gap)][:-1], axis=1)
+                    for i in range(15)]
+        z = width // expected[0].shape[1]
+        expected = [np.repeat(np.repeat(e, z, axis=0), z, axis=1) for e in expected]
+        frames, ms = _played(png)
+        assert len(frames) > 1 and (width, height) == (expected[0].shape[1], expected[0].shape[0])
+        want_frames, want_ms = _runs(expected, [float(speed)] * 15)
+        assert ms == want_ms and sum(ms) == 15 * speed, name
+        assert len(frames) == len(want_frames) and all((a == b).all() for a, b in zip(frames, want_frames)), name
+
+
+_TAG = re.compile(r"([A-Z])(\d*)$")
+
+
+def _ticks(anim_string: str) -> list[int]:
+    """Ticks of each frame of an OMF animation string (``A10-B3``: sprite A for 10, B for 3)."""
+    return [int(m.group(2) or 1) for m in (_TAG.search(t.strip()) for t in str(anim_string).split("-")) if m]
+
+
+def test_every_animation_file_of_the_samples_plays(sample_corpus, monkeypatch):
+    """One animation per file of every format with pictures (FLC, FRM with its ICN, OMF AF/BK moves, GNT4
+    curves), up to the cap, the others named: each plays (more than one frame), at the timing the file
+    declares (the FLC header speed, the engine's interval of each FRM sequence, the OMF animation strings'
+    ticks, GNT4 animation time in real time)."""
+    from animre.decode.icn import icn_for_frm, sequence_interval_ms
+    from animre.present import pictures
+
+    c = sample_corpus
+    ft = c.files[c.files["status"] == "parsed"]
+    first = set(ft.drop_duplicates("sha256")["file"])  # the first file of each content: copies count once
+    icns = {f.rsplit("/", 1)[-1].upper() for f in ft.loc[ft["format"] == "icn", "file"]}
+    checked = {}
+    for fmt in ("flc", "frm", "af", "bk", "mot"):
+        files = ft.loc[ft["format"] == fmt, "file"].tolist()
+        pics = pictures_of(c, fmt, files)
+        member = ft.set_index("file")["container"].map(lambda v: isinstance(v, str))
+        drawable = [f for f in files if f in first and not (fmt in ("af", "bk") and member[f])]  # sprites: on disk
+        if fmt == "frm":
+            drawable = [f for f in drawable if icn_for_frm(f) in icns]
+        drawn = drawable[:pictures.MAX_FILES]
+        playing = {cap.split(": ")[0]: (cap, png) for cap, png in pics if cap.split(": ")[1:2] == ["playing"]}
+        assert set(playing) == set(drawn), fmt
+        for f in drawn:
+            frames, ms = _played(playing[f][1])
+            assert len(frames) > 1, (fmt, f)
+            if fmt == "flc":
+                speed = struct.unpack_from("<I", c.read_bytes(f), 16)[0]
+                assert all(d % speed == 0 for d in ms), f  # the header speed (equal frames merged)
+            elif fmt == "frm":
+                root = c.tables["frm"].set_index("file").loc[f]
+                seqs = c.tables["frm_sequences"]
+                seqs = seqs[(seqs["file"] == f) & (seqs["num_frames"] > 0)]
+                want = sum(sequence_interval_ms(int(r.slot), int(r.num_frames), root) * int(r.num_frames)
+                           for r in seqs.itertuples())
+                assert abs(sum(ms) - want) < 0.1 * len(ms), f
+            elif fmt in ("af", "bk"):
+                table, number = ("af_moves", "move_number") if fmt == "af" else ("bk_animations", "anim_number")
+                moves = c.tables[table]
+                moves = moves[moves["file"] == f].head(pictures.MAX_MOVES)
+                want = 10 * sum(sum(_ticks(t)) for t in moves["animation.anim_string.text"])
+                assert sum(ms) == want, f
+            else:  # the cursor in steps of 1 / CURVE_FPS s up to the animation's end time, in real time
+                anim = int(re.search(r"animation (\d+), bone", playing[f][0]).group(1))
+                a = c.tables["mot_animations"]
+                end = float(a.loc[(a["file"] == f) & (a["anim_id"] == anim), "end_time"].iloc[0])
+                step = 1000 / pictures.CURVE_FPS
+                assert all(d % step == 0 for d in ms) and sum(ms) == step * (round(end * pictures.CURVE_FPS) + 1), f
+            checked[fmt] = checked.get(fmt, 0) + 1
+        if len(drawable) > pictures.MAX_FILES:
+            rest = pics[-1][0]
+            assert pics[-1][1] is None and all(f in rest for f in drawable[pictures.MAX_FILES:]), fmt
+    assert all(checked.get(f, 0) >= 2 for f in ("flc", "frm", "af", "bk", "mot")), checked
+    # a cap of two: two files drawn, every other file named
+    monkeypatch.setattr(pictures, "MAX_FILES", 2)
+    files = ft.loc[ft["format"] == "flc", "file"].tolist()
+    pics = pictures.flc(c, files)
+    assert len([p for p, _ in pics if ": playing: " in p]) == 2
+    named = [f for f in files if f in first][2:]
+    assert pics[-1][1] is None and pics[-1][0].startswith(f"{len(named)} more file(s) not drawn (at most 2 ")
+    assert all(f in pics[-1][0] for f in named)
+
+
+def pictures_of(corpus, fmt: str, files: list[str]) -> list:
+    from animre.present.report import picture_function
+
+    return picture_function(corpus.formats[fmt].picture)(corpus, files)
 
 
 def test_report_cli_usage_error(tmp_path):
@@ -157,7 +309,9 @@ def test_report_of_a_homm2_folder(samples_dir, manifest, tmp_path, homm2_folder)
     # pictures of its ICN sprites (each ICN of the folder, up to the cap) and an FRM sequence strip
     icn_alts = re.findall(r'<img class="px" src="data:image/png;base64,[^"]+" alt="([^"]*\.ICN: sprites[^"]*)"', page)
     assert len(icn_alts) >= 5 and any("GOBLIN.ICN" in a for a in icn_alts)
-    assert re.search(r'alt="[^"]*FRM\.BIN: move_main with the sprites of [^"]*\.ICN', page)
+    assert re.search(r'alt="[^"]*FRM\.BIN: contact sheet: sequences [^"]*move_main[^"]* with the sprites of '
+                     r'[^"]*\.ICN', page)
+    assert re.search(r'<img class="px anim" [^>]*alt="[^"]*FRM\.BIN: playing: \d+ frames', page)
 
 
 def test_counterexamples_are_formatted_once_for_board_and_report():

@@ -211,7 +211,7 @@ def test_reinterpret_explorer_absolute_offset_and_errors(sample_corpus, homm2):
 # ----------------------------------------------------------------------------- claims
 
 
-def test_claims_board_lists_counterexamples(sample_corpus, homm2):
+def test_claims_board_lists_counterexamples(sample_corpus, homm2, count_distinct):
     board = claims_board(sample_corpus, formats=["frm"])
     expected = research.claims(sample_corpus, formats=["frm"])
     assert board.summary["claim"].tolist() == expected["claim"].tolist()
@@ -220,8 +220,10 @@ def test_claims_board_lists_counterexamples(sample_corpus, homm2):
     assert board.details["file"].tolist() == [homm2["planted"]["odd_magic_file"]]
     assert board.details["offset"].tolist() == [0]
     assert board.details["expected"].tolist() == ["0x01"]
-    n_frm = len(homm2["files"])
+    n_frm = count_distinct(homm2["files"])  # a loose file and its copy in the AGG count once
     assert f"{n_frm - 1}/{n_frm} hold, 1 fails" in board.detail.value
+    copies = len(homm2["files"]) - n_frm
+    assert f"{copies} byte-identical copies of other files counted once" in board.detail.value
     widths = [float(p.get_width()) for p in board.figure.axes[0].patches]
     n = len(board.summary)
     share = (board.summary["holds"] / board.summary["tested"]).tolist()
@@ -442,3 +444,97 @@ def test_the_old_fmt_keyword_still_works_with_a_warning(sample_corpus):
     assert rx.result.best == "f4le"
     with pytest.raises(TypeError, match="format= only"):
         reinterpret_explorer(sample_corpus, "walk_speed", format="frm", fmt="mot")
+
+
+# ----------------------------------------------------------------------------- a folder with unreadable files
+
+
+@pytest.fixture(scope="module")
+def unreadable_folder(tmp_path_factory, samples_dir):
+    """A good FRM, a truncated one, bytes no format reads and a disc image (a container of MOT and ANCS files)."""
+    d = tmp_path_factory.mktemp("unreadable")
+    data = (samples_dir / "frm" / "GOBLNFRM.BIN").read_bytes()
+    (d / "GOBLNFRM.BIN").write_bytes(data)
+    (d / "TRUNCFRM.BIN").write_bytes(data[:500])
+    (d / "JUNK.DAT").write_bytes(bytes(range(256)) * 12)
+    (d / "ANIMRE.ciso").write_bytes((samples_dir / "gcdisc" / "ANIMRE.ciso").read_bytes())
+    return d
+
+
+def _failure_shown(html: str, what: str) -> bool:
+    return "animre-error" in html and what in html
+
+
+def test_every_widget_shows_a_failure_in_itself(unreadable_folder, monkeypatch):
+    """Each widget over a folder holding files no format reads, a failed file and a container: every callback
+    (a pick in a dropdown, a click) ends with the result or the failure written in the widget, never with an
+    exception escaping into the browser's log while the widget waits ("reading ..." forever)."""
+    from animre import open_corpus
+    from animre.errors import ParseError
+    from animre.present.widgets import compare_view
+
+    c = open_corpus(unreadable_folder, cache=False)
+    status = dict(zip(c.files["file"], c.files["status"]))
+    assert {"parsed", "failed", "skipped", "container"} <= set(status.values())
+    # the explorer: every file picked, each shows its fields, its members, its error or its first bytes
+    ex = corpus_explorer(c)
+    for f in c.files["file"]:
+        ex.file.value = f
+        assert ex.file.value == f and (ex.info.value or ex.message.value), f
+    assert ex.error is None or "TRUNCFRM.BIN" in ex.message.value
+    # the reinterpret explorer on notebook 03's input, every format: the disc image's MOT is read, the
+    # container, the bytes no format reads and the failed FRM are no end of it
+    rx = reinterpret_explorer(c, "tracks.unknown_18")
+    assert rx.result is not None and "occurrence(s)" in rx.message.value and "in every file" not in rx.message.value
+    real_fields = c.fields
+
+    gone = "ANIMRE.ciso/Metroid/Metroid1.pak/1BADB002.ANCS"
+
+    def fields(files, *a, **k):  # one file whose fields cannot be read again (a disc that went away)
+        if gone in list(files):
+            raise ParseError(gone, "", 0, "cannot read: the disc went away")
+        return real_fields(files, *a, **k)
+
+    monkeypatch.setattr(c, "fields", fields)
+    rx.locator.value = "state_type"  # read by walking the parsed files (ANCS blocks)
+    rx.run_button.click()  # the click: the other files' values, the unreadable one a line of the result
+    assert rx.result is not None and len(rx.result.values) and "animre-failures" in rx.message.value
+    assert list(rx.result.failures["file"]) == [gone] and gone not in set(rx.result.values["file"])
+    assert "the disc went away" in rx.message.value and rx.progress.layout.visibility == "hidden"
+    monkeypatch.setattr(c, "fields", lambda files, *a, **k: fields([gone]))
+    rx.run_button.click()  # no file can be read: said, and why
+    assert rx.result is None and "the disc went away" in rx.message.value
+    monkeypatch.setattr(c, "fields", real_fields)
+
+    def boom(*a, **k):
+        raise RuntimeError("planted failure")
+
+    # the profiler: every table picked; a failing profile is shown in place of the profile
+    prof = column_profiler(c)
+    for t in prof.table.options:
+        prof.table.value = t
+        assert prof.profile_row["column"] == prof.column.value
+    monkeypatch.setattr(research, "profile", boom)
+    prof._cache.clear()
+    prof.column.value = [x for x in prof.column.options if x != prof.column.value][0]
+    assert _failure_shown(prof.summary.value, "planted failure") and prof.alerts.value == ""
+    monkeypatch.undo()
+    # the compare view: a failing comparison is shown in place of the grid
+    view = compare_view(c)
+    for t in view.table.options:
+        view.table.value = t
+        assert view.result is not None and "file" in view.message.value
+    monkeypatch.setattr(research, "compare", boom)
+    view.column.value = [x for x in view.column.options if x != view.column.value][0]
+    assert _failure_shown(view.message.value, "planted failure") and view.grid.value == ""
+    monkeypatch.undo()
+    # the claims board: every claim picked; a failing detail is shown in place of the counterexamples
+    import animre.present.widgets.claims as claims_module
+
+    board = claims_board(c)
+    for i in range(len(board.summary)):
+        board.claim.value = i
+        assert "counterexamples" in board.detail.value
+    monkeypatch.setattr(claims_module, "counterexample_table", boom)
+    board.claim.value = 0 if board.claim.value else 1
+    assert _failure_shown(board.detail.value, "planted failure") and board.details.empty

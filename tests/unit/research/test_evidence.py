@@ -3,6 +3,8 @@ checked against what the sample generators planted (data/samples/manifest.json).
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -99,21 +101,25 @@ def test_explorer_shows_array_elements(sample_corpus, manifest):
 # ----------------------------------------------------------------------------- claims
 
 
-def test_a_claim_failing_on_one_planted_item_stands_out(sample_corpus, manifest, samples_dir, truths):
+def test_a_claim_failing_on_one_planted_item_stands_out(sample_corpus, manifest, samples_dir, truths,
+                                                        count_distinct):
     from animre.present import plots
     from animre.present.widgets import claims_board
 
     civ3 = manifest["formats"]["flc"]
     (odd,) = civ3["planted"]["anim_time_exceptions"]
-    # the unit files: the loose ones and those of the zipped unit pack
+    # the unit files: the loose ones and those of the zipped unit pack (byte-identical copies count once)
     units = [f for f, v in truths("flc").items() if v.get("flicanim")]
     assert set(civ3["planted"]["unit_files"]) < set(units)
+    n = count_distinct({f: truths("flc")[f] for f in units})
+    assert n < len(units)  # the pack repeats some loose files
     board = claims_board(sample_corpus, formats=["flc"])
     s = board.summary.reset_index(drop=True)
     i = next(i for i, t in enumerate(s["claim"]) if t.startswith("anim_time = anim_length"))
     row = s.iloc[i]
-    assert (row["holds"], row["tested"], row["fails"]) == (len(units) - 1, len(units), 1)
-    assert row["verdict"] == f"{len(units) - 1}/{len(units)} hold, 1 fails"
+    assert (row["holds"], row["tested"], row["fails"]) == (n - 1, n, 1)
+    assert row["verdict"] == f"{n - 1}/{n} hold, 1 fails"
+    assert len(row["copies"]) == len(units) - n
     # the board: the share, and the failing count written in the fails colour
     ax = board.figure.axes[0]
     texts = [t for t in ax.texts if t.get_text().strip() == row["verdict"]]
@@ -331,3 +337,67 @@ def test_compare_grid_marks_exactly_the_planted_cells(sample_corpus, manifest, s
     assert frm.differs.index[frm.differs.iloc[:, 0]].tolist() == [odd]
     with pytest.raises(animre.UsageError):
         animre.compare(sample_corpus, "af_moves", "unknown_9", by="category")  # not a record key
+
+
+# ----------------------------------------------------------------------------- readable values, honest counts
+
+
+def test_quantities_read_in_decimal_and_bit_patterns_in_hex():
+    # what a name says: counts, sizes, offsets, dimensions and times are decimal, whatever else is seen
+    for name, kw in [("header.width", {"constant": 120}), ("header.flicanim.x_offset", {"constant": 60}),
+                     ("header.bit_depth", {"alerts": ["LOOKS_LIKE_FLAGS"]}), ("ofs_frame1", {}),
+                     ("num_frame_chunks", {"doc": "Number of frame chunks (0xF1FA) in the file."}),
+                     ("len_header", {"magic": True}), ("anim_time", {"constant": 0xF0F0}),
+                     ("idle_weights[2]", {"alerts": ["LOOKS_LIKE_FLAGS"]})]:
+        assert hex_digits(name, "u2", **kw) is None, name
+    # magic values, flags, hashes and ids are hex
+    for name, kw in [("header.magic", {}), ("header.flicanim.flags", {}), ("name_hash", {}), ("bone_id", {}),
+                     ("unknown_0", {"magic": True}),
+                     ("header.flicanim.directions", {"doc": "Bit set of the directions"}),
+                     ("unknown_3", {"constant": 0xAF12}), ("unknown_4", {"alerts": ["LOOKS_LIKE_FLAGS"]})]:
+        assert hex_digits(name, "u2", **kw) == 4, name
+    # a constant that is a round decimal or too short a pattern stays decimal
+    assert hex_digits("unknown_5", "u2", constant=5000) is None and hex_digits("unknown_6", "u2", constant=240) is None
+
+
+def test_dimensions_read_in_decimal_in_tables_profiles_wiki_claims_and_report(sample_corpus, truths):
+    from animre.present.report import report_html
+
+    units = {f: v for f, v in truths("flc").items() if v.get("flicanim")}
+    w = wiki_table(sample_corpus, "flc_files").set_index("name")
+    for col in ("header.width", "header.height", "header.depth", "header.flicanim.x_offset",
+                "header.flicanim.y_offset", "header.flicanim.xs_orig", "header.num_frames", "header.ofs_frame1",
+                "num_frame_chunks", "header.flicanim.anim_time"):
+        if col in w.index:
+            assert "0x" not in w.at[col, "observed"], (col, w.at[col, "observed"])
+    assert w.at["header.magic", "observed"].startswith("0xAF12") and "0x" in w.at["header.creator", "observed"]
+    prof = animre.profile(sample_corpus, "flc_files").set_index("column")
+    for col in ("header.flicanim.xs_orig", "header.width", "header.num_frames"):
+        notes = " ".join(str(t) for _, t in prof.at[col, "notes"])
+        assert "0x" not in re.sub(r" @ \d+ \(0x[0-9A-F]+\)", "", notes), (col, notes)  # 240, not 0x00F0
+    assert "0xAF12" in " ".join(str(t) for _, t in prof.at["header.magic", "notes"])
+    view = sample_corpus.show("flc_files", columns=["header.width", "header.magic"], rows=3).text()
+    assert not view["header.width"].str.startswith("0x").any() and view["header.magic"].str.startswith("0x").all()
+    page = report_html(sample_corpus)
+    block = page[page.index('id="profile-flc_files"'):]
+    block = block[:block.index("</table>")]
+    for col in ("header.width", "header.flicanim.xs_orig", "header.flicanim.x_offset"):
+        row = re.search(rf"<td>{re.escape(col)}</td>(.*?)</tr>", block, re.S)
+        assert row is None or "0x" not in row.group(1), col
+    # the claim's counterexample reads like the claim: the speed in decimal, beside what this corpus holds
+    speeds = sorted({v["header"]["speed"] for v in units.values()})
+    speed = animre.claims(sample_corpus, formats=["flc"]).set_index("claim").loc["Civ3 FLC header speed is 4"]
+    ce = speed["counterexamples"][0]
+    assert ce["detail"] == f"the notes say 4; this corpus holds {speeds[0]}-{speeds[-1]} ms (= anim_time / anim_length)"
+    from animre.tableview import counterexample_table
+
+    assert not counterexample_table(speed["counterexamples"])["found"].str.startswith("0x").any()
+
+
+def test_byte_identical_files_count_once_in_claims(homm2_folder, count_distinct, truths):
+    c = animre.open_corpus(homm2_folder, cache=False)
+    frm = c.files[c.files["format"] == "frm"]
+    assert frm["sha256"].duplicated().any()  # loose FRMs and their copies in the AGG
+    size = animre.claims(c, formats=["frm"]).set_index("claim").loc["FRM files are 821 bytes."]
+    assert size["tested"] == frm["sha256"].nunique() < len(frm)
+    assert sorted(size["copies"]) == sorted(frm.loc[frm["sha256"].duplicated(), "file"])
