@@ -39,7 +39,7 @@ __all__ = ["Claim", "Derived", "Format", "derived", "all_formats", "spec_enums",
 MIN_SCORE = 0.3  #: a format claims a file from this confidence on
 TRIAL_SCORE = 0.2  #: a spec with no magic and no matching extension: only a trial parse can tell
 _SHIPPED: dict[str, Format] | None = None
-_SIGS: dict[int, Signature] = {}
+_SIGS: dict[tuple, Signature] = {}  # (spec id, spec text) -> its signature
 
 
 def _with_spec(fmt: Format, src: SpecSource, plugin: str) -> Format:
@@ -209,7 +209,8 @@ def signature_of(fmt: Format) -> Signature | None:
     src = fmt.source
     if src is None:
         return None
-    key = id(src)
+    key = (src.id, src.text, tuple(t for *_, t in src.imports))  # never id(src): a spec read later may
+    # get the id of one garbage-collected
     sig = _SIGS.get(key)
     if sig is None:
         sig = _SIGS[key] = signature(src.doc)

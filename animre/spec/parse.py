@@ -119,16 +119,17 @@ def _props(cls: type, cache: dict = _PROPS) -> tuple[str, ...]:
     return out
 
 
-def _has_values(cls: type, cache: dict = {}) -> bool:  # noqa: B006 - a per-module cache
-    """Whether any parser class of ``cls``'s module (and of the parser modules it imports) has a value instance."""
+def _has_values(cls: type) -> bool:
+    """Whether any parser class of ``cls``'s module (and of the parser modules it imports) has a value instance
+    (kept in the module itself: a cache keyed by ``id`` could answer for a module garbage-collected since)."""
     g = getattr(cls._read, "__globals__", None)
     if g is None:
         return True
-    out = cache.get(id(g))
+    out = g.get("__animre_has_values__")
     if out is None:
-        mods = [g] + [vars(m) for m in g.values() if isinstance(m, types.ModuleType) and hasattr(m, "KaitaiStruct")]
-        out = any(_props(c) for m in mods for c in _classes(m))
-        cache[id(g)] = out
+        mods = [g] + [vars(m) for m in list(g.values())
+                      if isinstance(m, types.ModuleType) and hasattr(m, "KaitaiStruct")]
+        out = g["__animre_has_values__"] = any(_props(c) for m in mods for c in _classes(m))
     return out
 
 
