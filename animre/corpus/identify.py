@@ -16,7 +16,7 @@ from .._version import __version__
 from ..errors import AnimreError, ParseError, SpecError, ToolchainError
 from ..formats import MIN_SCORE, Format, detect, registry, signature_of
 from ..sources import Source, read_source
-from ..spec.parse import walk
+from ..spec.ranges import walk
 from ..tables.read import module_for, parse_data
 from .results import KEY_SCHEMA
 

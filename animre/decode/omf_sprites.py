@@ -31,7 +31,8 @@ import numpy as np
 
 from ..errors import ParseError, UsageError
 from ..spec.compiler import load_parser
-from ..spec.parse import Bases, parse_bytes
+from ..spec.parse import parse_bytes
+from ..spec.ranges import Bases
 
 __all__ = ["decode_sprite", "sprite_images", "to_rgba", "SpriteImage", "grey_palette", "bk_palette"]
 

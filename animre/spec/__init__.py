@@ -4,8 +4,10 @@
   through ``ksc.js``) in debug mode; the shipped parsers in ``animre/parsers``;
 - :mod:`.source`: a spec as a file, its imports resolved as the compiler does,
   its compiled parser cached by hash;
-- :mod:`.parse`: parse bytes with a compiled parser, locate failures (field
-  path and offset), absolute byte ranges;
+- :mod:`.parse`: parse bytes with a compiled parser; :mod:`.failures`: where a
+  parse failed (field path and offset) and which instances fail;
+- :mod:`.streams`: where every stream of a parse lies; :mod:`.ranges`: the
+  absolute byte range of every field (the one place ranges come from);
 - :mod:`.model`: the types and fields of a spec, one model for every caller;
 - :mod:`.expr`: Kaitai expressions written out as Python (filters, value
   instances, claims, hypotheses);

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import SpecError, UsageError
-from .parse import enum_value
+from .ranges import enum_value
 
 __all__ = ["Untranslatable", "expr_source", "record_filter", "compile_expr", "compile_row_expr", "expr_columns",
            "Ref", "FILE_SIZE", "ARRAY_PROPERTIES"]

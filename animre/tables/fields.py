@@ -8,7 +8,8 @@ import pandas as pd
 
 from ..spec.compiler import KSY_DIR
 from ..spec.model import load_spec
-from ..spec.parse import Bases, camel, walk
+from ..spec.parse import camel
+from ..spec.ranges import Bases, walk
 
 __all__ = ["fields_table", "spec_types", "FIELDS_COLUMNS"]
 

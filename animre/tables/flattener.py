@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..spec.parse import Bases, enum_value
+from ..spec.ranges import Bases, enum_value
 from ..spec.streams import stream_base
 from .fill import row_filler
 from .plan import Plan, TablePlan

@@ -21,7 +21,8 @@ from ..errors import ParseError, UsageError
 from ..formats import Format, all_formats, detect_format
 from ..sources import HEAD
 from ..spec.compiler import KSY_DIR, load_parser, spec_hash
-from ..spec.parse import Bases, parse_bytes
+from ..spec.parse import parse_bytes
+from ..spec.ranges import Bases
 from .flattener import Chunk, flatten
 from .plan import Plan
 from .planner import plan_for

@@ -13,7 +13,8 @@ import struct
 from typing import Any
 
 from ...spec.compiler import load_parser
-from ...spec.parse import Bases, parse_bytes
+from ...spec.parse import parse_bytes
+from ...spec.ranges import Bases
 
 _CHUNK_TYPE = load_parser("flc").Flc.ChunkType  # the spec's enum: no chunk type is repeated here
 FRAME_TYPE = int(_CHUNK_TYPE.frame)
