@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import animre
 from animre.errors import ParseError
 from animre.formats import all_formats
-from animre.spec.parse import walk
+from animre.spec.ranges import walk
 from animre.tables.flattener import flatten
 from animre.tables.read import parse_data, plan_of
 
