@@ -18,15 +18,12 @@ Examples
 >>> animre.claims(c)                                 # doctest: +SKIP
 """
 
-import importlib
-import warnings
-
 from . import corpus, decode, export, formats, infer, research, spec, tables
-from ._adopt import apply_suggestions
 from ._version import __version__
+from .base.errors import AnimreError, ParseError, SpecError, ToolchainError, UsageError
 from .corpus import Corpus, open_corpus
-from .errors import AnimreError, ParseError, SpecError, ToolchainError, UsageError
 from .export import wiki_table
+from .export.adopt import apply_suggestions
 from .infer import InferredSpec, infer_spec
 from .research import (
     check,
@@ -75,26 +72,3 @@ __all__ = [
     "tables",
     "wiki_table",
 ]
-
-#: names the top level held in earlier releases -> the module that holds them now
-MOVED = {
-    "compile_all": "animre.spec",
-    "compile_spec": "animre.spec",
-    "load_parser": "animre.spec",
-    "fields_table": "animre.tables",
-    "parse_file": "animre.tables",
-    "Adoption": "animre._adopt",
-    "decode_frames": "animre.decode.flc",
-    "icn_sprites": "animre.decode.icn",
-    "sprite_images": "animre.decode.omf_sprites",
-    "export_animation": "animre.export",
-}
-
-
-def __getattr__(name: str):
-    """Names moved to their subpackage keep working for one release, with a DeprecationWarning."""
-    if name in MOVED:
-        warnings.warn(f"animre.{name} moved to {MOVED[name]}.{name}; the old name goes in the next release",
-                      DeprecationWarning, stacklevel=2)
-        return getattr(importlib.import_module(MOVED[name]), name)
-    raise AttributeError(f"module 'animre' has no attribute {name!r}")

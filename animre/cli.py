@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .errors import AnimreError, SpecError, ToolchainError, UsageError
+from .base.errors import AnimreError, SpecError, ToolchainError, UsageError
 from .folders import check_outside
 from .spec.compiler import KSY_DIR
 
@@ -65,7 +65,7 @@ def _open(args):
 def _print_df(df, limit: int | None = None) -> None:
     import pandas as pd
 
-    from .display import fmt
+    from .base.display import fmt
 
     if limit is not None and len(df) > limit:
         df = df.head(limit)
@@ -167,8 +167,8 @@ def _cmd_report(args) -> int:
 
 
 def _cmd_suggest(args) -> int:
-    from ._adopt import apply_suggestions
-    from .atomic import write_atomic
+    from .base.atomic import write_atomic
+    from .export.adopt import apply_suggestions
     from .research import suggest
     from .spec.patch import suggest_patch
 

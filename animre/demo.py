@@ -26,8 +26,8 @@ import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from .atomic import write_atomic
-from .errors import AnimreError, UsageError
+from .base.atomic import write_atomic
+from .base.errors import AnimreError, UsageError
 from .folders import SAMPLES_DIR, check_outside, prepare_run, run_folder
 from .spec.compiler import PROJECT_ROOT
 
@@ -108,7 +108,7 @@ def run_notebook(path: str | os.PathLike, out_dir: str | os.PathLike, data: str 
     an inherited one): the notebook reads the ``DATA`` of its parameter cell.
     Raises :class:`NotebookError` naming the notebook and the failing cell
     (the executed copy, with the error output, is written first), and
-    :class:`~animre.errors.UsageError` when the run folder lies inside ``data``.
+    :class:`~animre.base.errors.UsageError` when the run folder lies inside ``data``.
 
     Examples
     --------

@@ -6,7 +6,7 @@ the exports of a notebook run go to ``out/<notebook>/<name of the data
 folder>/`` in this checkout (or wherever ``OUT`` says), never inside the
 folder being read. The notebooks, ``make demo`` and the commands that write
 (``export``, ``report``, ``suggest``, ``infer``, ``samples``) all ask this module (the check itself,
-:func:`check_outside`, lives in :mod:`animre.dirs`, where the lower layers reach it).
+:func:`check_outside`, lives in :mod:`animre.base.dirs`, where the lower layers reach it).
 
 Examples
 --------
@@ -18,7 +18,7 @@ Examples
 >>> check_outside(game / "HEROES2" / "findings", game)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-animre.errors.UsageError: ...findings is inside ..., the folder being read: animre never writes into a folder ...
+animre.base.errors.UsageError: ...findings is inside ..., the folder being read: animre never writes into a folder ...
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .dirs import check_outside
-from .errors import UsageError
 from .samples import MANIFEST, generate_all
 from .spec.compiler import PROJECT_ROOT
+from .base.dirs import check_outside
+from .base.errors import UsageError
 
 __all__ = ["SAMPLES_DIR", "OUT_DIR", "is_samples_dir", "run_folder", "check_outside", "prepare_run"]
 
@@ -89,7 +89,7 @@ def prepare_run(data: str | os.PathLike, out: str | os.PathLike | None = None) -
     >>> prepare_run(d / "missing")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    animre.errors.UsageError: .../missing: no such corpus folder (DATA names the folder of files to read)
+    animre.base.errors.UsageError: .../missing: no such corpus folder (DATA names the folder of files to read)
     """
     d = Path(data)
     if is_samples_dir(d) and not (d / MANIFEST).is_file():

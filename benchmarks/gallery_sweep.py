@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from animre.errors import ParseError, SpecError  # noqa: E402
+from animre.base.errors import ParseError, SpecError  # noqa: E402
 from animre.formats import registry  # noqa: E402
 from animre.spec.source import read_spec  # noqa: E402
 from animre.tables.read import read_chunks  # noqa: E402

@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from animre.errors import ParseError, UsageError  # noqa: E402
+from animre.base.errors import ParseError, UsageError  # noqa: E402
 from animre.infer import infer_spec  # noqa: E402
 from animre.infer._score import STRUCT_ROLES, header_truth, measure  # noqa: E402
 from animre.samples import generate_all  # noqa: E402

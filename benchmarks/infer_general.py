@@ -49,7 +49,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from infer_corpus import ENV, MANIFEST, load  # noqa: E402
 
 import animre  # noqa: E402
-from animre.errors import ParseError, UsageError  # noqa: E402
+from animre.base.errors import ParseError, UsageError  # noqa: E402
 from animre.infer._score import boundary_scores, header_truth, inferred_fields, roles_found  # noqa: E402
 from animre.spec.compiler import compile_spec  # noqa: E402
 from animre.spec.parse import parse_bytes  # noqa: E402

@@ -22,9 +22,9 @@ from pathlib import Path
 import pandas as pd
 
 from .._version import __version__
-from ..atomic import write_atomic
-from ..dirs import default_cache_dir
-from ..errors import AnimreError
+from ..base.atomic import write_atomic
+from ..base.dirs import default_cache_dir
+from ..base.errors import AnimreError
 
 __all__ = ["default_cache_dir", "snapshot_dir", "read_snapshot", "write_snapshot", "KEEP_GENERATIONS"]
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .._version import __version__
-from ..errors import AnimreError, ParseError, SpecError, ToolchainError
+from ..base.errors import AnimreError, ParseError, SpecError, ToolchainError
 from ..formats import MIN_SCORE, Format, detect, registry, signature_of
 from ..sources import Source, read_source
 from ..spec.ranges import walk

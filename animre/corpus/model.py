@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..base.tableview import TableView, show_table
 from ..formats import Format, registry
 from ..sources import Source, read_source
 from ..tables.fields import fields_table
 from ..tables.plan import COLUMN_INFO
 from ..tables.read import parse_blocks, parse_data, plan_of
-from ..tableview import TableView, show_table
 from .assemble import assemble
 from .collector import Collector, Spans
 from .derive import derive
@@ -119,7 +119,7 @@ class Corpus:
         """Table ``table`` (or ``frame``, rows taken from it) shown through the one formatter.
 
         Magic values, flags, hashes and ids print in hex as the claims write them, decided by
-        :meth:`columns` (:mod:`animre.tableview`); ``rows``: the first rows shown (None: all).
+        :meth:`columns` (:mod:`animre.base.tableview`); ``rows``: the first rows shown (None: all).
 
         Examples
         --------

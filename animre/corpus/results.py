@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import ParseError
+from ..base.errors import ParseError
 from ..tables.flattener import Chunk
 
 __all__ = ["FileResult", "ERROR_COLUMNS", "FILES_COLUMNS", "UNAVAILABLE_COLUMNS", "KEY_SCHEMA", "error_row"]

@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 
-from ..errors import AnimreError, ParseError, UsageError
+from ..base.errors import AnimreError, ParseError, UsageError
 from ..sources import keep_open, read_source
 from ..tables.read import read_chunks
 from .collector import Collector

@@ -29,7 +29,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..errors import ParseError, UsageError
+from ..base.errors import ParseError, UsageError
 from ..spec.compiler import load_parser
 from ..spec.parse import parse_bytes
 from ..spec.ranges import Bases
@@ -81,7 +81,7 @@ def decode_sprite(pixel_bytes: bytes, width: int, height: int, *, strict: bool =
     strict : bool
         True: a copy that writes outside the sprite, a copy that runs past
         the end of the stream, or a half word at the end raise
-        :class:`~animre.errors.ParseError`. False: such writes are clipped
+        :class:`~animre.base.errors.ParseError`. False: such writes are clipped
         and a truncated copy uses the bytes that are there.
     file, path, offset : str, str, int
         Where the stream comes from, for error messages (``offset`` is the
@@ -151,7 +151,7 @@ def sprite_images(path: str | os.PathLike, *, strict: bool = True) -> list[Sprit
         An AF or BK file (detected by content).
     strict : bool
         Passed to :func:`decode_sprite`; also, True raises
-        :class:`~animre.errors.ParseError` for a missing sprite with no
+        :class:`~animre.base.errors.ParseError` for a missing sprite with no
         earlier sprite of its index, False gives it a fully transparent image
         of its own size.
 

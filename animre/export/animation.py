@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 from PIL import Image
 
-from ..atomic import write_atomic
-from ..errors import UsageError
+from ..base.atomic import write_atomic
+from ..base.errors import UsageError
 
 __all__ = ["export_animation", "animation_bytes", "image_bytes", "indexed"]
 

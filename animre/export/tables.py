@@ -20,9 +20,9 @@ from typing import Any, BinaryIO
 import numpy as np
 import pandas as pd
 
-from ..atomic import write_all_atomic
-from ..display import fmt, formatters, plain
-from ..errors import UsageError
+from ..base.atomic import write_all_atomic
+from ..base.display import fmt, formatters, plain
+from ..base.errors import UsageError
 
 __all__ = ["export", "write_tables", "to_markdown", "WRITERS", "EXPORT_FORMATS"]
 EXPORT_FORMATS = ("csv", "md", "parquet", "xlsx", "json")
@@ -93,8 +93,8 @@ def to_markdown(df: pd.DataFrame, title: str | None = None,
                 style: Mapping[str, Callable[[Any], str]] | None = None) -> str:
     """A pipe table (GitHub / wiki Markdown), with an optional ``## title`` heading.
 
-    Cells are written by :func:`animre.display.fmt`; ``style`` gives a
-    formatter per column (:func:`animre.display.formatters`: hex for magic
+    Cells are written by :func:`animre.base.display.fmt`; ``style`` gives a
+    formatter per column (:func:`animre.base.display.formatters`: hex for magic
     values, flags and ids).
 
     Examples
@@ -198,7 +198,7 @@ def export(tables_or_findings: Any, folder: str | os.PathLike,
     corpus : Corpus, optional
         Markdown tables named like a corpus table write their cells as the
         spec reads them (magic values, flags and ids in hex, see
-        :mod:`animre.display`); the other formats keep plain values.
+        :mod:`animre.base.display`); the other formats keep plain values.
 
     Returns
     -------

@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..display import fmt, formatters
-from ..errors import UsageError
+from ..base.display import fmt, formatters
+from ..base.errors import UsageError
 from ..research import profile
 
 __all__ = ["wiki_table"]
@@ -68,7 +68,7 @@ def wiki_table(corpus: Any, table: str) -> pd.DataFrame:
     distance after an earlier field whose position varies (e.g. the move
     footer after the strings: ``ai_flags+4``), ``varies`` otherwise (empty
     for computed columns); ``observed`` summarises the values across the corpus, e.g.
-    ``0x01 in 46/47 files; frm/ODDMGFRM.BIN: 0x00`` (values through :func:`animre.display.fmt`: hex for
+    ``0x01 in 46/47 files; frm/ODDMGFRM.BIN: 0x00`` (values through :func:`animre.base.display.fmt`: hex for
     magic values, flags and ids).
 
     Examples

@@ -24,8 +24,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .._plugins import discover
-from ..errors import SpecError, UsageError
+from ..base.errors import SpecError, UsageError
+from ..base.plugins import discover
 from ..spec.compiler import KSY_DIR
 from ..spec.model import load_spec
 from ..spec.signature import Signature, signature

@@ -20,7 +20,7 @@ The PAS4 block is stepped over by reading it with the spec itself
 (``ksy/pas4.ksy``): its length is where the spec's parse ends, so no width
 of the spec is repeated here.
 Every count is checked against the bytes left before looping, so a hostile
-file fails fast with a :class:`~animre.errors.ParseError`.
+file fails fast with a :class:`~animre.base.errors.ParseError`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 
-from ..errors import ParseError
+from ..base.errors import ParseError
 from ..spec.compiler import load_parser
 from ..spec.parse import parse_bytes
 
@@ -118,7 +118,7 @@ def _pas4(r: _Reader, path: str) -> None:
 def characters(data: bytes, file: str = "") -> list[Character]:
     """Every character of an ANCS file with its name and PAS4 block span.
 
-    Raises :class:`~animre.errors.ParseError` (file, field path such as
+    Raises :class:`~animre.base.errors.ParseError` (file, field path such as
     ``character_set.characters[1].name``, offset) where the structure does
     not hold.
 

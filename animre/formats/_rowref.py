@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import UsageError
+from ..base.errors import UsageError
 from ..spec.expr import ARRAY_PROPERTIES, FILE_SIZE
 
 __all__ = ["RowResolver", "Absent", "NotInSpec", "children_of", "resolvable", "format_of_table"]

@@ -1,6 +1,6 @@
 """HoMM2 resource archives (``HEROES2.AGG``): the entry table and the name-hash claim.
 
-The archive is also a container (:mod:`animre.containers.agg`): its members
+The archive is also a container (:mod:`animre.sources.containers.agg`): its members
 are corpus files of their own. As a format it gives the ``agg_entries``
 table (name, name hash, offset, size of every member).
 """
@@ -12,7 +12,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from ..containers.agg import RECORD, plausible  # the directory's shape is the container's
+from ..sources.containers.agg import RECORD, plausible  # the directory's shape is the container's
 from .base import Format, column_claim, derived, row_claim
 
 __all__ = ["FORMAT", "name_hash"]

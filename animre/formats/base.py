@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..errors import AnimreError
+from ..base.errors import AnimreError
 from ..spec.expr import FILE_SIZE, compile_row_expr
 from ._rowref import Absent, RowResolver, format_of_table, resolvable
 

@@ -7,8 +7,8 @@ import struct
 import numpy as np
 import pandas as pd
 
-from ..containers.pak import MAGIC as PAK_MAGIC
-from ..errors import ParseError
+from ..base.errors import ParseError
+from ..sources.containers.pak import MAGIC as PAK_MAGIC
 from ._ancs import Character, characters
 from .base import CLAIM_COLUMNS, Claim, Format, derived, file_keys
 

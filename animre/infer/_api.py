@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..errors import UsageError
+from ..base.errors import UsageError
 from ._guard import ALPHA
 from ._inside import propose_fields
 from ._ksy import to_ksy

@@ -6,7 +6,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..errors import AnimreError, ParseError
+from ..base.errors import AnimreError, ParseError
 from ..spec.compiler import compile_spec
 from ..spec.parse import parse_bytes
 from ._api import infer_spec

@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..errors import UsageError
+from ..base.errors import UsageError
 from ._guard import ALPHA
 from ._ksy import to_ksy
 from ._layout import solve

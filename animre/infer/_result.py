@@ -10,8 +10,8 @@ from typing import Any
 
 import pandas as pd
 
-from ..atomic import write_atomic
-from ..dirs import check_outside
+from ..base.atomic import write_atomic
+from ..base.dirs import check_outside
 from ._model import Layout
 
 __all__ = ["InferredSpec", "evidence", "EVIDENCE_COLUMNS", "spec_id_of"]
@@ -63,7 +63,7 @@ class InferredSpec:
     def save(self, path: str | os.PathLike) -> None:
         """Write the spec to ``path`` atomically (a reader never sees half a file).
 
-        Raises :class:`~animre.errors.UsageError` when ``path`` lies inside a
+        Raises :class:`~animre.base.errors.UsageError` when ``path`` lies inside a
         folder the spec was inferred from (``read_from``): the kit never
         writes into a folder it reads.
 
@@ -74,7 +74,7 @@ class InferredSpec:
         >>> spec.save("data/x.ksy")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        animre.errors.UsageError: data/x.ksy is inside data, the folder being read: animre never writes ...
+        animre.base.errors.UsageError: data/x.ksy is inside data, the folder being read: animre never writes ...
         >>> out = pathlib.Path(tempfile.mkdtemp()) / "x.ksy"; spec.save(out); out.read_text()
         'meta: {id: x}\\n'
         """

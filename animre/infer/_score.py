@@ -15,7 +15,7 @@ from pathlib import Path
 
 import yaml
 
-from ..errors import ParseError
+from ..base.errors import ParseError
 from ..spec.compiler import KSY_DIR, compile_spec
 from ..spec.parse import parse_bytes
 from ._api import infer_spec, spec_time

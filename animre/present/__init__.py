@@ -1,8 +1,8 @@
 """The presentation layer: figures, players, widgets, pictures and the report, drawn from research output.
 
 Nothing here computes a statistic: every number comes from :mod:`animre.research`
-or the corpus tables, and every value is written by :func:`animre.display.fmt`
-(tables on screen: :mod:`animre.tableview`).
+or the corpus tables, and every value is written by :func:`animre.base.display.fmt`
+(tables on screen: :mod:`animre.base.tableview`).
 
 - :mod:`animre.present.png`: pixels and figures as PNG at their native size;
 - :mod:`animre.present.plots`: matplotlib figures, by kind of picture;

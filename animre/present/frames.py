@@ -22,8 +22,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
+from ..base.errors import UsageError
 from ..decode.omf_sprites import sprite_images, to_rgba
-from ..errors import UsageError
 from .plots import key_curves
 from .png import index_palette
 

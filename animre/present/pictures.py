@@ -45,10 +45,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..base.errors import AnimreError
 from ..decode import flc as flc_decode
 from ..decode import icn as icn_decode
 from ..decode import omf_sprites
-from ..errors import AnimreError
 from . import plots
 from .frames import OMF_TABLES, CurveCursor, move_frames
 from .sheets import animation, distinct, grid, in_turn, sheet, side_by_side, zoom_for

@@ -24,7 +24,7 @@ import numpy as np
 from matplotlib import colormaps
 from PIL import Image
 
-from ..errors import UsageError
+from ..base.errors import UsageError
 
 __all__ = [
     "CHECKER",

@@ -9,7 +9,7 @@ playing at the timing the file declares, an animated PNG) in one HTML file
 a browser opens with no network: CSS inline, every picture a ``data:`` URI.
 The page says its own size.
 Every number comes from :mod:`animre.research` or the corpus tables; values
-are written by the one formatter (:func:`animre.display.fmt`, hex where the
+are written by the one formatter (:func:`animre.base.display.fmt`, hex where the
 spec says), hashes by their first digits (all of them in a tooltip).
 ``animre report DIR -o report.html`` writes it.
 
@@ -42,11 +42,11 @@ import numpy as np
 import pandas as pd
 
 from .._version import __version__
-from ..atomic import write_atomic
-from ..display import fmt, formatters
-from ..errors import UsageError
+from ..base.atomic import write_atomic
+from ..base.display import fmt, formatters
+from ..base.errors import UsageError
+from ..base.tableview import HASH_CHARS, MAX_COUNTEREXAMPLES, counterexample_table, html_table
 from ..research import claims, coverage, coverage_by_format, profile, relations
-from ..tableview import HASH_CHARS, MAX_COUNTEREXAMPLES, counterexample_table, html_table
 from .pictures import MAX_FILES as MAX_ANIMATION_FILES
 from .png import figure_png, png_size
 

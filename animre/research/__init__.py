@@ -3,8 +3,7 @@
 Every verb takes the corpus first, ``f(corpus, table=None, *, ...)``, and
 returns a DataFrame or a small result holding DataFrames (with
 ``_repr_html_``); a table of one's own goes where the table goes, with
-``None`` for the corpus (``profile(None, df)``). The first release's call
-forms still work for one release, with a DeprecationWarning.
+``None`` for the corpus (``profile(None, df)``).
 
 - :func:`profile` - per-column statistics and alerts (constant, flags, index, fixed point ...)
 - :func:`coverage` - share of each file's bytes a typed field explains, opaque blobs, and the gaps (:class:`Coverage`)
@@ -27,10 +26,9 @@ from ._profile import profile, profile_alerts
 from ._reinterpret import Reinterpretation, reinterpret
 from ._relations import relations
 from ._suggest import SUGGESTION_COLUMNS, SUGGESTION_KINDS, suggest
-from ._types import OLD_TYPE_NAMES, TYPES, decode, representations, type_name
+from ._types import TYPES, decode, representations
 
 __all__ = [
-    "OLD_TYPE_NAMES",
     "TYPES",
     "byte_categories",
     "byte_matrix",
@@ -55,7 +53,6 @@ __all__ = [
     "representations",
     "row_claim",
     "suggest",
-    "type_name",
     "SUGGESTION_COLUMNS",
     "SUGGESTION_KINDS",
     "verdict",

@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..display import fmt
+from ..base.display import fmt
 from ._util import SENTINELS, f32_from_u32
 
 __all__ = ["flags_note", "index_notes", "fixed_note", "float_note"]

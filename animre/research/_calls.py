@@ -1,64 +1,29 @@
 """One way to call a research verb: ``f(corpus, table=None, *, ...)``, and how its result shows.
 
-The old call forms (``profile(table, corpus=c)``, ``relations(table, columns,
-corpus=c)``, ``reinterpret(table_df, column)``, ``diff(a, b, corpus=c)``,
-``suggest(relations_=)``, reinterpret's ``u16le``/``f32le`` names) keep
-working for one release and say so with a :class:`DeprecationWarning`
-(:func:`deprecated`). Results that hold several tables show them in a
+Results that hold several tables show them in a
 notebook through :func:`frames_html`, every cell written by
-:func:`animre.display.fmt`.
+:func:`animre.base.display.fmt`.
 """
 
 from __future__ import annotations
 
 import html
-import warnings
 from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
 
-from ..display import fmt
-from ..errors import UsageError
+from ..base.display import fmt
+from ..base.errors import UsageError
 from ._util import resolve_table, unique_file_rows
 
-__all__ = ["deprecated", "frames_html", "legacy_corpus", "need_table", "HTML_ROWS"]
+__all__ = ["frames_html", "need_table", "HTML_ROWS"]
 
 HTML_ROWS = 10  #: rows of each table a result shows in a notebook
 
 
-def deprecated(old: str, new: str, *, stacklevel: int = 3) -> None:
-    """Warn that a call form is deprecated (it still works for one release).
-
-    Examples
-    --------
-    >>> import warnings
-    >>> with warnings.catch_warnings(record=True) as w:
-    ...     warnings.simplefilter("always")
-    ...     deprecated("profile(table, corpus=c)", "profile(c, table)")
-    >>> str(w[0].message)
-    'profile(table, corpus=c) is deprecated and stops working in the next release: call profile(c, table)'
-    """
-    warnings.warn(f"{old} is deprecated and stops working in the next release: call {new}", DeprecationWarning,
-                  stacklevel=stacklevel)
-
-
-def legacy_corpus(verb: str, legacy: Mapping[str, Any]) -> Any:
-    """The ``corpus=`` keyword of an old call form, the only keyword ``legacy`` may hold (else a TypeError).
-
-    Examples
-    --------
-    >>> legacy_corpus("profile", {}) is None
-    True
-    """
-    extra = [k for k in legacy if k != "corpus"]
-    if extra:
-        raise TypeError(f"{verb}() got unexpected keyword argument(s) {', '.join(map(repr, extra))}")
-    return legacy.get("corpus")
-
-
 def need_table(verb: str, corpus: Any, table: Any) -> Any:
-    """``table``, or a :class:`~animre.errors.UsageError` naming the corpus' tables when it is missing.
+    """``table``, or a :class:`~animre.base.errors.UsageError` naming the corpus' tables when it is missing.
 
     Examples
     --------

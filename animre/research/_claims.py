@@ -14,8 +14,8 @@ from typing import Any
 
 import pandas as pd
 
-from ..display import fmt as show
-from ..display import plain
+from ..base.display import fmt as show
+from ..base.display import plain
 from ..formats import NotInSpec, spec_enums
 from ..formats.base import (  # noqa: F401
     CLAIM_COLUMNS,
@@ -216,7 +216,7 @@ def corpus_holds(detail: Any, values: Any) -> Any:
     ``{range}``: the smallest and largest number (``44-166``; one value
     alone when all are equal); ``{values}``: the distinct values, most common
     first, with their counts (``88 (12), 166 (3)``). Values through
-    :func:`animre.display.fmt`; a detail without placeholders is returned as it is.
+    :func:`animre.base.display.fmt`; a detail without placeholders is returned as it is.
 
     Examples
     --------

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from ..errors import UsageError
+from ..base.errors import UsageError
 from ._calls import frames_html
 from ._util import hashable, is_missing, resolve_table
 

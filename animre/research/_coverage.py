@@ -10,7 +10,7 @@ of a container (an AGG, a zip, a PAK, a disc image) that hold its members
 are *members*: each member is a file of the corpus with its own coverage,
 so they are neither a gap nor counted twice in a format's totals; the rest
 of a container no format reads is its directory, read and checked by the
-container's reader (:mod:`animre.containers`), and counts as typed.
+container's reader (:mod:`animre.sources.containers`), and counts as typed.
 Coverage counts each category per file (:func:`coverage`) and per format
 (:func:`coverage_by_format`), from the byte ranges of :meth:`Corpus.fields`.
 """
@@ -24,11 +24,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..containers import get_container
-from ..display import fmt
-from ..errors import UsageError
+from ..base.display import fmt
+from ..base.errors import UsageError
+from ..sources.containers import get_container
 from ..tables.plan import EXTENT
-from ._calls import deprecated, frames_html
+from ._calls import frames_html
 
 __all__ = ["coverage", "Coverage", "coverage_by_format", "covered_mask", "byte_categories", "member_spans",
            "COVERAGE_COLUMNS", "GAP_COLUMNS", "GAP", "OPAQUE", "TYPED"]
@@ -192,9 +192,6 @@ def member_spans(corpus: Any, file: str) -> list[tuple[int, int]]:
 
 class Coverage:
     """Result of :func:`coverage`: ``per_file`` and ``gaps`` tables, and their totals ``by_format``.
-
-    It still unpacks like the first release's tuple (``per_file, gaps =
-    coverage(c)``) for one release, with a DeprecationWarning.
     """
 
     def __init__(self, per_file: pd.DataFrame, gaps: pd.DataFrame) -> None:
@@ -206,13 +203,6 @@ class Coverage:
         """Corpus totals per format (:func:`coverage_by_format` of ``per_file``)."""
         return coverage_by_format(self.per_file)
 
-    def _tuple(self) -> tuple[pd.DataFrame, pd.DataFrame]:
-        deprecated("unpacking coverage(c) as (per_file, gaps)", "cov = coverage(c); cov.per_file, cov.gaps",
-                   stacklevel=4)
-        return self.per_file, self.gaps
-
-    def __iter__(self):
-        return iter(self._tuple())
 
     def __getitem__(self, i: int) -> pd.DataFrame:
         return self._tuple()[i]
@@ -270,9 +260,6 @@ def coverage(corpus: Any, table: str | None = None, *, files: Iterable[str] | No
     >>> float(agg["share"]), int(agg["typed"] + agg["members"]) == int(agg["size"])
     (1.0, True)
     """
-    if table is not None and not isinstance(table, str):  # the old form coverage(c, files)
-        deprecated("coverage(c, files)", "coverage(c, files=files)")
-        table, files = None, table
     ft = corpus.files.drop_duplicates("file")
     if table is not None:
         if table not in corpus.tables:

@@ -9,11 +9,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..display import plain
-from ..errors import UsageError
+from ..base.display import plain
+from ..base.errors import UsageError
 from ..tables.fields import fields_table
 from ..tables.read import parse_file
-from ._calls import deprecated, legacy_corpus
 from ._util import is_missing
 
 __all__ = ["diff", "diff_corpora", "DIFF_COLUMNS", "DIFF_CORPORA_COLUMNS"]
@@ -46,15 +45,14 @@ def _same(x: Any, y: Any) -> bool:
 
 
 def diff(corpus: Any, /, a: str | os.PathLike, b: str | os.PathLike | None = None, *, parsers: Any = None,
-         unchanged: bool = False, moved: bool = True, **legacy: Any) -> pd.DataFrame:
+         unchanged: bool = False, moved: bool = True) -> pd.DataFrame:
     """Field-level differences between two files of one format.
 
     Parameters
     ----------
     corpus : Corpus or None
         Where ``a`` and ``b`` are looked up (and its parsers used); None for
-        two paths. The old form ``diff(a, b, corpus=c)`` still works for one
-        release, with a DeprecationWarning.
+        two paths.
     a, b : str or path
         File names of ``corpus`` (as in its ``file`` column), or file paths.
     parsers : dict spec id -> module, optional
@@ -77,12 +75,6 @@ def diff(corpus: Any, /, a: str | os.PathLike, b: str | os.PathLike | None = Non
     >>> [int(v) for v in d.set_index("path").loc["walk_speed", ["old", "new", "old_start"]]]
     [400, 200, 162]
     """
-    kw_corpus = legacy_corpus("diff", legacy)
-    if isinstance(corpus, (str, os.PathLike)):  # the old form diff(a, b, corpus=c)
-        deprecated("diff(a, b, corpus=c)", "diff(c, a, b)")
-        corpus, a, b = kw_corpus, corpus, a
-    elif corpus is None:
-        corpus = kw_corpus
     if b is None:
         raise UsageError("diff(corpus, a, b) compares two files: give both")
     fa, fmt_a, _ = _fields_of(a, corpus, parsers)

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import AnimreError, UsageError
+from ..base.errors import AnimreError, UsageError
 from ._util import integral_values, is_missing
 
 __all__ = ["locate_bytes", "path_matches", "records_from_columns"]

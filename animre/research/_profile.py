@@ -14,10 +14,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..display import fmt, hex_digits, plain
-from ..errors import UsageError
+from ..base.display import fmt, hex_digits, plain
+from ..base.errors import UsageError
 from ._alerts import fixed_note, flags_note, float_note, index_notes
-from ._calls import deprecated, legacy_corpus, table_rows
+from ._calls import table_rows
 from ._util import (
     at_offset,
     hashable,
@@ -53,7 +53,7 @@ MAX_EXCEPTIONS = 20
 
 def profile(corpus: Any = None, /, table: pd.DataFrame | str | None = None, *,
             columns: Iterable[str] | None = None, key_tables: Mapping[str, Any] | None = None,
-            unique_files: bool = True, **legacy: Any) -> pd.DataFrame:
+            unique_files: bool = True) -> pd.DataFrame:
     """Profile every column of a table: one row per column, with alerts.
 
     Parameters
@@ -65,8 +65,7 @@ def profile(corpus: Any = None, /, table: pd.DataFrame | str | None = None, *,
     table : str or DataFrame
         A curated table's name in ``corpus.tables`` (or a table). A ``file``
         column, when present, is used to name exception files and is not
-        profiled. The old form ``profile(table, corpus=c)`` still works for
-        one release, with a DeprecationWarning.
+        profiled.
     key_tables : dict, optional
         Key value sets to test ``LOOKS_LIKE_INDEX`` against:
         ``{"af_moves": "move"}`` (a column of ``corpus.tables``) or
@@ -101,12 +100,6 @@ def profile(corpus: Any = None, /, table: pd.DataFrame | str | None = None, *,
     >>> p.loc[0, "exceptions"]
     [{'file': 'f', 'row': 5, 'value': 0}]
     """
-    kw_corpus = legacy_corpus("profile", legacy)
-    if isinstance(corpus, (pd.DataFrame, str)):  # the old form profile(table, corpus=c)
-        deprecated("profile(table, corpus=c)", "profile(c, table)")
-        corpus, table = kw_corpus, corpus
-    elif corpus is None:
-        corpus = kw_corpus
     df, name = table_rows("profile", corpus, table, unique_files)
     cols = [c for c in (columns if columns is not None else df.columns) if c != "file"]
     missing = [c for c in cols if c not in df.columns]

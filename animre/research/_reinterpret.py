@@ -16,11 +16,11 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from ..display import plain
-from ..errors import UsageError
-from ._calls import deprecated, frames_html
+from ..base.display import plain
+from ..base.errors import UsageError
+from ._calls import frames_html
 from ._locate import locate_bytes
-from ._types import TYPES, type_name
+from ._types import TYPES
 
 __all__ = ["reinterpret", "Reinterpretation"]
 
@@ -42,7 +42,7 @@ class Reinterpretation(NamedTuple):
         return frames_html(f"Reinterpretation: best {self.best}", {"ranking": self.ranking, "values": self.values})
 
 
-def reinterpret(corpus: Any, locator: Any, *legacy_types: Iterable[str], table: pd.DataFrame | str | None = None,
+def reinterpret(corpus: Any, locator: Any, *, table: pd.DataFrame | str | None = None,
                 types: Iterable[str] | None = None, offset: int | None = None, length: int | None = None,
                 format: str | None = None, byteorder: str = "little") -> Reinterpretation:
     """Read the same bytes in every file or record as each candidate type; rank the readings.
@@ -51,8 +51,6 @@ def reinterpret(corpus: Any, locator: Any, *legacy_types: Iterable[str], table: 
     ----------
     corpus : Corpus or None
         Bytes are read from its files; None with a DataFrame ``table``.
-        The old form ``reinterpret(table_df, column)`` still works for one
-        release, with a DeprecationWarning.
     locator : str, tuple or int
         - a field path, array indices optional: ``"idle_weights"``,
           ``"moves.footer.unknown_4"``, ``"sequences[3].frame_ids"``;
@@ -69,9 +67,7 @@ def reinterpret(corpus: Any, locator: Any, *legacy_types: Iterable[str], table: 
         of ``corpus`` (then ``locator`` is its column, as ``"table.column"``).
     types : iterable of str, optional
         Candidate types, named as in a spec (``u2le``, ``s4be``, ``f4le``;
-        default: every type in :data:`TYPES` of the right size). The old
-        names (``u16le``, ``f32le``) still work for one release, with a
-        DeprecationWarning, and name the result's columns.
+        default: every type in :data:`TYPES` of the right size).
     offset, length : int, optional
         Position inside the located record / the number of bytes to read.
     format : str, optional
@@ -97,12 +93,6 @@ def reinterpret(corpus: Any, locator: Any, *legacy_types: Iterable[str], table: 
     >>> reinterpret(c, "walk_speed", types=["f4le", "u4le"], format="frm").ranking["type"].tolist()
     ['u4le', 'f4le']
     """
-    if legacy_types:  # the old form reinterpret(source, locator, types)
-        deprecated("reinterpret(corpus, locator, types)", "reinterpret(corpus, locator, types=types)")
-        types = legacy_types[0]
-    if isinstance(corpus, pd.DataFrame):  # the old form reinterpret(table_df, column)
-        deprecated("reinterpret(table_df, column)", "reinterpret(None, column, table=table_df)")
-        corpus, table = None, corpus
     source: Any = corpus
     if isinstance(table, pd.DataFrame):
         source = table
@@ -120,11 +110,10 @@ def reinterpret(corpus: Any, locator: Any, *legacy_types: Iterable[str], table: 
         raise UsageError(f"located byte ranges differ in length ({size} vs {len(bad['raw'])} in "
                          f"{bad.get('file', '')}); give offset= and length=")
     labels = list(types) if types is not None else [t for t, (sz, _, _) in TYPES.items() if sz == size]
-    spec_names = {t: type_name(t) for t in labels}  # a caller's old names keep naming the columns
-    unknown = [t for t in labels if spec_names[t] not in TYPES]
+    unknown = [t for t in labels if t not in TYPES]
     if unknown:
         raise UsageError(f"unknown type(s) {', '.join(unknown)}; known: {', '.join(TYPES)}")
-    names = [t for t in labels if TYPES[spec_names[t]][0] == size]
+    names = [t for t in labels if TYPES[t][0] == size]
     if not names:
         raise UsageError(f"no candidate type reads {size} bytes; give offset= and length= "
                          "(1, 2 or 4 bytes)")
@@ -134,7 +123,7 @@ def reinterpret(corpus: Any, locator: Any, *legacy_types: Iterable[str], table: 
     groups = recs["file"].to_numpy() if "file" in recs.columns else np.zeros(len(recs))
     ranking = []
     for order, t in enumerate(names):
-        _, kind, fn = TYPES[spec_names[t]]
+        _, kind, fn = TYPES[t]
         with np.errstate(all="ignore"):
             v = fn(arr)
         values[t] = v

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..display import fmt, plain
+from ..base.display import fmt, plain
 from ._relation_columns import Col, make_col
 
 __all__ = ["check_pair", "product_findings", "log_binom_tail", "beats_chance", "literal", "mode", "MAX_PRODUCT_COLUMNS"]
@@ -303,7 +303,7 @@ def _partial_rule(values: np.ndarray, sel: np.ndarray, min_support: float, max_l
 
 
 def literal(c: Col, v: Any) -> str:
-    """A value in a rule's text: through :func:`animre.display.fmt` (an integer column's values as
+    """A value in a rule's text: through :func:`animre.base.display.fmt` (an integer column's values as
     integers, also when gaps made them floats); strings quoted, as in an expression."""
     return repr(v) if isinstance(v, str) else fmt(v, ksy_type="s8" if c.ints is not None else None)
 

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..display import plain
+from ..base.display import plain
 from ._alerts import flags_note
 from ._util import integral_values, numeric_column
 

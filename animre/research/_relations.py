@@ -45,9 +45,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import UsageError
+from ..base.errors import UsageError
 from ..formats import all_formats
-from ._calls import deprecated, legacy_corpus, table_rows
+from ._calls import table_rows
 from ._relation_checks import MAX_PRODUCT_COLUMNS
 from ._relation_classes import class_findings, class_text, column_classes
 from ._relation_columns import KEY_NAMES, Col, bit_cols, counterexample, key_columns, make_col
@@ -73,7 +73,7 @@ def relations(corpus: Any = None, /, table: pd.DataFrame | str | None = None, *,
               n_permutations: int = 20, seed: int = 0, max_counterexamples: int = 20,
               products: bool = True, groups: str | pd.Series | None = "folder",
               unique_files: bool = True, computed: Mapping[str, Iterable[str]] | None = None,
-              links: bool = True, min_score: float = MIN_SCORE, **legacy: Any) -> pd.DataFrame:
+              links: bool = True, min_score: float = MIN_SCORE) -> pd.DataFrame:
     """Find relations between columns of a table, each fact once, ranked by what they explain.
 
     Parameters
@@ -83,9 +83,7 @@ def relations(corpus: Any = None, /, table: pd.DataFrame | str | None = None, *,
         the spec) for counterexamples, and of what computed columns read;
         None for a table on its own.
     table : str or DataFrame
-        A table's name in ``corpus.tables`` (or a table). The old form
-        ``relations(table, columns, corpus=c)`` still works for one release,
-        with a DeprecationWarning.
+        A table's name in ``corpus.tables`` (or a table).
     columns : iterable of str, optional
         Only these columns (default: all but ``file`` and, with ``corpus``, the
         table's key columns, which are record positions).
@@ -174,14 +172,6 @@ def relations(corpus: Any = None, /, table: pd.DataFrame | str | None = None, *,
     >>> r[["target", "source", "relation", "parameter", "role"]].values.tolist()[-1]
     ['damage_copy', 'damage', 'offset', 1, 'class']
     """
-    kw_corpus = legacy_corpus("relations", legacy)
-    if isinstance(corpus, (pd.DataFrame, str)):  # the old form relations(table, columns, corpus=c)
-        deprecated("relations(table, columns, corpus=c)", "relations(c, table, columns=columns)")
-        if table is not None:
-            columns = table
-        corpus, table = kw_corpus, corpus
-    elif corpus is None:
-        corpus = kw_corpus
     df, name = table_rows("relations", corpus, table, unique_files)
     name = name or _table_of(df, corpus)  # a part of a corpus table (some files' rows) is that table
     gid = _group_ids(df, groups)

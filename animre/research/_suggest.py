@@ -50,11 +50,10 @@ from typing import Any
 
 import pandas as pd
 
-from ..display import fmt, formatters
-from ..errors import UsageError
+from ..base.display import fmt, formatters
+from ..base.errors import UsageError
 from ..spec.compiler import KSY_DIR
 from ..spec.patch import find_field, spec_references
-from ._calls import deprecated
 from ._profile import profile
 from ._suggest_fields import bits_in_spec, field_suggestions, filtered_tables, unknown_docs
 from ._suggest_links import count_links, pos_links, size_links
@@ -70,7 +69,7 @@ SUGGESTION_COLUMNS = ["spec", "type", "field", "table", "column", "kind", "sugge
 
 def suggest(corpus: Any, spec: str | Path | None = None, *, min_files: int = 5, alpha: float = 0.05,
             tables: list[str] | None = None, include_in_spec: bool = False,
-            with_relations: bool = True, **legacy: Any) -> pd.DataFrame:
+            with_relations: bool = True) -> pd.DataFrame:
     """Spec edits that the evidence of a corpus supports, one row per field and kind.
 
     Parameters
@@ -82,7 +81,7 @@ def suggest(corpus: Any, spec: str | Path | None = None, *, min_files: int = 5, 
         a ``.ksy`` path (its text is read instead of the shipped one; the spec
         is its ``meta/id``, whatever the file's name). Default: every spec the
         corpus uses. A spec the corpus was not read with is a
-        :class:`~animre.errors.UsageError` naming the ones it was.
+        :class:`~animre.base.errors.UsageError` naming the ones it was.
     min_files : int
         Independent files (distinct contents) a suggestion needs (default 5).
     alpha : float
@@ -93,8 +92,7 @@ def suggest(corpus: Any, spec: str | Path | None = None, *, min_files: int = 5, 
         Also list links the spec already states (``repeat-expr: num_coords``),
         with status ``in spec`` and no edit.
     with_relations : bool
-        Search relations between columns (the slowest part). The old name
-        ``relations_=`` still works for one release, with a DeprecationWarning.
+        Search relations between columns (the slowest part).
 
     Returns
     -------
@@ -113,11 +111,6 @@ def suggest(corpus: Any, spec: str | Path | None = None, *, min_files: int = 5, 
     >>> s.query("column == 'exec_window'")[["kind", "suggestion", "evidence"]].values.tolist()
     [['valid', 'valid: 10', '10 in 11/11 files (11 rows)']]
     """
-    if "relations_" in legacy:
-        deprecated("suggest(relations_=...)", "suggest(with_relations=...)")
-        with_relations = bool(legacy.pop("relations_"))
-    if legacy:
-        raise TypeError(f"suggest() got unexpected keyword argument(s) {', '.join(map(repr, legacy))}")
     docs = spec_docs(corpus, spec, KSY_DIR)
     only_spec = None if spec is None else spec_id(spec)
     schema = corpus.schema

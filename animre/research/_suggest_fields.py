@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..ktypes import INTEGER
+from ..base.ktypes import INTEGER
 from ..spec.patch import find_type
 from ._suggest_rows import (
     counterexamples,

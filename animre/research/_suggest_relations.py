@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..display import fmt
+from ..base.display import fmt
 from ..spec.patch import find_field, spec_references
 from ._relation_rank import ARITHMETIC
 from ._relation_reads import derived_reads

@@ -16,8 +16,8 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from ..display import fmt, plain
-from ..errors import UsageError
+from ..base.display import fmt, plain
+from ..base.errors import UsageError
 from ..spec.patch import find_field
 from ._util import at_offset, is_missing
 

@@ -3,9 +3,7 @@
 ``u1`` ``s1`` ``u2le`` ``s4be`` ``f4le`` ... are the spec's own type names;
 ``f2le``/``f2be`` (IEEE half floats), ``fix8.8le`` ``fix24.8le``
 ``fix16.16le`` (fixed point) and ``gnt4half`` (the upper half of a
-big-endian f4, as GNT4 keys store it) have no Kaitai name. The names of
-the first release (``u8``, ``u16le``, ``f32le`` ...) still work for one
-release, with a DeprecationWarning (:func:`type_name`).
+big-endian f4, as GNT4 keys store it) have no Kaitai name.
 """
 
 from __future__ import annotations
@@ -15,11 +13,10 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from ..display import fmt, plain
-from ..errors import UsageError
-from ._calls import deprecated
+from ..base.display import fmt, plain
+from ..base.errors import UsageError
 
-__all__ = ["TYPES", "OLD_TYPE_NAMES", "decode", "representations", "type_name"]
+__all__ = ["TYPES", "decode", "representations"]
 
 
 def _ints(b: np.ndarray, dtype: str) -> np.ndarray:
@@ -60,39 +57,6 @@ TYPES: dict[str, tuple[int, str, Callable[[np.ndarray], np.ndarray]]] = {
     "fix16.16be": (4, "fixed16", lambda b: _ints(b, ">i4").astype(np.float64) / 65536),
 }
 
-#: the first release's names -> the spec's (``u16le`` -> ``u2le``); deprecated
-OLD_TYPE_NAMES = {
-    "u8": "u1",
-    "s8": "s1",
-    "u16le": "u2le",
-    "u16be": "u2be",
-    "s16le": "s2le",
-    "s16be": "s2be",
-    "f16le": "f2le",
-    "f16be": "f2be",
-    "u32le": "u4le",
-    "u32be": "u4be",
-    "s32le": "s4le",
-    "s32be": "s4be",
-    "f32le": "f4le",
-    "f32be": "f4be",
-}
-
-
-def type_name(name: str) -> str:
-    """The spec's name of a candidate type; an old name (``u16le``) is translated with a DeprecationWarning.
-
-    Examples
-    --------
-    >>> type_name("u2le")
-    'u2le'
-    """
-    if name in OLD_TYPE_NAMES and name not in TYPES:
-        deprecated(f"the type name {name!r}", f"it {OLD_TYPE_NAMES[name]!r} (the spec's name)", stacklevel=4)
-        return OLD_TYPE_NAMES[name]
-    return name
-
-
 def decode(raw: Sequence[bytes], name: str) -> np.ndarray:
     """Decode equal-length byte strings as one candidate type (see :data:`TYPES`).
 
@@ -101,7 +65,7 @@ def decode(raw: Sequence[bytes], name: str) -> np.ndarray:
     >>> decode([bytes.fromhex("4048")], "gnt4half").tolist()
     [3.125]
     """
-    size, _, fn = TYPES[type_name(name)]
+    size, _, fn = TYPES[name]
     if not len(raw):
         return np.zeros(0)
     arr = np.frombuffer(b"".join(raw), dtype=np.uint8).reshape(len(raw), -1)

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import UsageError
+from ..base.errors import UsageError
 
 __all__: list[str] = []  # helpers of the research modules
 

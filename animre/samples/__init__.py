@@ -17,8 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..dirs import check_outside
-from ..errors import UsageError
+from ..base.dirs import check_outside
+from ..base.errors import UsageError
 
 __all__ = ["MANIFEST", "check_sample_target", "generate_all", "generator_names", "load_manifest", "planted_files",
            "seed_for", "to_jsonable"]

@@ -2,7 +2,7 @@
 
 Writes ``pak/Metroid1.pak`` with :mod:`struct`, :mod:`zlib` and the
 ``lzallright`` LZO compressor, in the Metroid Prime 1/2 PAK layout (see
-:mod:`animre.containers.pak`). Its resources:
+:mod:`animre.sources.containers.pak`). Its resources:
 
 - an uncompressed ANCS (characters Samus, Zoomer), named by the
   named-resource table (``Samus_AnimSet.ANCS``);
@@ -47,7 +47,7 @@ def compress(data: bytes, kind: str) -> bytes:
 
     Examples
     --------
-    >>> from animre.containers.pak import decompress
+    >>> from animre.sources.containers.pak import decompress
     >>> decompress(compress(b"abc" * 9000, "lzo")) == b"abc" * 9000
     True
     """

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import yaml
 
-from ..errors import SpecError, ToolchainError
+from ..base.errors import SpecError, ToolchainError
 from .guard import guard_module, guard_source
 from .streams import place_module, place_source
 

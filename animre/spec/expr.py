@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import SpecError, UsageError
+from ..base.errors import SpecError, UsageError
 from .ranges import enum_value
 
 __all__ = ["Untranslatable", "expr_source", "record_filter", "compile_expr", "compile_row_expr", "expr_columns",

@@ -13,7 +13,7 @@ import types
 
 from kaitaistruct import KaitaiStruct
 
-from ..errors import ParseError
+from ..base.errors import ParseError
 from .ranges import debug_name, value_instances, walk
 from .streams import entry_base, stored_range, stream_base
 

@@ -32,7 +32,7 @@ import re
 import types
 import zlib
 
-from ..inflate import inflate_at_most
+from ..base.inflate import inflate_at_most
 
 __all__ = ["NoProgressError", "check", "inflate", "guard_source", "guard_module"]
 

@@ -18,8 +18,8 @@ from typing import Any
 
 import yaml
 
-from ..errors import SpecError
-from ..ktypes import PRIMITIVE
+from ..base.errors import SpecError
+from ..base.ktypes import PRIMITIVE
 from .compiler import KSY_DIR
 from .numbers import spec_int
 

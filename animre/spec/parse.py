@@ -12,7 +12,7 @@ from typing import BinaryIO
 
 from kaitaistruct import KaitaiStream, KaitaiStruct
 
-from ..errors import ParseError
+from ..base.errors import ParseError
 from .failures import failure_reason, locate_failure, value_failures
 
 __all__ = ["parse_bytes", "main_class", "camel"]
@@ -63,7 +63,7 @@ def parse_bytes(data: bytes | BinaryIO, module: types.ModuleType, file: str = "<
     >>> from animre.spec.compiler import load_parser
     >>> parse_bytes(b"\\x01", load_parser("frm"), "x.bin")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    animre.errors.ParseError: x.bin: eye_x @ 0x1 (1): EndOfStreamError: ...
+    animre.base.errors.ParseError: x.bin: eye_x @ 0x1 (1): EndOfStreamError: ...
     """
     cls = cls or main_class(module)
     root = cls(KaitaiStream(data if hasattr(data, "read") else BytesIO(data)))

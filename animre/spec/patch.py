@@ -38,8 +38,8 @@ from ruamel.yaml.scalarstring import (
     SingleQuotedScalarString,
 )
 
-from ..display import hex_digits
-from ..errors import SpecError, UsageError
+from ..base.display import hex_digits
+from ..base.errors import SpecError, UsageError
 from .numbers import ksy_contents, ksy_enum_key, ksy_int
 
 __all__ = ["edits_of", "find_field", "find_type", "patch_text", "spec_references", "suggest_patch",
@@ -176,7 +176,7 @@ def _scalar(v: Any, digits: int | None = None) -> Any:
 def _digits(f: Mapping) -> int | None:
     """Hex digits to write a field's constants with (its name or doc says magic, flags, id ...), else None.
 
-    The rule of :func:`animre.display.hex_digits`, from what the spec says of the field.
+    The rule of :func:`animre.base.display.hex_digits`, from what the spec says of the field.
     """
     return hex_digits(str(f.get("id", "")), str(f.get("type")) if f.get("type") else None,
                       doc=str(f.get("doc") or ""))

@@ -29,8 +29,8 @@ from pathlib import Path
 import yaml
 from ruamel.yaml import YAML
 
-from ..dirs import default_cache_dir
-from ..errors import SpecError, UsageError
+from ..base.dirs import default_cache_dir
+from ..base.errors import SpecError, UsageError
 from .compiler import (
     KSY_DIR,
     OUTPUT_VERSION,

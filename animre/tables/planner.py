@@ -4,7 +4,7 @@ The rules are those of :mod:`animre.tables.plan`. A construct the planner
 cannot tabulate in a spec without ``-animre-*`` keys (two fields making one
 table or column name, a type that holds itself) is noted once in
 ``Plan.notes`` and the rest of the tables is still built; in an annotated
-spec the same is a :class:`~animre.errors.SpecError`.
+spec the same is a :class:`~animre.base.errors.SpecError`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from ..errors import SpecError
+from ..base.errors import SpecError
 from ..spec.compiler import KSY_DIR
 from ..spec.expr import record_filter
 from ..spec.model import FieldDef, SpecModel, TypeDef, load_model

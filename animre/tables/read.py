@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..errors import ParseError, UsageError
+from ..base.errors import ParseError, UsageError
 from ..formats import Format, all_formats, detect_format
 from ..sources import HEAD
 from ..spec.compiler import KSY_DIR, load_parser, spec_hash
@@ -72,7 +72,7 @@ def parse_file(path: str | os.PathLike, fmt: str | Format | None = None,
                parsers: Parsers | None = None, name: str | None = None):
     """Parse one file; returns ``(format, parsed_object, bases)``.
 
-    Raises :class:`~animre.errors.ParseError` (file, field path, offset) when
+    Raises :class:`~animre.base.errors.ParseError` (file, field path, offset) when
     the file is not recognised or does not parse.
 
     Examples

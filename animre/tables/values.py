@@ -15,7 +15,7 @@ import re
 
 import numpy as np
 
-from ..ktypes import INTEGER
+from ..base.ktypes import INTEGER
 from ..spec.expr import Untranslatable, expr_source
 from .plan import TablePlan
 

@@ -11,7 +11,7 @@ import pytest
 
 import animre
 from animre.cli import main
-from animre.errors import UsageError
+from animre.base.errors import UsageError
 
 COMMANDS = ["compile", "samples", "scan", "profile", "claims", "coverage", "export", "suggest", "demo"]
 

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 import animre
-from animre.errors import ParseError
+from animre.base.errors import ParseError
 from animre.formats import all_formats
 from animre.spec.ranges import walk
 from animre.tables.flattener import flatten

@@ -231,7 +231,7 @@ def test_failing_notebook_names_notebook_and_cell(tmp_path, samples_dir):
 
 
 def test_run_demo_rejects_missing_corpus(tmp_path):
-    from animre.errors import UsageError
+    from animre.base.errors import UsageError
 
     with pytest.raises(UsageError, match="no such corpus"):
         run_demo(tmp_path / "out", data=tmp_path / "nowhere")

@@ -31,7 +31,7 @@ FlicAnim with ``num_anims x (anim_length + 1)`` frame chunks has one ring
 frame after each direction; any other file whose frame chunks number
 ``frames + 1`` ends with one ring frame.
 
-Every failure of a bad stream is an :class:`~animre.errors.ParseError` with
+Every failure of a bad stream is an :class:`~animre.base.errors.ParseError` with
 the file, the sub-chunk's field path and the absolute byte offset; all work
 is bounded by the input size.
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import UsageError
+from ...base.errors import UsageError
 
 
 def _header_value(header: Any, key: str) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...errors import ParseError
+from ...base.errors import ParseError
 from ._layout import BLACK, BYTE_RUN, COPY, DELTA_FLC, DELTA_FLI
 
 # Each codec draws one sub-chunk body data[start:end] into the frame at

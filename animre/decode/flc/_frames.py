@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ...errors import ParseError, UsageError
+from ...base.errors import ParseError, UsageError
 from ._codecs import FULL_FRAME, PIXEL_CODECS, apply_palette
 from ._delta import plan_deltas
 from ._layout import (

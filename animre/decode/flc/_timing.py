@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import struct
 
-from ...errors import ParseError, UsageError
+from ...base.errors import ParseError, UsageError
 
 _HEADER = struct.Struct("<IHHHHHHI")
 

@@ -26,7 +26,7 @@ sprite's data (the next sprite's data offset).
 Result per pixel: the colour index and the engine's transform level (0
 opaque, 1 transparent, 2-15 shadow and light levels). With ``strict=True``
 (the default) data the engine would read past or pixels it would write
-outside the sprite raise :class:`~animre.errors.ParseError` naming the file,
+outside the sprite raise :class:`~animre.base.errors.ParseError` naming the file,
 the field path and the absolute offset; ``strict=False`` stops where the
 engine stops (a literal run past the data) and clips writes. Work is bounded
 by the data length and the output by ``width * height`` (capped at

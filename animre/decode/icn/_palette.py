@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ...errors import UsageError
+from ...base.errors import UsageError
 from ..omf_sprites import grey_palette
 from ._sprites import IcnSprite
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ...errors import UsageError
+from ...base.errors import UsageError
 from ._palette import sprite_rgba
 from ._sprites import MAX_PIXELS, IcnSprite
 

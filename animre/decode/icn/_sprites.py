@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...errors import ParseError
+from ...base.errors import ParseError
 from ...spec.compiler import load_parser
 from ...spec.parse import parse_bytes
 
@@ -72,7 +72,7 @@ def decode_sprite(data: bytes, width: int, height: int, monochrome: bool = False
         Decode with the monochrome commands (type byte bit 0x20).
     strict : bool
         True: a command whose operands or pixels run past the data, or that
-        draws outside the sprite, raises :class:`~animre.errors.ParseError`.
+        draws outside the sprite, raises :class:`~animre.base.errors.ParseError`.
         False: stop / clip as described in the module docstring.
     file, path, offset : str, str, int
         For error messages; ``offset`` is the absolute offset of ``data[0]``.

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 import ipywidgets as w
 import numpy as np
 
+from ...base.errors import UsageError
 from ...decode import flc as flc_decode
 from ...decode.flc import civ3_rgba, decode_all, frame_duration_ms
-from ...errors import UsageError
 from .player import Player, image_player
 
 __all__ = ["flc_player"]

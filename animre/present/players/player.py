@@ -19,8 +19,8 @@ import ipywidgets as w
 import numpy as np
 import pandas as pd
 
-from ...display import fmt
-from ...errors import UsageError
+from ...base.display import fmt
+from ...base.errors import UsageError
 from ...export import export_animation
 from ..png import auto_scale, image_png, show_png
 

@@ -11,7 +11,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
-from ...display import fmt
+from ...base.display import fmt
 from ...research import verdict
 from .base import distinct_labels, new_axes, require_columns, short_label
 from .colours import FAILS_COLOUR, HOLDS_COLOUR, UNTESTED_COLOUR

@@ -15,7 +15,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from ...errors import UsageError
+from ...base.errors import UsageError
 
 __all__ = [
     "new_axes",

@@ -10,8 +10,8 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 
+from ...base.errors import UsageError
 from ...decode.flc import CIV3_CIV_COLOURS, CIV3_SHADOWS, CIV3_TRANSPARENT, civ3_rgba
-from ...errors import UsageError
 from ..png import board
 from .base import new_axes, require_columns
 

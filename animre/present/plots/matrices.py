@@ -11,7 +11,7 @@ from matplotlib.axes import Axes
 from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 
-from ...display import fmt
+from ...base.display import fmt
 from .base import new_axes, short_label
 from .colours import FAILS_COLOUR
 

@@ -11,7 +11,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from ...errors import UsageError
+from ...base.errors import UsageError
 from .base import new_axes, require_columns, short_label
 from .colours import FAILS_COLOUR
 

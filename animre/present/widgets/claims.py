@@ -9,8 +9,8 @@ import ipywidgets as w
 import pandas as pd
 
 from ... import research
-from ...errors import UsageError
-from ...tableview import counterexample_table
+from ...base.errors import UsageError
+from ...base.tableview import counterexample_table
 from .. import plots
 from ..png import figure_png, show_png
 from .common import df_html, shown_failure

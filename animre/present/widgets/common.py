@@ -13,15 +13,14 @@ True
 from __future__ import annotations
 
 import html
-import warnings
 from collections.abc import Callable
 from typing import Any
 
 import pandas as pd
 
-from ...display import fmt as show
+from ...base.display import fmt as show
 
-__all__ = ["df_html", "format_keyword", "failure_html", "shown_failure", "failures_html"]
+__all__ = ["df_html", "failure_html", "shown_failure", "failures_html"]
 
 
 def df_html(df: pd.DataFrame, max_rows: int = 30) -> str:
@@ -33,22 +32,6 @@ def df_html(df: pd.DataFrame, max_rows: int = 30) -> str:
         if head[c].dtype == object or pd.api.types.is_float_dtype(head[c].dtype):
             head[c] = [show(v, max_len=120) for v in head[c]]
     return head.to_html(index=False, classes="animre-kv", border=0, na_rep="") + more
-
-
-def format_keyword(format: str | None, fmt: str | None, where: str) -> str | None:
-    """``format=``, or the old ``fmt=`` keyword with a :class:`DeprecationWarning` (kept for one release).
-
-    Examples
-    --------
-    >>> format_keyword("frm", None, "run")
-    'frm'
-    """
-    if fmt is None:
-        return format
-    if format is not None and format != fmt:
-        raise TypeError(f"{where}: give format= only (fmt= is its deprecated name)")
-    warnings.warn(f"{where}(fmt=) is deprecated: use format=", DeprecationWarning, stacklevel=3)
-    return fmt
 
 
 def failure_html(e: BaseException, what: str) -> str:

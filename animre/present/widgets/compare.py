@@ -9,9 +9,9 @@ import ipywidgets as w
 import pandas as pd
 
 from ... import research
-from ...display import fmt as show
-from ...display import formatters
-from ...errors import UsageError
+from ...base.display import fmt as show
+from ...base.display import formatters
+from ...base.errors import UsageError
 from .. import plots
 from ..png import figure_png, show_png
 from .common import shown_failure

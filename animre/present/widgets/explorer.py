@@ -19,8 +19,8 @@ import ipywidgets as w
 import pandas as pd
 
 from ... import research
-from ...display import fmt as show
-from ...errors import AnimreError, ParseError, UsageError
+from ...base.display import fmt as show
+from ...base.errors import AnimreError, ParseError, UsageError
 from .common import df_html
 from .hexview import hex_view
 from .records import ROOT_RECORD, ExplorerRecords
@@ -371,7 +371,7 @@ class CorpusExplorer(ExplorerRecords):
 
 def representations(raw: bytes) -> pd.DataFrame:
     """``raw`` read as every type of its size (type, value), from :mod:`animre.research`,
-    and ``shown``: the value written by :func:`animre.display.fmt` in the precision of its type."""
+    and ``shown``: the value written by :func:`animre.base.display.fmt` in the precision of its type."""
     rep = research.representations(raw)
     return rep.assign(shown=[v if t == "hex" else show(v, ksy_type=t.replace("gnt4half", "f4"))
                              for t, v in zip(rep["type"], rep["value"])])

@@ -13,8 +13,8 @@ import html
 
 import pandas as pd
 
-from ...display import fmt as show
-from ...display import hex_digits
+from ...base.display import fmt as show
+from ...base.display import hex_digits
 
 __all__ = ["ROOT_RECORD", "ExplorerRecords"]
 

@@ -9,10 +9,10 @@ from collections.abc import Sequence
 import ipywidgets as w
 
 from ... import research
-from ...errors import UsageError
+from ...base.errors import UsageError
 from .. import plots
 from ..png import figure_png, show_png
-from .common import df_html, failure_html, failures_html, format_keyword
+from .common import df_html, failure_html, failures_html
 
 __all__ = ["ReinterpretExplorer", "reinterpret_explorer"]
 
@@ -52,8 +52,7 @@ class ReinterpretExplorer:
 
     def __init__(self, corpus, locator: str | int = "", *, format: str | None = None,
                  offset: int | None = None, length: int | None = None,
-                 types: Sequence[str] | None = None, fmt: str | None = None):
-        format = format_keyword(format, fmt, "reinterpret_explorer")
+                 types: Sequence[str] | None = None):
         self.corpus = corpus
         fmts = sorted(x for x in corpus.files["format"].dropna().unique())
         if not fmts:
@@ -114,8 +113,7 @@ class ReinterpretExplorer:
         self.message.value = f"<i>{html.escape(text)}</i>"
 
     def run(self, locator: str | int | None = None, *, format: str | None = None, offset: int | None = None,
-            length: int | None = None, types: Sequence[str] | None = None,
-            fmt: str | None = None) -> ReinterpretExplorer:
+            length: int | None = None, types: Sequence[str] | None = None) -> ReinterpretExplorer:
         """Reinterpret the located bytes; updates :attr:`result`, the ranking and the plot.
 
         Examples
@@ -126,7 +124,6 @@ class ReinterpretExplorer:
         """
         if locator is not None:
             self.locator.value = str(locator)
-        format = format_keyword(format, fmt, "run")
         if format is not None:
             self.format.value = format
         if offset is not None:
@@ -190,7 +187,7 @@ class ReinterpretExplorer:
 
 def reinterpret_explorer(corpus, locator: str | int = "", *, format: str | None = None,
                          offset: int | None = None, length: int | None = None,
-                         types: Sequence[str] | None = None, fmt: str | None = None) -> ReinterpretExplorer:
+                         types: Sequence[str] | None = None) -> ReinterpretExplorer:
     """Pick bytes (field path, table cell or offset) and candidate types; plot and rank the readings.
 
     Examples
@@ -199,5 +196,5 @@ def reinterpret_explorer(corpus, locator: str | int = "", *, format: str | None 
     >>> rx.result.ranking["type"].tolist()
     ['f4le', 'u4le']
     """
-    return ReinterpretExplorer(corpus, locator, format=format_keyword(format, fmt, "reinterpret_explorer"),
+    return ReinterpretExplorer(corpus, locator, format=format,
                                offset=offset, length=length, types=types)

@@ -8,8 +8,8 @@ import ipywidgets as w
 import pandas as pd
 
 from ... import research
-from ...errors import UsageError
-from ...tableview import html_table
+from ...base.errors import UsageError
+from ...base.tableview import html_table
 from .common import df_html, shown_failure
 
 __all__ = ["RelationsView", "relations_view", "FINDING_COLUMNS"]

@@ -24,7 +24,7 @@ from animre.decode.flc import (
     frame_roles,
     place_on_canvas,
 )
-from animre.errors import ParseError
+from animre.base.errors import ParseError
 from animre.formats import detect_format, get_format
 from animre.tables.read import parse_data
 

@@ -15,7 +15,7 @@ from animre.decode.flc import (
     place_on_canvas,
     ring_frames,
 )
-from animre.errors import ParseError, UsageError
+from animre.base.errors import ParseError, UsageError
 from animre.samples import flc as civ3_samples
 from animre.tables.read import parse_data
 

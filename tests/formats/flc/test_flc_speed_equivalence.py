@@ -6,7 +6,7 @@ import numpy as np
 
 from animre.decode import flc as flc_decode
 from animre.decode.flc import _frames, _layout
-from animre.errors import ParseError
+from animre.base.errors import ParseError
 
 REAL = ("standard/a.fli", "standard/2422.flc", "standard/hopper.fli", "civ3/settler/Run.flc",
         "civ3/settler/Death.flc")

@@ -10,7 +10,7 @@ import pytest
 
 import animre
 import animre.tables.read
-from animre.errors import ParseError
+from animre.base.errors import ParseError
 
 SLOT_COUNT = 34
 

@@ -21,7 +21,7 @@ from animre.decode.icn import (
     sequence_frames,
     sprite_rgba,
 )
-from animre.errors import ParseError
+from animre.base.errors import ParseError
 
 
 def _icn(sprites: list[tuple[tuple, bytes]]) -> bytes:

@@ -14,7 +14,7 @@ import pytest
 
 import animre
 from animre.decode.mot import float_to_half, half_to_float, rotation_direction_twist, track_coords
-from animre.errors import ParseError
+from animre.base.errors import ParseError
 from animre.formats import detect_format, get_format
 from animre.formats.base import CLAIM_COLUMNS, not_testable
 from animre.tables.read import parse_data

@@ -16,7 +16,7 @@ from animre.decode.omf_sprites import (
     bk_palette,
     sprite_images,
 )
-from animre.errors import ParseError
+from animre.base.errors import ParseError
 from animre.formats import detect_format, get_format
 from animre.formats.omf import SOURCE_NOTES, SOURCE_OPENOMF
 from animre.samples import omf as gen

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from animre.decode.omf_sprites import decode_sprite, grey_palette, sprite_images, to_rgba
-from animre.errors import ParseError
+from animre.base.errors import ParseError
 from animre.samples import omf as gen
 
 # ----------------------------------------------------------------------------- sprites

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import animre
-from animre.errors import ParseError
+from animre.base.errors import ParseError
 from animre.formats import detect_format, get_format
 from animre.formats.pas4 import locate
 from animre.spec.compiler import KSY_DIR

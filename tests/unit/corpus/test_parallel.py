@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import animre
-from animre.errors import UsageError
+from animre.base.errors import UsageError
 
 
 def _open(samples_dir, **kw):

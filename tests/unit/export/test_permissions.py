@@ -12,7 +12,7 @@ import pytest
 matplotlib.use("Agg")
 
 import animre  # noqa: E402
-from animre.atomic import current_umask, write_atomic  # noqa: E402
+from animre.base.atomic import current_umask, write_atomic  # noqa: E402
 from animre.export import export  # noqa: E402
 from animre.present.report import write_report  # noqa: E402
 

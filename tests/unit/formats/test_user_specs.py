@@ -20,7 +20,7 @@ import pandas as pd
 import pytest
 
 import animre
-from animre.errors import SpecError, UsageError
+from animre.base.errors import SpecError, UsageError
 from animre.spec import source as specsource
 from animre.spec.compiler import load_modules, run_compiler
 from animre.spec.parse import main_class

@@ -11,7 +11,7 @@ import struct
 import yaml
 
 import animre
-from animre.errors import ParseError
+from animre.base.errors import ParseError
 from animre.spec.parse import parse_bytes
 
 

@@ -13,9 +13,9 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from animre import export_animation  # noqa: E402
+from animre.export import export_animation  # noqa: E402
 from animre.decode.flc import CIV3_SHADOWS, CIV3_TRANSPARENT, civ3_rgba, decode_frames  # noqa: E402
-from animre.errors import UsageError  # noqa: E402
+from animre.base.errors import UsageError  # noqa: E402
 from animre.present import plots  # noqa: E402
 from animre.present.players import (  # noqa: E402
     CURSOR_RGB,

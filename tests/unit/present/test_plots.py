@@ -14,7 +14,7 @@ import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
-from animre.errors import UsageError  # noqa: E402
+from animre.base.errors import UsageError  # noqa: E402
 from animre.present import plots  # noqa: E402
 
 # ----------------------------------------------------------------------------- FRM
@@ -281,20 +281,13 @@ def test_sprite_with_collision_points_of_an_af_move(sample_corpus, manifest):
     assert (right - left, bottom - top) == (sp_truth["width"], sp_truth["height"])
 
 
-# ----------------------------------------------------------------------------- the old module paths
+# ----------------------------------------------------------------------------- one path per module
 
 
-@pytest.mark.parametrize("old, new, name", [
-    ("animre.plots", "animre.present.plots", "idle_weights"),
-    ("animre.players", "animre.present.players", "flc_player"),
-    ("animre.widgets", "animre.present.widgets", "corpus_explorer"),
-    ("animre.report", "animre.present.report", "report_html"),
-    ("animre.pictures", "animre.present.pictures", "icn"),
-    ("animre.htmltable", "animre.tableview", "counterexample_table"),
-])
-def test_old_module_paths_warn_and_still_work(old, new, name):
+@pytest.mark.parametrize("old", ["animre.plots", "animre.players", "animre.widgets", "animre.report",
+                                 "animre.pictures", "animre.htmltable", "animre.parse", "animre.flatten"])
+def test_the_draft_module_paths_are_gone(old):
     import importlib
 
-    with pytest.warns(DeprecationWarning, match=f"{old} moved to {new}"):
-        mod = importlib.reload(importlib.import_module(old))
-    assert getattr(mod, name) is getattr(importlib.import_module(new), name)
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module(old)

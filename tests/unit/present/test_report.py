@@ -315,7 +315,7 @@ def test_report_of_a_homm2_folder(samples_dir, manifest, tmp_path, homm2_folder)
 
 
 def test_counterexamples_are_formatted_once_for_board_and_report():
-    from animre.tableview import counterexample_table
+    from animre.base.tableview import counterexample_table
 
     t = counterexample_table([{"file": "a/HEROES2.AGG", "offset": 158, "expected": "0xE808122D",
                                "value": 3892843054, "detail": "GOBLIN.ICN"}] * 12)
@@ -331,7 +331,7 @@ def test_a_flag_found_reads_in_the_hex_its_claim_quotes_on_the_board_and_in_the_
     import struct
 
     from animre.present.widgets import claims_board
-    from animre.tableview import counterexample_table
+    from animre.base.tableview import counterexample_table
 
     corpus = animre.open_corpus(samples_dir / "mot", cache=False)  # names relative to mot/
     tracks = manifest["formats"]["mot"]["planted"]["f32_tracks"]

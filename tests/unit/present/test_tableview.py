@@ -6,7 +6,7 @@ import re
 import struct
 
 import animre
-from animre.tableview import HASH_CHARS, counterexamples
+from animre.base.tableview import HASH_CHARS, counterexamples
 
 
 def test_flags_print_in_the_hex_the_claims_use(sample_corpus):

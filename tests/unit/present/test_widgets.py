@@ -12,7 +12,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from animre import research  # noqa: E402
-from animre.errors import UsageError  # noqa: E402
+from animre.base.errors import UsageError  # noqa: E402
 from animre.present.widgets import (  # noqa: E402
     claims_board,
     column_profiler,
@@ -435,15 +435,13 @@ def test_an_error_in_a_click_is_shown_not_raised(broken_folder, monkeypatch):
     assert ex.hex_html == "" and ex.selected["path"] is None
 
 
-def test_the_old_fmt_keyword_still_works_with_a_warning(sample_corpus):
-    with pytest.warns(DeprecationWarning, match=r"fmt=\) is deprecated: use format="):
-        rx = reinterpret_explorer(sample_corpus, "walk_speed", fmt="frm", types=["u2le"])
+def test_format_is_the_one_keyword(sample_corpus):
+    rx = reinterpret_explorer(sample_corpus, "walk_speed", format="frm", types=["u2le"])
     assert rx.format.value == "frm"
-    with pytest.warns(DeprecationWarning, match="use format="):
-        rx.run("idle_weights", fmt="frm", types=["f4le"])
+    rx.run("idle_weights", format="frm", types=["f4le"])
     assert rx.result.best == "f4le"
-    with pytest.raises(TypeError, match="format= only"):
-        reinterpret_explorer(sample_corpus, "walk_speed", format="frm", fmt="mot")
+    with pytest.raises(TypeError, match="fmt"):  # the name of an unreleased draft is not accepted
+        reinterpret_explorer(sample_corpus, "walk_speed", fmt="frm")
 
 
 # ----------------------------------------------------------------------------- a folder with unreadable files
@@ -470,7 +468,7 @@ def test_every_widget_shows_a_failure_in_itself(unreadable_folder, monkeypatch):
     (a pick in a dropdown, a click) ends with the result or the failure written in the widget, never with an
     exception escaping into the browser's log while the widget waits ("reading ..." forever)."""
     from animre import open_corpus
-    from animre.errors import ParseError
+    from animre.base.errors import ParseError
     from animre.present.widgets import compare_view
 
     c = open_corpus(unreadable_folder, cache=False)

@@ -157,7 +157,7 @@ def test_byte_identical_copies_count_once_and_are_listed(planted, tmp_path):
     (ce,) = end["counterexamples"]
     assert ce["file"] == BAD_END and ce["copies"] == ["copies/AGAIN.arr"]
     assert ce["detail"] == "this corpus holds 128 (5), 129 (1)"  # what the six contents hold
-    from animre.tableview import counterexample_table
+    from animre.base.tableview import counterexample_table
 
     shown = counterexample_table(end["counterexamples"]).iloc[0]["detail"]
     assert shown == "this corpus holds 128 (5), 129 (1); the same bytes as copies/AGAIN.arr"

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import animre
-from animre.display import fmt, formatters, hex_digits
+from animre.base.display import fmt, formatters, hex_digits
 from animre.export import wiki_table
 
 # ----------------------------------------------------------------------------- values
@@ -389,7 +389,7 @@ def test_dimensions_read_in_decimal_in_tables_profiles_wiki_claims_and_report(sa
     speed = animre.claims(sample_corpus, formats=["flc"]).set_index("claim").loc["Civ3 FLC header speed is 4"]
     ce = speed["counterexamples"][0]
     assert ce["detail"] == f"the notes say 4; this corpus holds {speeds[0]}-{speeds[-1]} ms (= anim_time / anim_length)"
-    from animre.tableview import counterexample_table
+    from animre.base.tableview import counterexample_table
 
     assert not counterexample_table(speed["counterexamples"])["found"].str.startswith("0x").any()
 

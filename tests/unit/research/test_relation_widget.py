@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import animre
-from animre.errors import UsageError
+from animre.base.errors import UsageError
 from animre.present import widgets
 
 

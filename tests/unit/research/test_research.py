@@ -350,7 +350,7 @@ def test_relations_pas4_and_civ3_planted(sample_corpus, manifest):
     r = relations(sample_corpus, "pas4_parms", min_support=0.8, max_counterexamples=100, groups="file")
     w = _rel(r, "weight", "weight_function", partial=True)
     assert len(w) == 1
-    # weight is an f4 field: its value reads as a float (the one formatter, animre.display.fmt)
+    # weight is an f4 field: its value reads as a float (the one formatter, animre.base.display.fmt)
     assert w.iloc[0]["parameter"] == f"weight_function == 3 -> weight == {float(pas4['no_weight_weight'])!r}"
     exc = pas4["no_weight_weight_exception"]
     assert {(c["file"], c["state"], c["parm"]) for c in w.iloc[0]["counterexamples"]} == \
@@ -710,44 +710,30 @@ def test_coverage_from_offsets_equals_a_walk_of_every_field(sample_corpus, real_
 # ----------------------------------------------------------------------------- one way to call
 
 
-def test_old_call_forms_warn_and_give_the_same_tables(sample_corpus, samples_dir, truths):
-    """The first release's call forms still work for one release, each with a DeprecationWarning."""
+def test_one_call_form_per_verb(sample_corpus, samples_dir, truths):
+    """Every verb is f(corpus, table=None, *, ...); the draft forms (table first, corpus=, old type names) fail."""
     c = sample_corpus
     speeds = {f: t["walk_speed"] for f, t in truths("frm").items()}
     new = profile(c, "frm", columns=["walk_speed"])
     assert new.at[0, "min"] == min(speeds.values()) and new.at[0, "max"] == max(speeds.values())
-    with pytest.warns(DeprecationWarning, match=r"profile\(table, corpus=c\)"):
-        pd.testing.assert_frame_equal(profile("frm", corpus=c, columns=["walk_speed"]), new)
-    with pytest.warns(DeprecationWarning, match=r"call profile\(c, table\)"):
-        pd.testing.assert_frame_equal(profile(c.tables["frm"], corpus=c, columns=["walk_speed"]), new)
+    with pytest.raises(TypeError, match="corpus"):
+        profile("frm", corpus=c, columns=["walk_speed"])
     with pytest.raises(animre.UsageError, match="needs a table.*af_moves"):
         profile(c)
-    cols = ["damage", "unknown_6"]
-    with pytest.warns(DeprecationWarning, match=r"relations\(table, columns, corpus=c\)"):
-        pd.testing.assert_frame_equal(relations("af_moves", cols, corpus=c), relations(c, "af_moves", columns=cols))
-    with pytest.warns(DeprecationWarning, match="'u32le'"):
-        old = reinterpret(c, "walk_speed", types=["u32le"], format="frm")
-    assert dict(zip(old.values["file"], old.values["u32le"])) == speeds  # old names keep naming the columns
+    with pytest.raises(TypeError, match="corpus"):
+        relations("af_moves", ["damage"], corpus=c)
     assert dict(zip(*reinterpret(c, "walk_speed", types=["u4le"], format="frm").values[["file", "u4le"]].T.values)) \
         == speeds
+    with pytest.raises(animre.UsageError, match="unknown type.*u32le"):
+        reinterpret(c, "walk_speed", types=["u32le"], format="frm")
     df = pd.DataFrame({"raw": [bytes.fromhex(h) for h in ("4048", "3f80", "c120", "4000")]})
-    with pytest.warns(DeprecationWarning, match=r"reinterpret\(table_df, column\)"):
-        assert reinterpret(df, "raw").values["gnt4half"].tolist() == [3.125, 1.0, -10.0, 2.0]
-    with pytest.warns(DeprecationWarning, match="'f32le'"):
-        assert animre.research.decode([struct.pack("<f", 1.5)], "f32le").tolist() == [1.5]
+    assert reinterpret(None, "raw", table=df).values["gnt4half"].tolist() == [3.125, 1.0, -10.0, 2.0]
+    assert animre.research.decode([struct.pack("<f", 1.5)], "f4le").tolist() == [1.5]
     cov = coverage(c, files=["frm/GOBLNFRM.BIN"])
     assert cov.per_file["size"].tolist() == [(samples_dir / "frm" / "GOBLNFRM.BIN").stat().st_size]
-    with pytest.warns(DeprecationWarning, match="unpacking coverage"):
-        per_file, gaps = cov
-    assert per_file is cov.per_file and gaps is cov.gaps and "<b>Coverage</b>" in cov._repr_html_()
-    with pytest.warns(DeprecationWarning, match=r"coverage\(c, files\)"):
-        assert coverage(c, ["frm/GOBLNFRM.BIN"]).per_file.equals(cov.per_file)
-    with pytest.warns(DeprecationWarning, match=r"diff\(a, b, corpus=c\)"):
-        d = diff("frm/GOBLNFRM.BIN", "frm/ORC__FRM.BIN", corpus=c).set_index("path")
+    assert "<b>Coverage</b>" in cov._repr_html_()
+    d = diff(c, "frm/GOBLNFRM.BIN", "frm/ORC__FRM.BIN").set_index("path")
     w = d.loc["walk_speed"]
     assert (w["old"], w["new"]) == (speeds["frm/GOBLNFRM.BIN"], speeds["frm/ORC__FRM.BIN"])
-    with pytest.warns(DeprecationWarning, match=r"suggest\(relations_=\.\.\.\)"):
-        old_s = animre.suggest(c, spec="frm", relations_=False)
-    pd.testing.assert_frame_equal(old_s, animre.suggest(c, spec="frm", with_relations=False))
-    with pytest.raises(TypeError, match="relation_"):
-        animre.suggest(c, spec="frm", relation_=False)
+    with pytest.raises(TypeError, match="relations_"):
+        animre.suggest(c, spec="frm", relations_=False)

@@ -348,7 +348,7 @@ BAD_REJECT = {"spec": "flc", "type": "flic_header", "field": "speed", "set": {"v
 @pytest.mark.parametrize("bad", [BAD_COMPILE, BAD_REJECT], ids=["does-not-compile", "rejects-files"])
 def test_apply_withdraws_exactly_the_one_bad_edit(bad, bisect, sugg, samples_dir, tmp_path, monkeypatch):
     """One planted bad edit among the good suggestions: it alone is withdrawn, with the reason."""
-    from animre import _adopt
+    from animre.export import adopt as _adopt
 
     if bisect:  # as if no message named the spec location: the edit is found by trial
         monkeypatch.setattr(_adopt, "_edits_at", lambda *a, **k: [])

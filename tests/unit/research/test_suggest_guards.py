@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 import animre
-from animre.errors import UsageError
+from animre.base.errors import UsageError
 from animre.research._suggest_fields import toggling_bits
 from animre.spec.compiler import KSY_DIR
 from animre.spec.patch import patch_text

@@ -12,8 +12,8 @@ import pytest
 
 import animre
 from animre.cli import main
-from animre.containers import MAX_MEMBER, containers, detect_container
-from animre.errors import ParseError
+from animre.sources.containers import MAX_MEMBER, containers, detect_container
+from animre.base.errors import ParseError
 from animre.formats.agg import name_hash
 from animre.samples.agg import build_agg
 from animre.sources import MAX_DEPTH, list_sources, read_source

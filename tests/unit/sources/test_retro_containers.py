@@ -18,12 +18,12 @@ import pandas as pd
 import pytest
 
 import animre
-from animre.containers import detect_container
-from animre.containers.base import MAX_MEMBER
-from animre.containers.gcdisc import fst_files, image_format
-from animre.containers.gcdisc import members as disc_members
-from animre.containers.pak import members as pak_members
-from animre.errors import ParseError
+from animre.sources.containers import detect_container
+from animre.sources.containers.base import MAX_MEMBER
+from animre.sources.containers.gcdisc import fst_files, image_format
+from animre.sources.containers.gcdisc import members as disc_members
+from animre.sources.containers.pak import members as pak_members
+from animre.base.errors import ParseError
 from animre.formats._ancs import characters, pas4_length
 from animre.formats.pas4 import block_info, locate
 from animre.samples.gcdisc import IMAGE_FORMATS, convert, encode_gcm, encode_wii
@@ -539,8 +539,8 @@ def test_hostile_compressed_images_stay_bounded_in_native_memory(small_images, s
         (tmp_path / n).write_bytes(d)
     code = (
         "import json, os, resource, sys\n"
-        "from animre.containers.gcdisc import members\n"
-        "from animre.errors import ParseError\n"
+        "from animre.sources.containers.gcdisc import members\n"
+        "from animre.base.errors import ParseError\n"
         "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
         "outcome = {}\n"
         "for n in sorted(os.listdir(sys.argv[1])):\n"

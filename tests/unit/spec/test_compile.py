@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import animre
-from animre.errors import SpecError, ToolchainError, UsageError
+from animre.base.errors import SpecError, ToolchainError, UsageError
 from animre.spec.compiler import KSY_DIR, PARSERS_DIR, compile_all
 
 

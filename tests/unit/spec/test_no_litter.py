@@ -126,7 +126,7 @@ def test_disc_images_held_in_memory_leave_no_copy(temp_dir, tmp_path, workers):
 
 def test_a_disc_held_in_memory_by_the_caller_is_removed_with_its_members(temp_dir):
     pytest.importorskip("nod_rs")
-    from animre.containers.gcdisc import members
+    from animre.sources.containers.gcdisc import members
 
     ms = members(io.BytesIO((SAMPLES / "gcdisc" / "ANIMRE.rvz").read_bytes()), "mem.rvz")
     assert all(len(m.read()) == m.size for m in ms)

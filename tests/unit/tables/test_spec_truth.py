@@ -260,7 +260,7 @@ def test_where_expressions_filter_records_and_refuse_other_code():
     SpecError naming the spec, never run."""
     import types
 
-    from animre.errors import SpecError
+    from animre.base.errors import SpecError
     from animre.spec.expr import record_filter as _where
 
     el = types.SimpleNamespace(move_number=12, footer=types.SimpleNamespace(category=3))

@@ -41,7 +41,7 @@ import weakref
 from collections.abc import Callable
 from typing import BinaryIO
 
-from ..errors import ParseError
+from ...base.errors import ParseError
 from .base import Container, Member, check_span, decode_name, file_size
 
 __all__ = ["CONTAINER", "GCN_MAGIC", "WII_MAGIC", "IMAGE_FORMATS", "MAX_DISC", "detect", "image_format",
@@ -273,7 +273,7 @@ def _remove_copy(path: str, pid: int) -> None:
 def members(fh: BinaryIO, name: str) -> list[Member]:
     """The files of a GameCube or Wii disc image, found by path in its file systems (no file body is read).
 
-    Raises :class:`~animre.errors.ParseError` for a bad image header, disc
+    Raises :class:`~animre.base.errors.ParseError` for a bad image header, disc
     header or file system table, and when nod-rs is not installed (the
     message names the ``disc`` extra).
 

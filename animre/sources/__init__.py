@@ -2,7 +2,7 @@
 
 The first layer of the data flow. :func:`list_sources` walks a folder, hashes
 every file, and looks inside every file that is a container (a HoMM2 AGG
-archive, a zip file, and whatever :mod:`animre.containers` knows),
+archive, a zip file, and whatever :mod:`animre.sources.containers` knows),
 recursively: a member is an entry named ``CONTAINER/MEMBER`` that keeps its
 container and its offset inside it. A container that cannot be listed, a
 member that cannot be read, a container nested deeper than
@@ -26,9 +26,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO
 
+from ..base.errors import AnimreError, ParseError, UsageError
 from .containers import detect_container
 from .containers.base import Member
-from .errors import AnimreError, ParseError, UsageError
 
 __all__ = ["Source", "list_sources", "read_source", "keep_open", "collect_files", "MAX_DEPTH", "HEAD",
            "IGNORED_SUFFIXES"]
@@ -304,7 +304,7 @@ def _directory(src_path: Path, chain: tuple[str, ...], display: str) -> dict[str
 def read_source(src: Source) -> bytes:
     """The bytes of an entry: the file itself, or its member read from its container again.
 
-    Raises :class:`~animre.errors.ParseError` (the member's name, field path,
+    Raises :class:`~animre.base.errors.ParseError` (the member's name, field path,
     offset) when the container changed or the member cannot be read.
 
     Examples

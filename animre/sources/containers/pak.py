@@ -39,8 +39,8 @@ import zlib
 from collections.abc import Callable
 from typing import BinaryIO
 
-from ..errors import ParseError
-from ..inflate import inflate_at_most
+from ...base.errors import ParseError
+from ...base.inflate import inflate_at_most
 from .base import MAX_MEMBER, Container, Member, check_span, decode_name, read_span
 
 __all__ = ["CONTAINER", "MAGIC", "LZO_SEGMENT", "detect", "members", "decompress"]
@@ -85,7 +85,7 @@ def _fourcc(raw: bytes, file: str, path: str, offset: int) -> str:
 def members(fh: BinaryIO, name: str) -> list[Member]:
     """The validated resource directory of a PAK (no resource body is read).
 
-    Raises :class:`~animre.errors.ParseError` (the PAK, field path such as
+    Raises :class:`~animre.base.errors.ParseError` (the PAK, field path such as
     ``resources[3].offset``, offset) for counts larger than the bytes left,
     spans outside the file, names that are not text and unknown flags.
 
@@ -157,7 +157,7 @@ def _reader(fh: BinaryIO, file: str, offset: int, size: int, compressed: bool) -
 def decompress(data: bytes, file: str = "", offset: int = 0) -> bytes:
     """A compressed PAK resource (u4 size, then zlib or LZO segments) -> its bytes, bounded.
 
-    Raises :class:`~animre.errors.ParseError` when the declared size exceeds
+    Raises :class:`~animre.base.errors.ParseError` when the declared size exceeds
     ``MAX_MEMBER`` (decompression bomb), when the stream would produce more
     or fewer bytes than declared, or when it is not valid zlib/LZO.
     ``offset`` is where ``data`` starts in the PAK (error offsets are absolute).

@@ -6,14 +6,14 @@ flags, hashes and ids print in the same hex as the claims (``0x0202``,
 ``0xE808122D``), integers with gaps stay integers, floats keep their type's
 precision and long hashes are shortened to :data:`HASH_CHARS` digits (the
 full value in a tooltip). Which columns are hex is decided by
-:func:`animre.display.formatters` from the spec's column info
+:func:`animre.base.display.formatters` from the spec's column info
 (``corpus.columns(table)``). The report writes its tables with
 :func:`html_table` (shares as percentages, other statistics to 4
 significant digits). A claim's counterexamples are one small table,
 :func:`counterexamples`, whose ``found`` reads like its ``expected``; the
 report and the claims board show the same (:func:`counterexample_table`).
 
-Like :mod:`animre.display`, this module imports nothing else from animre,
+Like :mod:`animre.base.display`, this module imports nothing else from animre,
 so any layer may show a table through it (``Corpus.show`` does).
 
 Examples
@@ -247,7 +247,7 @@ def show_table(frame: pd.DataFrame, info: pd.DataFrame | None = None, columns: S
 def stat(column: str, v: Any) -> str | None:
     """A statistic written for people: shares as percentages, other statistics to 4 significant digits.
 
-    Returns None for a column that holds no statistic (its values go through :func:`animre.display.fmt`).
+    Returns None for a column that holds no statistic (its values go through :func:`animre.base.display.fmt`).
 
     Examples
     --------

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from ..errors import ParseError
+from ...base.errors import ParseError
 
 __all__ = ["Member", "Container", "MAX_MEMBER", "file_size", "check_span", "read_span", "decode_name"]
 
@@ -29,7 +29,7 @@ class Member:
     ``name`` is its "/"-separated path inside the container, ``offset`` and
     ``size`` where its stored bytes are (``size`` is the compressed size when
     ``compressed``), ``read()`` returns its bytes (decompressed) or raises
-    :class:`~animre.errors.ParseError` (file ``CONTAINER/MEMBER``, field path,
+    :class:`~animre.base.errors.ParseError` (file ``CONTAINER/MEMBER``, field path,
     offset) on bad data or a decompression bomb.
     """
 
@@ -56,7 +56,7 @@ class Container:
         Whether a file is this container, from its first 4096 bytes and name.
     members : callable(fh: BinaryIO, name: str) -> list of Member
         The validated directory of a seekable binary file shown as ``name``;
-        raises :class:`~animre.errors.ParseError` naming the field and offset.
+        raises :class:`~animre.base.errors.ParseError` naming the field and offset.
     """
 
     name: str
@@ -91,7 +91,7 @@ def check_span(name: str, path: str, offset: int, size: int, total: int, at: int
     >>> check_span("A.AGG", "entries[0]", 98, 5, 100, at=2)
     Traceback (most recent call last):
     ...
-    animre.errors.ParseError: A.AGG: entries[0] @ 0x2 (2): member bytes 98..103 lie outside the file (100 bytes)
+    animre.base.errors.ParseError: A.AGG: entries[0] @ 0x2 (2): member bytes 98..103 lie outside the file (100 bytes)
     """
     if offset < 0 or size < 0 or offset + size > total:
         raise ParseError(name, path, at, f"member bytes {offset}..{offset + size} lie outside the file "
@@ -128,7 +128,7 @@ def decode_name(raw: bytes, name: str, path: str, at: int, encoding: str = "asci
     >>> decode_name(b"K\\xffB", "H.AGG", "names[0]", 40)
     Traceback (most recent call last):
     ...
-    animre.errors.ParseError: H.AGG: names[0] @ 0x28 (40): member name b'K\\xffB' is not ascii text
+    animre.base.errors.ParseError: H.AGG: names[0] @ 0x28 (40): member name b'K\\xffB' is not ascii text
     """
     try:
         text = raw.decode(encoding)

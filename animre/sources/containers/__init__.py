@@ -7,7 +7,7 @@ container is adding a module. The sources layer (:mod:`animre.sources`) uses
 
 from __future__ import annotations
 
-from .._plugins import discover
+from ...base.plugins import discover
 from .base import MAX_MEMBER, Container, Member
 
 __all__ = ["Container", "Member", "MAX_MEMBER", "containers", "get_container", "detect_container"]

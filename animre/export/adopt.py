@@ -30,12 +30,12 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from .atomic import write_atomic
-from .corpus import Corpus, open_corpus
-from .errors import SpecError, UsageError
-from .research import DIFF_CORPORA_COLUMNS, diff_corpora
-from .spec.compiler import compile_spec
-from .spec.patch import edits_of, patch_text, unified_diff
+from ..base.atomic import write_atomic
+from ..base.errors import SpecError, UsageError
+from ..corpus import Corpus, open_corpus
+from ..research import DIFF_CORPORA_COLUMNS, diff_corpora
+from ..spec.compiler import compile_spec
+from ..spec.patch import edits_of, patch_text, unified_diff
 
 __all__ = ["Adoption", "apply_suggestions"]
 

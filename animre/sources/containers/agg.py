@@ -13,9 +13,9 @@ from typing import BinaryIO
 
 import numpy as np
 
-from ..errors import ParseError
-from ..spec.compiler import load_parser
-from ..spec.parse import parse_bytes
+from ...base.errors import ParseError
+from ...spec.compiler import load_parser
+from ...spec.parse import parse_bytes
 from .base import Container, Member, check_span, decode_name, file_size, read_span
 
 __all__ = ["CONTAINER", "NAME", "RECORD", "plausible"]

@@ -1,6 +1,6 @@
 """Find the plugin modules of a package: one module per format or container, registered by its id.
 
-Both :mod:`animre.formats` and :mod:`animre.containers` hold one module per
+Both :mod:`animre.formats` and :mod:`animre.sources.containers` hold one module per
 id; a module offers its object(s) under an attribute (``FORMAT`` or
 ``FORMATS``, ``CONTAINER``). Modules whose name starts with ``_`` and the
 package's ``base`` module are helpers, not plugins.
@@ -19,7 +19,7 @@ def discover(path: Iterable[str], package: str, offered: Callable[[Any], Iterabl
 
     Examples
     --------
-    >>> import animre.containers as c
+    >>> import animre.sources.containers as c
     >>> sorted(discover(c.__path__, c.__name__, lambda m: [getattr(m, "CONTAINER", None)]))
     ['agg', 'gcdisc', 'pak', 'zip']
     """

@@ -5,7 +5,7 @@ checked before any member is read: every member's local header and stored
 bytes lie inside the file, no two members overlap (overlapping members are
 how "zip bombs" multiply one compressed stream), and names are unique. A
 member never decompresses to more than its declared size, nor to more than
-:data:`~animre.containers.base.MAX_MEMBER` bytes.
+:data:`~animre.sources.containers.base.MAX_MEMBER` bytes.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import zipfile
 import zlib
 from typing import BinaryIO
 
-from ..errors import ParseError
-from ..inflate import inflate_at_most
+from ...base.errors import ParseError
+from ...base.inflate import inflate_at_most
 from .base import MAX_MEMBER, Container, Member, file_size, read_span
 
 __all__ = ["CONTAINER"]

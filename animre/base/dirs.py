@@ -25,7 +25,7 @@ def default_cache_dir() -> Path:
 
 
 def check_outside(target: str | os.PathLike, *read: str | os.PathLike | None) -> Path:
-    """Raise :class:`~animre.errors.UsageError` when ``target`` is (inside) a folder or file being read.
+    """Raise :class:`~animre.base.errors.UsageError` when ``target`` is (inside) a folder or file being read.
 
     ``read`` are the folders (or files) the run reads; ``None`` entries are
     ignored. Returns ``target`` as a Path. Every command and function that
@@ -38,7 +38,7 @@ def check_outside(target: str | os.PathLike, *read: str | os.PathLike | None) ->
     >>> check_outside("/tmp/game/x.ksy", "/tmp/game")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    animre.errors.UsageError: /tmp/game/x.ksy is inside /tmp/game, the folder being read: animre never writes ...
+    animre.base.errors.UsageError: /tmp/game/x.ksy is inside /tmp/game, the folder being read: animre never writes ...
     """
     t = Path(target).expanduser().resolve()
     for r in read:
