@@ -18,7 +18,7 @@ Examples
 >>> animre.claims(c)                                 # doctest: +SKIP
 """
 
-from . import corpus, decode, export, formats, infer, research, spec, tables
+from . import corpus, export, formats, infer, research, spec, tables
 from ._version import __version__
 from .base.errors import AnimreError, ParseError, SpecError, ToolchainError, UsageError
 from .corpus import Corpus, open_corpus
@@ -54,7 +54,6 @@ __all__ = [
     "compare",
     "corpus",
     "coverage",
-    "decode",
     "diff",
     "diff_corpora",
     "export",

@@ -303,11 +303,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     corpus_cmd("scan", "files per format and the errors", _cmd_scan,
                "Open DIR, detect and parse every file; print files per format, tables and errors. "
-               "Containers (zip, HoMM2 AGG, ...) are opened and their members scanned like files. "
+               "Containers (zip archives, game archives, disc images) are opened and their members scanned like files. "
                "Exit 1 when some recognised file failed to parse; unrecognised files are skipped.")
     q = corpus_cmd("profile", "profile every column of one table", _cmd_profile,
                    "Profile every column of table T (constant, distinct values, bits, alerts).")
-    q.add_argument("--table", "-t", required=True, help="table name, e.g. frm, af_moves, mot_tracks")
+    q.add_argument("--table", "-t", required=True, help="table name (animre scan DIR lists the tables)")
     corpus_cmd("claims", "check the format notes' claims on every file", _cmd_claims,
                "Run every format note's claim as a check: holds in n of m, with counterexamples.")
     corpus_cmd("coverage", "bytes no field describes", _cmd_coverage,
@@ -355,7 +355,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--out", type=Path, default=Path("out"), help="output folder (default out/)")
     d.add_argument("--real", type=Path, default=None,
                    help="folder of real game files for the notebooks that show real files "
-                        "(e.g. flic/ for the spec experiment); default: the samples only")
+                        "(a folder per notebook that shows real files); default: the samples only")
     d.set_defaults(func=_cmd_demo)
     return p
 

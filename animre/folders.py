@@ -26,10 +26,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .samples import MANIFEST, generate_all
-from .spec.compiler import PROJECT_ROOT
 from .base.dirs import check_outside
 from .base.errors import UsageError
+from .samples import MANIFEST, generate_all
+from .spec.compiler import PROJECT_ROOT
 
 __all__ = ["SAMPLES_DIR", "OUT_DIR", "is_samples_dir", "run_folder", "check_outside", "prepare_run"]
 

@@ -134,7 +134,7 @@ def section_latency(realdata: Path, n: int = 200) -> dict:
             "reinterpret(header.flicanim.flags)": lambda: animre.reinterpret(c, "header.flicanim.flags"),
             "reinterpret(file offset 0x5C, 4 bytes)": lambda: animre.reinterpret(c, 0x5C, length=4),
             "fields(one file)": lambda: c.fields(first),
-            "decode_frames(one file)": lambda: animre.decode.flc.decode_frames(c.read_bytes(first)),
+            "decode_frames(one file)": lambda: animre.formats.flc.decode.decode_frames(c.read_bytes(first)),
             "corpus_explorer + select": lambda: widgets.corpus_explorer(c).select(file=first),
             "column_profiler(flc_files.speed)": lambda: widgets.column_profiler(c, "flc_files", "header.speed"),
             "reinterpret_explorer(header.speed)": lambda: widgets.reinterpret_explorer(c, "header.speed"),

@@ -99,7 +99,7 @@ def section_flc(samples: Path, repeat: int) -> dict:
     import numpy as np
     from PIL import Image
 
-    from animre.decode.flc import decode_frames
+    from animre.formats.flc.decode import decode_frames
 
     civ = sorted((samples / "flc").rglob("*.flc"))
     n_frames = n_pix = 0
@@ -397,7 +397,7 @@ def make_frm(dst: Path, samples: Path, n_frm: int) -> None:
     """``n_frm`` distinct FRM files from the generated samples' values (walk speed and eye x varied)."""
     import numpy as np
 
-    from animre.samples.frm import encode_frm
+    from animre.formats.frm.samples import encode_frm
 
     manifest = json.loads((samples / "manifest.json").read_text())
     frm_values = list(manifest["formats"]["frm"]["files"].values())

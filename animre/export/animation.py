@@ -150,7 +150,7 @@ def export_animation(frames: Iterable[np.ndarray], path: str | os.PathLike,
     ----------
     frames : iterable of arrays
         RGBA (height, width, 4) or RGB (height, width, 3) uint8 frames of one
-        size (e.g. :func:`animre.decode.flc.civ3_rgba` output or a player's
+        size (e.g. :func:`animre.formats.flc.decode.civ3_rgba` output or a player's
         ``frames``). Alpha 0 stays transparent.
     path : path-like
         ``.gif`` or ``.png``/``.apng``.

@@ -306,7 +306,7 @@ def picture_function(spec: str | Callable) -> Callable[[Any, list[str]], list]:
 
     Examples
     --------
-    >>> picture_function("animre.present.pictures:icn").__name__
+    >>> picture_function("animre.formats.icn.pictures:icn").__name__
     'icn'
     """
     if callable(spec):

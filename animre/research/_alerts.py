@@ -139,7 +139,7 @@ def float_note(u: np.ndarray, width: int) -> str | None:
     if width == 32:
         bits, how = u, "as f32"
     elif width == 16:
-        bits, how = u << np.uint64(16), "as the upper half of an f32 (GNT4 16-bit float)"
+        bits, how = u << np.uint64(16), "as the upper half of an f32 (bfloat16)"
     else:
         return None
     bits = bits[bits != 0]

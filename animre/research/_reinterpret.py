@@ -89,7 +89,7 @@ def reinterpret(corpus: Any, locator: Any, *, table: pd.DataFrame | str | None =
     >>> import pandas as pd
     >>> df = pd.DataFrame({"raw": [bytes.fromhex(h) for h in ("4048", "3f80", "c120", "4000")]})
     >>> reinterpret(None, "raw", table=df).best
-    'gnt4half'
+    'bf16be'
     >>> reinterpret(c, "walk_speed", types=["f4le", "u4le"], format="frm").ranking["type"].tolist()
     ['u4le', 'f4le']
     """

@@ -2,7 +2,7 @@
 
 ``u1`` ``s1`` ``u2le`` ``s4be`` ``f4le`` ... are the spec's own type names;
 ``f2le``/``f2be`` (IEEE half floats), ``fix8.8le`` ``fix24.8le``
-``fix16.16le`` (fixed point) and ``gnt4half`` (the upper half of a
+``fix16.16le`` (fixed point) and ``bf16be`` (the upper half of a
 big-endian f4, as GNT4 keys store it) have no Kaitai name.
 """
 
@@ -27,7 +27,7 @@ def _f16(b: np.ndarray, order: str) -> np.ndarray:
     return np.ascontiguousarray(b).view(order + "f2").reshape(-1).astype(np.float64)
 
 
-def _gnt4(b: np.ndarray, order: str) -> np.ndarray:
+def _bf16(b: np.ndarray, order: str) -> np.ndarray:
     u = np.ascontiguousarray(b).view(order + "u2").reshape(-1).astype(np.uint32) << np.uint32(16)
     return u.view(np.float32).astype(np.float64)
 
@@ -44,7 +44,7 @@ TYPES: dict[str, tuple[int, str, Callable[[np.ndarray], np.ndarray]]] = {
     "f2be": (2, "float16", lambda b: _f16(b, ">")),
     "fix8.8le": (2, "fixed8", lambda b: _ints(b, "<i2").astype(np.float64) / 256),
     "fix8.8be": (2, "fixed8", lambda b: _ints(b, ">i2").astype(np.float64) / 256),
-    "gnt4half": (2, "float32", lambda b: _gnt4(b, ">")),
+    "bf16be": (2, "float32", lambda b: _bf16(b, ">")),
     "u4le": (4, "int", lambda b: _ints(b, "<u4").astype(np.int64)),
     "u4be": (4, "int", lambda b: _ints(b, ">u4").astype(np.int64)),
     "s4le": (4, "int", lambda b: _ints(b, "<i4").astype(np.int64)),
@@ -62,7 +62,7 @@ def decode(raw: Sequence[bytes], name: str) -> np.ndarray:
 
     Examples
     --------
-    >>> decode([bytes.fromhex("4048")], "gnt4half").tolist()
+    >>> decode([bytes.fromhex("4048")], "bf16be").tolist()
     [3.125]
     """
     size, _, fn = TYPES[name]

@@ -1,7 +1,9 @@
 """Sample corpora with known truth.
 
-Every format has a generator module here with its own byte-level writer
-(``struct`` / numpy, never the Kaitai parsers). ``generate(out_dir, seed)``
+Every shipped format has a generator in its folder (``animre/formats/<id>/samples``; a
+container of its files: ``<container>_samples`` beside it), found here by name, with its own
+byte-level writer (``struct`` / numpy, never the Kaitai parsers); :mod:`.synthetic` (an unknown
+format for inference) is the one generator here. ``generate(out_dir, seed)``
 writes realistic files under ``out_dir/<subdir>/`` and returns a manifest
 section: every value it wrote per file and the regularities it planted.
 :func:`generate_all` writes all of them plus ``manifest.json``.
@@ -10,6 +12,7 @@ section: every value it wrote per file and the regularities it planted.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import pkgutil
 import zlib
@@ -20,12 +23,39 @@ import numpy as np
 from ..base.dirs import check_outside
 from ..base.errors import UsageError
 
-__all__ = ["MANIFEST", "check_sample_target", "generate_all", "generator_names", "load_manifest", "planted_files",
+__all__ = ["MANIFEST", "check_sample_target", "generate_all", "generator_names", "generators", "load_manifest", "planted_files",
            "seed_for", "to_jsonable"]
 
 
+FORMATS_PACKAGE = "animre.formats"  #: where the shipped formats' folders are (found by name, never imported here)
+
+
+def generators() -> dict[str, str]:
+    """Every sample generator: section name -> module (a format's ``samples``, a container's ``<id>_samples``).
+
+    Examples
+    --------
+    >>> g = generators()
+    >>> g["synthetic"], g["frm"], g["pak"]
+    ('animre.samples.synthetic', 'animre.formats.frm.samples', 'animre.formats.pas4.pak_samples')
+    """
+    out = {"synthetic": f"{__name__}.synthetic"}
+    root = Path(importlib.util.find_spec(FORMATS_PACKAGE).submodule_search_locations[0])
+    for folder in sorted(p for p in root.iterdir() if (p / "__init__.py").is_file()):
+        for m in pkgutil.iter_modules([str(folder)]):
+            if m.name == "samples":
+                out[folder.name] = f"{FORMATS_PACKAGE}.{folder.name}.samples"
+            elif m.name.endswith("_samples"):
+                out[m.name[: -len("_samples")]] = f"{FORMATS_PACKAGE}.{folder.name}.{m.name}"
+    return dict(sorted(out.items()))
+
+
+def _module(name: str):
+    return importlib.import_module(generators()[name])
+
+
 def generator_names() -> list[str]:
-    """Names of the sample generator modules, each after the ones it ``USES``.
+    """Names of the sample generators, each after the ones it ``USES``.
 
     A generator that packs other samples into a container (a PAK, a disc
     image) lists their generators in ``USES`` and reads their files.
@@ -36,15 +66,15 @@ def generator_names() -> list[str]:
     >>> names.index("pas4") < names.index("pak") < names.index("gcdisc")
     True
     """
-    names = sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
     done: list[str] = []
 
     def visit(n: str) -> None:
         if n not in done:
-            for u in getattr(importlib.import_module(f"{__name__}.{n}"), "USES", ()):
+            for u in getattr(_module(n), "USES", ()):
                 visit(u)
             done.append(n)
-    for n in names:
+
+    for n in generators():
         visit(n)
     return done
 
@@ -56,7 +86,7 @@ def _with_uses(only: list[str]) -> set[str]:
         n = todo.pop()
         if n not in need:
             need.add(n)
-            todo += getattr(importlib.import_module(f"{__name__}.{n}"), "USES", ())
+            todo += getattr(_module(n), "USES", ())
     return need
 
 
@@ -127,7 +157,7 @@ def generate_all(out_dir: str | Path, seed: int = 2097, only: list[str] | None =
     for name in generator_names():
         if need is not None and name not in need:
             continue
-        mod = importlib.import_module(f"{__name__}.{name}")
+        mod = _module(name)
         manifest["formats"][name] = to_jsonable(mod.generate(out, seed_for(seed, name)))
     tmp = out / (MANIFEST + ".tmp")
     tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True))

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 
 import animre
-from animre.cli import main
 from animre.base.errors import UsageError
+from animre.cli import main
 
 COMMANDS = ["compile", "samples", "scan", "profile", "claims", "coverage", "export", "suggest", "demo"]
 

@@ -177,7 +177,7 @@ def test_exports_carry_the_planted_findings(demo_run, manifest, user_folder):
     planted = {(m["file"], m["slot"]) for m in homm2["count_fill_mismatch"] if m["count"] <= 16}
     assert {(f, s) for f, s in zip(mism["file"], mism["slot"], strict=True)} == planted
     readings = pd.read_csv(out / "03_gnt4_mot" / "mot_component_readings.csv")
-    assert readings.loc[0, "type"] == "gnt4half"  # the note's reading of the 16-bit components wins
+    assert readings.loc[0, "type"] == "bf16be"  # the note's reading of the 16-bit components wins
     files = pd.read_csv(out / "00_quickstart" / "files.csv")
     real = sorted(files.loc[files["file"].str.startswith("game/"), "file"])
     assert real == sorted(p.relative_to(user_folder).as_posix() for p in (user_folder / "game").rglob("*")

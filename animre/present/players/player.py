@@ -201,7 +201,7 @@ def image_player(frames: list[np.ndarray], durations: Sequence[float], *, title:
 
 def sequence_player(frames: Any, info: pd.DataFrame | None = None, *, interval_ms: float | None = None,
                     title: str = "", scale: int | None = None) -> Player:
-    """Play RGBA frames of one timing, e.g. an FRM sequence from :func:`animre.decode.icn.sequence_frames`.
+    """Play RGBA frames of one timing, e.g. an FRM sequence from :func:`animre.formats.icn.decode.sequence_frames`.
 
     The interval is ``interval_ms`` or else ``info``'s ``interval_ms`` per
     frame (the engine's timing of that FRM sequence: walk or shoot speed

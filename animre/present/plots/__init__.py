@@ -16,23 +16,21 @@ bytes and differing cells as grids), :mod:`~animre.present.plots.timelines`
 
 Examples
 --------
->>> from animre import open_corpus
+>>> import pandas as pd
 >>> from animre.present import plots
->>> c = open_corpus("data/samples/frm", cache=False)
->>> fig = plots.idle_weights(c.tables["frm"])
->>> len(fig.axes[0].containers)  # one stacked bar series per idle
-5
+>>> fig = plots.bar_values(pd.DataFrame({"file": ["a", "b"], "speed": [3, 5]}), ["speed"])
+>>> len(fig.axes[0].patches)
+2
 """
 
-from .bars import IDLE_TOP, bar_values, bit_rates, claims_board, histogram_by_file, idle_weights
-from .base import distinct_labels, short_label
+from .bars import bar_values, bit_rates, claims_board, histogram_by_file
+from .base import distinct_labels, new_axes, require_columns, short_label
 from .colours import FAILS_COLOUR, HOLDS_COLOUR, UNTESTED_COLOUR
 from .images import contact_sheet, palette_swatch, sequence_strip, sprite_collisions, sprite_sheet
 from .matrices import MAX_CELL_TEXTS, bit_matrix, byte_variation, compare_grid, compare_subset
 from .timelines import key_curves, reinterpretation, sequence_timeline
 
 __all__ = [
-    "idle_weights",
     "bar_values",
     "sequence_timeline",
     "bit_matrix",
@@ -51,9 +49,10 @@ __all__ = [
     "sequence_strip",
     "distinct_labels",
     "short_label",
+    "new_axes",
+    "require_columns",
     "HOLDS_COLOUR",
     "FAILS_COLOUR",
     "UNTESTED_COLOUR",
-    "IDLE_TOP",
     "MAX_CELL_TEXTS",
 ]

@@ -11,7 +11,6 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 
 from ...base.errors import UsageError
-from ...decode.flc import CIV3_CIV_COLOURS, CIV3_SHADOWS, CIV3_TRANSPARENT, civ3_rgba
 from ..png import board
 from .base import new_axes, require_columns
 
@@ -33,14 +32,14 @@ def _rgb(image: np.ndarray, palette: np.ndarray | None) -> np.ndarray:
 def contact_sheet(frames: Sequence[np.ndarray] | Mapping[str, np.ndarray],
                   grid: Mapping[str, Sequence[int]] | Sequence[Sequence[int]] | None = None,
                   *, palette: np.ndarray | None = None, bbox: tuple[int, int, int, int] | None = None,
-                  title: str = "", thumb: float = 1.1, transparent: Sequence[int] | str | None = None,
+                  title: str = "", thumb: float = 1.1, transparent: Sequence[int] | np.ndarray | None = None,
                   max_cols: int = 8, page: int = 0) -> Figure:
     """A direction x frame grid of decoded frames (Civ3 FlicAnim), capped and paged.
 
     Parameters
     ----------
     frames : dict direction -> frames, or sequence of frames
-        Either the output of ``animre.decode.flc.civ3_directions`` (direction
+        Either the output of ``animre.formats.flc.decode.civ3_directions`` (direction
         name -> array of shape (n, height, width)), one row per direction; or
         decoded frames in file order (``decode_frames``) with ``grid`` saying
         which frame goes where.
@@ -50,11 +49,11 @@ def contact_sheet(frames: Sequence[np.ndarray] | Mapping[str, np.ndarray],
         Palette for indexed frames.
     bbox : (x, y, width, height), optional
         A rectangle drawn on every cell (the FlicAnim bounding box on the canvas).
-    transparent : ``"civ3"`` or sequence of int, optional
-        Indexed frames: ``"civ3"`` colours them as the game draws units
-        (:func:`animre.decode.flc.civ3_rgba`: transparent and shadow indices);
-        a sequence of indices makes those indices transparent. Transparent
-        pixels show a checkerboard.
+    transparent : sequence of int, or a (256, 4) RGBA table, optional
+        Indexed frames: the indices made transparent, or each index's RGBA
+        colour as the game draws it (a format's own table, e.g.
+        ``animre.formats.flc.decode.civ3_rgba(np.arange(256), palette)``).
+        Transparent pixels show a checkerboard.
     max_cols, page : int
         At most ``max_cols`` frames per row; ``page`` picks which columns
         (page 1 = frames ``max_cols`` .. ``2 * max_cols - 1``). The title says
@@ -88,8 +87,8 @@ def contact_sheet(frames: Sequence[np.ndarray] | Mapping[str, np.ndarray],
     table = None
     if palette is not None and transparent is not None:
         pal = np.asarray(palette, dtype=np.uint8)
-        if isinstance(transparent, str):
-            table = civ3_rgba(np.arange(256, dtype=np.uint8), pal)
+        if isinstance(transparent, np.ndarray) and transparent.shape == (256, 4):
+            table = np.asarray(transparent, dtype=np.uint8)
         else:
             table = np.concatenate([pal, np.full((256, 1), 255, np.uint8)], axis=1)
             table[list(transparent)] = 0
@@ -126,21 +125,20 @@ def contact_sheet(frames: Sequence[np.ndarray] | Mapping[str, np.ndarray],
 
 
 def palette_swatch(palette: np.ndarray, *, title: str = "palette",
-                   marks: Mapping[str, Sequence[int]] | str | None = None, ax: Axes | None = None) -> Figure:
+                   marks: Mapping[str, Sequence[int]] | None = None, ax: Axes | None = None) -> Figure:
     """A 16 x 16 grid of the 256 palette colours (index = row * 16 + column).
 
-    ``marks`` outlines groups of indices (name -> indices) with a legend;
-    ``"civ3"`` marks the Civ3 unit palette roles: civilization colours,
-    shadows and transparent indices.
+    ``marks`` outlines groups of indices (name -> indices) with a legend
+    (a format's palette roles, e.g. ``animre.formats.flc.decode.CIV3_MARKS``).
 
     Examples
     --------
     >>> fig = palette_swatch(np.zeros((256, 3), np.uint8))
     >>> fig.axes[0].images[0].get_array().shape[:2]
     (16, 16)
-    >>> fig = palette_swatch(np.zeros((256, 3), np.uint8), marks="civ3")
+    >>> fig = palette_swatch(np.zeros((256, 3), np.uint8), marks={"shadows": range(240, 248)})
     >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()][0]
-    'civilization colours (40)'
+    'shadows (8)'
     """
     pal = np.asarray(palette)
     fig, ax = new_axes(ax, (4.2, 4.2) if marks else (3.5, 3.5))
@@ -150,9 +148,6 @@ def palette_swatch(palette: np.ndarray, *, title: str = "palette",
     ax.imshow(_rgb(np.arange(256).reshape(16, 16), padded), interpolation="nearest")
     ax.set_xticks(range(16), [f"{i:X}" for i in range(16)], fontsize=6)
     ax.set_yticks(range(16), [f"{i:X}0" for i in range(16)], fontsize=6)
-    if isinstance(marks, str):
-        marks = {"civilization colours": CIV3_CIV_COLOURS, "shadows": CIV3_SHADOWS,
-                 "transparent": CIV3_TRANSPARENT}
     if marks:
         colours = ["#00e5ff", "#ffcc00", "#ff2d55", "#7cff00"]
         handles = []
@@ -175,7 +170,7 @@ def sprite_collisions(image: np.ndarray, points: pd.DataFrame, *, origin: tuple[
     Parameters
     ----------
     image : 2-D indexed or 3-D RGB(A) array
-        The decoded sprite (``animre.decode.omf_sprites``); transparent
+        The decoded sprite (``animre.formats.omf.sprites``); transparent
         pixels may be masked or NaN.
     points : DataFrame
         Collision coordinates of that frame (``af_coords`` rows) with
@@ -225,7 +220,7 @@ def sprite_sheet(images: Sequence[np.ndarray], *, labels: Sequence[str] | None =
     Parameters
     ----------
     images : sequence of (h, w, 4) uint8 arrays
-        E.g. :func:`animre.decode.icn.sprite_rgba` of every ICN sprite.
+        E.g. :func:`animre.formats.icn.decode.sprite_rgba` of every ICN sprite.
     labels : sequence of str, optional
         One per image (default: its position).
 
@@ -253,7 +248,7 @@ def sprite_sheet(images: Sequence[np.ndarray], *, labels: Sequence[str] | None =
 def sequence_strip(frames: np.ndarray, info: pd.DataFrame, *, title: str = "", thumb: float = 1.4) -> Figure:
     """The frames of an FRM sequence side by side on their common canvas, the anchor marked.
 
-    ``frames`` and ``info`` come from :func:`animre.decode.icn.sequence_frames`;
+    ``frames`` and ``info`` come from :func:`animre.formats.icn.decode.sequence_frames`;
     each panel is titled with the frame id, the FRM X offset and the interval.
 
     Examples

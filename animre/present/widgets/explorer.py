@@ -373,7 +373,7 @@ def representations(raw: bytes) -> pd.DataFrame:
     """``raw`` read as every type of its size (type, value), from :mod:`animre.research`,
     and ``shown``: the value written by :func:`animre.base.display.fmt` in the precision of its type."""
     rep = research.representations(raw)
-    return rep.assign(shown=[v if t == "hex" else show(v, ksy_type=t.replace("gnt4half", "f4"))
+    return rep.assign(shown=[v if t == "hex" else show(v, ksy_type=t.replace("bf16be", "f4"))
                              for t, v in zip(rep["type"], rep["value"])])
 
 

@@ -15,6 +15,7 @@ import pandas as pd
 
 from ...base.display import fmt as show
 from ...base.display import hex_digits
+from ...sources.containers import containers
 
 __all__ = ["ROOT_RECORD", "ExplorerRecords"]
 
@@ -168,7 +169,8 @@ class ExplorerRecords:
         if not len(row) or pd.isna(row["container"].iloc[0]) or pd.isna(row["offset"].iloc[0]):
             return ""
         cont, ofs = row["container"].iloc[0], int(row["offset"].iloc[0])
-        stored = (ft.loc[ft["file"] == cont, "kind"] == "agg").any()  # AGG members are never compressed
+        kinds = set(ft.loc[ft["file"] == cont, "kind"].dropna())
+        stored = any(k in containers() and containers()[k].never_compressed for k in kinds)
         at = "" if start is None else \
             f"; {'' if stored else 'if stored uncompressed, '}this field is at 0x{ofs + start:X} of the container"
         return (f"<br><span class='animre-member'>member of {html.escape(str(cont))}, its stored bytes from "

@@ -99,8 +99,9 @@ def _reader(fh: BinaryIO, offset: int, size: int, display: str):
 
 CONTAINER = Container(
     name="agg",
-    title="HoMM2 resource archive (AGG)",
+    title="AGG resource archive (Heroes of Might and Magic II)",
     extensions=(".agg",),
     detect=detect,
     members=members,
+    never_compressed=True,
 )

@@ -57,6 +57,8 @@ class Container:
     members : callable(fh: BinaryIO, name: str) -> list of Member
         The validated directory of a seekable binary file shown as ``name``;
         raises :class:`~animre.base.errors.ParseError` naming the field and offset.
+    never_compressed : bool
+        Every member is stored as it is (a member's field is at its offset in the container).
     """
 
     name: str
@@ -64,6 +66,7 @@ class Container:
     extensions: tuple[str, ...]
     detect: Callable[[bytes, str], bool]
     members: Callable[[BinaryIO, str], list[Member]]
+    never_compressed: bool = False
 
 
 def file_size(fh: BinaryIO) -> int:

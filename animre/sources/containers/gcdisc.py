@@ -106,7 +106,7 @@ def fst_entries(boot: bytes, fst: bytes, total: int, name: str, wii: bool = Fals
 
     Examples
     --------
-    >>> from animre.samples.gcdisc import encode_gcm
+    >>> from animre.formats.mot.gcdisc_samples import encode_gcm
     >>> img, _ = encode_gcm({"anim": {"a.mot": b"hello"}})
     >>> fst_off, fst_size = struct.unpack_from(">II", img, 0x424)
     >>> fst_entries(img[:0x440], img[fst_off:fst_off + fst_size], len(img), "D.gcm")[0][0]
@@ -165,7 +165,7 @@ def fst_files(fh: BinaryIO, name: str) -> list[tuple[str, int, int]]:
     Examples
     --------
     >>> import io
-    >>> from animre.samples.gcdisc import encode_gcm
+    >>> from animre.formats.mot.gcdisc_samples import encode_gcm
     >>> img, _ = encode_gcm({"anim": {"a.mot": b"hello"}})
     >>> [p for p, _, _ in fst_files(io.BytesIO(img), "D.gcm")]
     ['anim/a.mot']
@@ -280,7 +280,7 @@ def members(fh: BinaryIO, name: str) -> list[Member]:
     Examples
     --------
     >>> import io
-    >>> from animre.samples.gcdisc import encode_gcm
+    >>> from animre.formats.mot.gcdisc_samples import encode_gcm
     >>> img, _ = encode_gcm({"anim": {"a.mot": b"hello"}})
     >>> [(m.name, m.read()) for m in members(io.BytesIO(img), "D.gcm")]
     [('anim/a.mot', b'hello')]

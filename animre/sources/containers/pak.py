@@ -92,7 +92,7 @@ def members(fh: BinaryIO, name: str) -> list[Member]:
     Examples
     --------
     >>> import io
-    >>> from animre.samples.pak import encode_pak
+    >>> from animre.formats.pas4.pak_samples import encode_pak
     >>> pak = encode_pak([("ANCS", 0x0A1B2C3D, b"hello", "none"), ("ANCS", 7, b"hi", "zlib")], {})
     >>> [(m.name, m.compressed, m.read()[:5]) for m in members(io.BytesIO(pak), "Metroid1.pak")]
     [('0A1B2C3D.ANCS', False, b'hello'), ('00000007.ANCS', True, b'hi')]

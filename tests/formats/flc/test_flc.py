@@ -16,7 +16,9 @@ import pandas as pd
 import pytest
 
 import animre
-from animre.decode.flc import (
+from animre.base.errors import ParseError
+from animre.formats import detect_format, get_format
+from animre.formats.flc.decode import (
     DIRECTION_NAMES,
     civ3_directions,
     decode_all,
@@ -24,8 +26,6 @@ from animre.decode.flc import (
     frame_roles,
     place_on_canvas,
 )
-from animre.base.errors import ParseError
-from animre.formats import detect_format, get_format
 from animre.tables.read import parse_data
 
 # sub-chunk types of the FLIC format description (Jim Kent / Autodesk): the truth the spec's enum is checked against

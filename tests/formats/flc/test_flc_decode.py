@@ -1,4 +1,4 @@
-"""FLI/FLC frame decoding (``animre.decode.flc``) against the generator's images and palettes, Pillow (the
+"""FLI/FLC frame decoding (``animre.formats.flc.decode``) against the generator's images and palettes, Pillow (the
 oracle for standard FLI/FLC pixels) and hostile input; the tables and claims of the spec are in test_flc.py."""
 
 from __future__ import annotations
@@ -8,14 +8,14 @@ import struct
 import numpy as np
 import pytest
 
-from animre.decode.flc import (
+from animre.base.errors import ParseError, UsageError
+from animre.formats.flc.decode import (
     DIRECTION_NAMES,
     civ3_directions,
     decode_frames,
     place_on_canvas,
     ring_frames,
 )
-from animre.base.errors import ParseError, UsageError
 from animre.samples import flc as civ3_samples
 from animre.tables.read import parse_data
 

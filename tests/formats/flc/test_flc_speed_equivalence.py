@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from animre.decode import flc as flc_decode
-from animre.decode.flc import _frames, _layout
 from animre.base.errors import ParseError
+from animre.formats.flc import decode as flc_decode
+from animre.formats.flc.decode import _frames, _layout
 
 REAL = ("standard/a.fli", "standard/2422.flc", "standard/hopper.fli", "civ3/settler/Run.flc",
         "civ3/settler/Death.flc")

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
-from animre.decode.icn import (
+from animre.base.errors import ParseError
+from animre.formats.icn.decode import (
     IcnSprite,
     decode_sprite,
     icn_for_frm,
@@ -21,7 +22,6 @@ from animre.decode.icn import (
     sequence_frames,
     sprite_rgba,
 )
-from animre.base.errors import ParseError
 
 
 def _icn(sprites: list[tuple[tuple, bytes]]) -> bytes:

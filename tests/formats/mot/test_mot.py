@@ -13,10 +13,10 @@ import pandas as pd
 import pytest
 
 import animre
-from animre.decode.mot import float_to_half, half_to_float, rotation_direction_twist, track_coords
 from animre.base.errors import ParseError
 from animre.formats import detect_format, get_format
 from animre.formats.base import CLAIM_COLUMNS, not_testable
+from animre.formats.mot.decode import float_to_half, half_to_float, rotation_direction_twist, track_coords
 from animre.tables.read import parse_data
 
 KEY_COLS = ["file", "anim_id", "track", "key"]

@@ -1,4 +1,4 @@
-"""One Must Fall 2097 sprite decoding (``animre.decode.omf_sprites``) against the generator's images, and
+"""One Must Fall 2097 sprite decoding (``animre.formats.omf.sprites``) against the generator's images, and
 its pixel stream rules; the specs, tables and claims are in test_omf.py."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import struct
 import numpy as np
 import pytest
 
-from animre.decode.omf_sprites import decode_sprite, grey_palette, sprite_images, to_rgba
 from animre.base.errors import ParseError
+from animre.formats.omf.sprites import decode_sprite, grey_palette, sprite_images, to_rgba
 from animre.samples import omf as gen
 
 # ----------------------------------------------------------------------------- sprites

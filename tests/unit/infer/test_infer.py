@@ -14,8 +14,8 @@ import pytest
 import yaml
 
 import animre
-from animre.cli import main
 from animre.base.errors import ParseError, UsageError
+from animre.cli import main
 from animre.infer._score import header_truth, measure, roles_found
 from animre.samples import synthetic as syn
 from animre.spec.parse import parse_bytes

@@ -13,18 +13,13 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from animre.export import export_animation  # noqa: E402
-from animre.decode.flc import CIV3_SHADOWS, CIV3_TRANSPARENT, civ3_rgba, decode_frames  # noqa: E402
 from animre.base.errors import UsageError  # noqa: E402
+from animre.export import export_animation  # noqa: E402
+from animre.formats.flc.decode import CIV3_SHADOWS, CIV3_TRANSPARENT, civ3_rgba, decode_frames  # noqa: E402
 from animre.present import plots  # noqa: E402
-from animre.present.players import (  # noqa: E402
-    CURSOR_RGB,
-    anim_string_frames,
-    flc_player,
-    key_curve_player,
-    omf_player,
-    sequence_player,
-)
+from animre.formats.flc.player import flc_player  # noqa: E402
+from animre.formats.omf.player import anim_string_frames, omf_player  # noqa: E402
+from animre.present.players import CURSOR_RGB, key_curve_player, sequence_player  # noqa: E402
 from animre.present.png import image_png  # noqa: E402
 
 SETTLER = ("Build", "Captured", "Death", "Default", "Fidget", "Run")
@@ -76,7 +71,7 @@ def test_flc_player_slider_shows_each_frame(sample_corpus, civ3):
 
 
 def test_flc_player_on_the_real_settler_files(realdata):
-    from animre.decode.flc import frame_duration_ms
+    from animre.formats.flc.decode import frame_duration_ms
 
     folder = realdata / "flic" / "civ3" / "settler"
     for action in SETTLER:
@@ -220,7 +215,7 @@ def test_omf_player_timing_of_the_move_in_the_issue(sample_corpus, manifest):
 
 
 def test_omf_player_frames_sprites_and_collision_points(sample_corpus, manifest):
-    from animre.present.players import OMF_MARGIN, OMF_VIEW_PX
+    from animre.formats.omf.player import OMF_MARGIN, OMF_VIEW_PX
 
     name, moves = _omf_moves(manifest)
     for move in moves[:12]:
@@ -297,14 +292,15 @@ def test_image_png_is_an_integer_nearest_neighbour_enlargement():
 
 
 def test_contact_sheet_pages(realdata):
-    from animre.decode.flc import civ3_directions, decode_all
+    from animre.formats.flc.decode import civ3_directions, decode_all
 
     path = realdata / "flic" / "civ3" / "settler" / "Run.flc"
     dirs = civ3_directions(path)
     pal = decode_all(path).palettes[0]
     pages = []
     for page in range(2):
-        fig = plots.contact_sheet(dirs, palette=pal, transparent="civ3", page=page)
+        fig = plots.contact_sheet(dirs, palette=pal, transparent=civ3_rgba(np.arange(256, dtype=np.uint8), pal),
+                                  page=page)
         axes = np.array(fig.axes).reshape(8, -1)
         pages.append([a.get_title() for a in axes[0] if a.get_title()])
         img = np.asarray(axes[0, 0].images[-1].get_array())

@@ -15,6 +15,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
 from animre.base.errors import UsageError  # noqa: E402
+from animre.formats.frm.plots import IDLE_TOP, idle_weights
 from animre.present import plots  # noqa: E402
 
 # ----------------------------------------------------------------------------- FRM
@@ -22,7 +23,7 @@ from animre.present import plots  # noqa: E402
 
 def test_idle_weight_bars_equal_manifest(sample_corpus, homm2):
     frm = sample_corpus.tables["frm"]
-    fig = plots.idle_weights(frm)
+    fig = idle_weights(frm)
     assert isinstance(fig, Figure)
     ax = fig.axes[0]
     assert len(ax.containers) == 5  # one bar container per idle
@@ -47,17 +48,17 @@ def test_idle_weights_marks_the_bars_it_cuts(sample_corpus):
     frm = sample_corpus.tables["frm"].head(4).copy()
     frm.loc[frm.index[1], "idle_weights[0]"] = 40.0
     total = float(frm.loc[frm.index[1], [f"idle_weights[{i}]" for i in range(5)]].sum())
-    ax = plots.idle_weights(frm).axes[0]
-    assert ax.get_ylim()[1] == plots.IDLE_TOP
+    ax = idle_weights(frm).axes[0]
+    assert ax.get_ylim()[1] == IDLE_TOP
     marks = [t.get_text() for t in ax.texts]
     assert len(marks) == 1 and float(marks[0].split()[1]) == pytest.approx(total, rel=1e-6)
-    ax = plots.idle_weights(sample_corpus.tables["frm"].head(4)).axes[0]
-    assert not ax.texts and ax.get_ylim()[1] < plots.IDLE_TOP  # nothing cut, nothing marked
+    ax = idle_weights(sample_corpus.tables["frm"].head(4)).axes[0]
+    assert not ax.texts and ax.get_ylim()[1] < IDLE_TOP  # nothing cut, nothing marked
 
 
 def test_idle_weights_rejects_other_tables(sample_corpus):
     with pytest.raises(UsageError, match=re.escape("idle_weights[0]")):
-        plots.idle_weights(sample_corpus.tables["frm_frame_counts"])
+        idle_weights(sample_corpus.tables["frm_frame_counts"])
 
 
 def test_speed_bars(sample_corpus, homm2):
@@ -241,7 +242,7 @@ def test_key_curves_of_a_gnt4_bone_equal_manifest(sample_corpus, manifest):
 
 
 def test_contact_sheet_of_a_civ3_unit(sample_corpus, manifest):
-    from animre.decode.flc import civ3_directions, decode_all
+    from animre.formats.flc.decode import civ3_directions, decode_all
 
     civ3 = manifest["formats"]["flc"]
     name = civ3["planted"]["unit_files"][0]
@@ -261,7 +262,7 @@ def test_contact_sheet_of_a_civ3_unit(sample_corpus, manifest):
 
 
 def test_sprite_with_collision_points_of_an_af_move(sample_corpus, manifest):
-    from animre.decode.omf_sprites import sprite_images
+    from animre.formats.omf.sprites import sprite_images
 
     omf = manifest["formats"]["omf"]["files"]
     name = next(f for f in omf if f.endswith(".AF"))

@@ -127,7 +127,7 @@ def test_report_cli_on_the_real_settler_files(realdata, tmp_path):
     """A unit folder's report shows each of its animations: every file's contact sheet (8 directions x 15
     frames) and the file playing inline, its frames those the decoder gives, in their order, each for the
     header speed; the page states its own size."""
-    from animre.decode.flc import civ3_rgba, decode_all
+    from animre.formats.flc.decode import civ3_rgba, decode_all
 
     folder = realdata / "flic" / "civ3" / "settler"
     out = tmp_path / "settler.html"
@@ -191,7 +191,7 @@ def test_every_animation_file_of_the_samples_plays(sample_corpus, monkeypatch):
     curves), up to the cap, the others named: each plays (more than one frame), at the timing the file
     declares (the FLC header speed, the engine's interval of each FRM sequence, the OMF animation strings'
     ticks, GNT4 animation time in real time)."""
-    from animre.decode.icn import icn_for_frm, sequence_interval_ms
+    from animre.formats.icn.decode import icn_for_frm, sequence_interval_ms
     from animre.present import pictures
 
     c = sample_corpus
@@ -330,8 +330,8 @@ def test_a_flag_found_reads_in_the_hex_its_claim_quotes_on_the_board_and_in_the_
     in that 4-digit hex, read from the file's bytes at the offset given, in the report and on the claims board."""
     import struct
 
-    from animre.present.widgets import claims_board
     from animre.base.tableview import counterexample_table
+    from animre.present.widgets import claims_board
 
     corpus = animre.open_corpus(samples_dir / "mot", cache=False)  # names relative to mot/
     tracks = manifest["formats"]["mot"]["planted"]["f32_tracks"]

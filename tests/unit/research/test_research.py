@@ -419,8 +419,8 @@ def test_reinterpret_gnt4_halves(samples_dir, manifest):
     c = animre.open_corpus(files, cache=False)
     for comp in ("coord.x_raw", "coord.w_raw"):
         res = reinterpret(c, comp)
-        assert res.best == "gnt4half", res.ranking.head(3)
-        assert res.ranking.set_index("type").loc["gnt4half", "p_valid"] == 1.0
+        assert res.best == "bf16be", res.ranking.head(3)
+        assert res.ranking.set_index("type").loc["bf16be", "p_valid"] == 1.0
     assert reinterpret(c, "unknown_18").best == "fix24.8be"  # frames * 256, big-endian
 
 
@@ -428,8 +428,8 @@ def test_reinterpret_table_source_and_errors(sample_corpus):
     df = pd.DataFrame({"file": list("abcd"),
                        "raw": [bytes.fromhex(h) for h in ("4048", "3f80", "c120", "4000")]})
     res = reinterpret(None, "raw", table=df)
-    assert res.best == "gnt4half"
-    assert res.values["gnt4half"].tolist() == [3.125, 1.0, -10.0, 2.0]
+    assert res.best == "bf16be"
+    assert res.values["bf16be"].tolist() == [3.125, 1.0, -10.0, 2.0]
     ints = pd.DataFrame({"v": [1280, -1792, 384, 2560]})
     assert reinterpret(None, "v", table=ints, length=4).best == "fix24.8le"
     with pytest.raises(animre.UsageError):
@@ -727,7 +727,7 @@ def test_one_call_form_per_verb(sample_corpus, samples_dir, truths):
     with pytest.raises(animre.UsageError, match="unknown type.*u32le"):
         reinterpret(c, "walk_speed", types=["u32le"], format="frm")
     df = pd.DataFrame({"raw": [bytes.fromhex(h) for h in ("4048", "3f80", "c120", "4000")]})
-    assert reinterpret(None, "raw", table=df).values["gnt4half"].tolist() == [3.125, 1.0, -10.0, 2.0]
+    assert reinterpret(None, "raw", table=df).values["bf16be"].tolist() == [3.125, 1.0, -10.0, 2.0]
     assert animre.research.decode([struct.pack("<f", 1.5)], "f4le").tolist() == [1.5]
     cov = coverage(c, files=["frm/GOBLNFRM.BIN"])
     assert cov.per_file["size"].tolist() == [(samples_dir / "frm" / "GOBLNFRM.BIN").stat().st_size]

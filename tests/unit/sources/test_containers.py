@@ -11,12 +11,12 @@ import pandas as pd
 import pytest
 
 import animre
-from animre.cli import main
-from animre.sources.containers import MAX_MEMBER, containers, detect_container
 from animre.base.errors import ParseError
+from animre.cli import main
 from animre.formats.agg import name_hash
-from animre.samples.agg import build_agg
+from animre.formats.agg.samples import build_agg
 from animre.sources import MAX_DEPTH, list_sources, read_source
+from animre.sources.containers import MAX_MEMBER, containers, detect_container
 
 
 def _frm_tables(c):

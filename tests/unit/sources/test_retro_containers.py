@@ -18,17 +18,17 @@ import pandas as pd
 import pytest
 
 import animre
+from animre.base.errors import ParseError
+from animre.formats.mot.gcdisc_samples import IMAGE_FORMATS, convert, encode_gcm, encode_wii
+from animre.formats.pas4 import block_info, locate
+from animre.formats.pas4.ancs import characters, pas4_length
+from animre.formats.pas4.pak_samples import compress, encode_pak
+from animre.formats.pas4.samples import encode_ancs
 from animre.sources.containers import detect_container
 from animre.sources.containers.base import MAX_MEMBER
 from animre.sources.containers.gcdisc import fst_files, image_format
 from animre.sources.containers.gcdisc import members as disc_members
 from animre.sources.containers.pak import members as pak_members
-from animre.base.errors import ParseError
-from animre.formats._ancs import characters, pas4_length
-from animre.formats.pas4 import block_info, locate
-from animre.samples.gcdisc import IMAGE_FORMATS, convert, encode_gcm, encode_wii
-from animre.samples.pak import compress, encode_pak
-from animre.samples.pas4 import encode_ancs
 from animre.spec.compiler import PROJECT_ROOT
 from animre.tables.read import parse_blocks, parse_data
 

@@ -1,1 +1,0 @@
-"""Format-specific decoders that a Kaitai spec cannot express (pixels, packed floats)."""
