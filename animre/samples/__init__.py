@@ -23,7 +23,8 @@ import numpy as np
 from ..base.dirs import check_outside
 from ..base.errors import UsageError
 
-__all__ = ["MANIFEST", "check_sample_target", "generate_all", "generator_names", "generators", "load_manifest", "planted_files",
+__all__ = ["MANIFEST", "check_sample_target", "generate_all", "generator_names", "generators", "load_manifest",
+           "planted_files",
            "seed_for", "to_jsonable"]
 
 

@@ -20,7 +20,8 @@ from ...base.errors import UsageError
 from ...present.png import index_palette
 from .sprites import sprite_images, to_rgba
 
-__all__ = ["OMF_MS_PER_TICK", "OMF_MARGIN", "COLLISION_RGBA", "OMF_TABLES", "MoveFrames", "move_frames", "anim_string_frames"]
+__all__ = ["OMF_MS_PER_TICK", "OMF_MARGIN", "COLLISION_RGBA", "OMF_TABLES", "MoveFrames", "move_frames",
+           "anim_string_frames"]
 
 
 #: Milliseconds per OMF tick (openomf's engine tick).

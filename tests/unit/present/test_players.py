@@ -16,9 +16,9 @@ from PIL import Image  # noqa: E402
 from animre.base.errors import UsageError  # noqa: E402
 from animre.export import export_animation  # noqa: E402
 from animre.formats.flc.decode import CIV3_SHADOWS, CIV3_TRANSPARENT, civ3_rgba, decode_frames  # noqa: E402
-from animre.present import plots  # noqa: E402
 from animre.formats.flc.player import flc_player  # noqa: E402
 from animre.formats.omf.player import anim_string_frames, omf_player  # noqa: E402
+from animre.present import plots  # noqa: E402
 from animre.present.players import CURSOR_RGB, key_curve_player, sequence_player  # noqa: E402
 from animre.present.png import image_png  # noqa: E402
 
