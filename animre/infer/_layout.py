@@ -154,6 +154,15 @@ def _pairs(rows: Rows, fields: list[Field], regions: list[Region]) -> None:
             break
 
 
+def _rest_sizes(fields: list[Field], regions: list[Region]) -> None:
+    """A file-size field ``== size - k`` whose ``k`` lies past it is the size of the bytes from ``k`` to the end
+    (a chunk's length after its tag): a region of that size, so the field is used as ``size:``."""
+    for f in fields:
+        if f.role == "file_size" and f.k < 0 and -f.k >= f.end:
+            regions.append(Region(f"body_{f.name}", "bytes", -f.k, size=f.name,
+                                  evidence=f"the bytes from {-f.k:#x} to the end: {f.name} of them ({f.evidence})"))
+
+
 def _directory(got: tuple[Field, Region], fields: list[Field], regions: list[Region], taken: np.ndarray,
                b0: int) -> None:
     """Add a table directory's count field and its records."""
@@ -175,9 +184,13 @@ def _cut(regions: list[Region], fields: list[Field], offsets: dict, taken: np.nd
     if not starts:
         return width
     p = min(starts)
+    gone = set()
     for g in [g for g in fields if g.end > p]:
         fields.remove(g)
         offsets.pop(g.name, None)
+        gone.add(g.name)
+    # a region bounded by a field dropped here would name a field the spec no longer has
+    regions[:] = [r for r in regions if not gone & {r.start, r.count, r.size}]
     taken[p:] = False
     return p
 
@@ -313,6 +326,7 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
             r.start = g.name
     if rows.header and not rows.base.any():
         _later_magics(rows, full)
+        _rest_sizes(full, regions)
     lay = Layout(name, width, full, regions, endian, rows.n)
     # constant offsets found by relations
     for f in full:
