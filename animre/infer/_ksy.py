@@ -75,6 +75,11 @@ def _region(r: Region, endian: str) -> dict:
         d.update({"type": "strz", "encoding": "ASCII"})
     elif r.count is not None and r.stride == 1:
         d["size"] = r.count
+    elif isinstance(r.start, str) and not isinstance(r.size, str) and r.size:
+        # a peek at what an offset points at: up to that many bytes, fewer where the next file ends sooner
+        io = "_root._io" if r.absolute else "_io"
+        o, k = r.start, int(r.size)
+        d["size"] = f"{io}.size < {o} + {k} ? ({io}.size > {o} ? {io}.size - {o} : 0) : {k}"
     else:
         d["size"] = r.size if isinstance(r.size, str) else ksy_int(r.size or 0)
     d["doc"] = r.evidence

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._chunks import chunk_lengths
 from ._directory import directory_field
 from ._model import Field, Layout, Region
 from ._roles import file_size_fields, offset_fields, relation_fields, start_candidates
@@ -288,6 +289,10 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
         if got is not None:
             _directory(got, fields, regions, taken, b0)
     if rows.header:
+        for f, reg in chunk_lengths(rows, samples, views, taken, alpha, pref):
+            if _claim(taken, f):
+                fields.append(f)
+                regions.append(reg)
         width = _cut(regions, fields, offsets, taken, width, b0)
     floats = [t for t in float_fields(rows, alpha) if t[1].type.endswith(pref) and t[1].end <= width]
     for _logp, f in sorted(string_fields(rows, alpha) + floats, key=lambda t: t[0]):

@@ -163,10 +163,12 @@ def _fit(c: np.ndarray, z: np.ndarray, x: np.ndarray | None, idx: tuple[int, int
 def _relation_null_log10(v: np.ndarray, c: np.ndarray, span: np.ndarray, stride: int) -> float:
     """``log10`` chance that ``count * stride == span`` holds by coincidence in the files after the two it was
     fitted on, with each file's null rate measured in that file: the share of its integers (same type, every
-    offset) equal to the value the relation asks for (``+1`` smoothed, so never 0). A common value (0, 1, a
+    offset) equal to the value the relation asks for (``+1`` smoothed, so never 0), one file per distinct value
+    of the count, the two highest rates left out (the two files the relation is fitted on). A common value (0, 1, a
     sound sample) is a likely coincidence; the one value that spells a region's length in each file is not."""
-    target = span // stride
-    hits = (v == target[:, None]).sum(axis=1)
+    _, first = np.unique(c, return_index=True)  # files with the same value are one test
+    target = span[first] // stride
+    hits = (v[first] == target[:, None]).sum(axis=1)
     r = (hits + 1) / (v.shape[1] + 1)
     return float(np.log10(np.sort(r)[:-2]).sum()) if len(r) > 2 else 0.0
 
