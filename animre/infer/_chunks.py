@@ -23,12 +23,9 @@ from ._sample import Sample
 
 __all__ = ["chunk_lengths"]
 
-#: Header positions tried as a length (the first bytes of a file, where a header's lengths are).
-WINDOW = 256
-#: Bytes compared where the lengths land (a marker or tag is 1 to 4 bytes).
-LANDING = 4
-#: Distinct values a length needs: with fewer, the landing place is a constant position and says nothing.
-MIN_DISTINCT = 3
+from ._limits import CHUNK_LANDING as LANDING  # noqa: E402
+from ._limits import CHUNK_MIN_DISTINCT as MIN_DISTINCT  # noqa: E402
+from ._limits import CHUNK_WINDOW as WINDOW  # noqa: E402
 
 
 def chunk_lengths(rows: Rows, samples: list[Sample], views: dict, taken: np.ndarray, alpha: float,

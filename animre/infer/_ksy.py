@@ -86,8 +86,7 @@ def _region(r: Region, endian: str) -> dict:
     return d
 
 
-#: Fields of one type in a row that become one array (``repeat: expr``): plain integers or floats, adjacent.
-MIN_ARRAY = 3
+from ._limits import MIN_ARRAY  # noqa: E402 - fields of one type in a row that become one array
 
 
 def _seq(fields: list[Field], endian: str) -> list[dict]:

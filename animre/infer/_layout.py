@@ -22,10 +22,7 @@ from ._values import byte_order_vote, float_fields, segment, string_fields
 
 __all__ = ["solve", "MAX_RECORDS", "MAX_RECORD_WIDTH"]
 
-MAX_RECORDS = 4000
-MAX_RECORDS_PER_FILE = 256
-MAX_RECORD_WIDTH = 1024
-TARGET_PEEK = 256
+from ._limits import MAX_RECORD_WIDTH, MAX_RECORDS, MAX_RECORDS_PER_FILE, TARGET_PEEK  # noqa: E402
 
 
 def _claim(taken: np.ndarray, f: Field) -> bool:

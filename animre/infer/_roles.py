@@ -17,11 +17,7 @@ from ._rows import TYPES, Rows, int_view
 
 __all__ = ["file_size_fields", "offset_fields", "relation_fields", "start_candidates", "type_name"]
 
-MAX_K = 4096
-MAX_STRIDE = 1 << 16
-COUNT_WINDOW = 512
-START_WINDOW = 64
-MAX_STARTS = 16
+from ._limits import COUNT_WINDOW, MAX_K, MAX_STARTS, MAX_STRIDE, START_WINDOW  # noqa: E402
 
 
 def type_name(w: int, e: str, signed: bool = False) -> str:
