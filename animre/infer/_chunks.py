@@ -6,7 +6,8 @@ in every file while the value differs between files. The chance of that by coinc
 each file itself: the share of the file's first bytes that are that prefix (a zero or a sound sample's
 common byte lands everywhere; a marker does not), multiplied over the files of distinct values but the
 one the prefix is read from, times every (offset, type, reference) tried (the guard of
-:mod:`animre.infer._guard`).
+:mod:`animre.infer._guard`). A landing on zeros is no evidence: zeros pad regions everywhere (as a zero is
+never a magic).
 """
 
 from __future__ import annotations
@@ -70,9 +71,9 @@ def chunk_lengths(rows: Rows, samples: list[Sample], views: dict, taken: np.ndar
             n = 0
             while n < LANDING and all(len(p) > n and p[n] == peeks[0][n] for p in peeks):
                 n += 1
-            if n == 0:
-                continue
             pre = peeks[0][:n]
+            if not any(pre):  # zeros are padding, found wherever a region is padded: no marker
+                continue
             _, first = np.unique(c, return_index=True)
             rates = sorted((samples[int(rows.file[i])].head.count(pre) + 1) /
                            max(2, len(samples[int(rows.file[i])].head) - n + 2) for i in first)
