@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import struct
 
+import pytest
 import yaml
 
 import animre
@@ -79,3 +80,26 @@ def test_no_size_in_random_bytes_after_a_magic():
              for i in range(10)]
     spec = animre.infer_spec(files, name="rand")
     assert not spec.evidence["role"].isin(["count", "size", "offset", "file_size"]).any(), spec.ksy
+
+
+def _fixed_records(n: int = 6, seed: int = 7) -> list[tuple[str, bytes]]:
+    """A fixed 56-byte record, no magic: 5 f4le at 0, 8 u2le at 0x14, 12 bytes of at most 5 at 0x24, 8 zeros."""
+    rng = random.Random(seed)
+    return [(f"r{i}.rec", struct.pack("<5f", *(rng.uniform(0.5, 40) for _ in range(5)))
+             + struct.pack("<8H", *(rng.randrange(1, 600) for _ in range(8)))
+             + bytes(rng.randrange(6) for _ in range(12)) + bytes(8)) for i in range(n)]
+
+
+def test_a_fixed_record_of_arrays_with_6_files():
+    spec = animre.infer_spec(_fixed_records(), name="rec")
+    seq = yaml.safe_load(spec.ksy)["seq"]
+    arrays = {(f["type"], f["repeat-expr"]) for f in seq if f.get("repeat") == "expr"}
+    assert {("f4", 5), ("u2", 8)} <= arrays, spec.ksy
+    assert not any("contents" in f or "valid" in f for f in seq)  # no magic, and the zeros are not enforced
+    assert not spec.evidence["role"].isin(["count", "size", "offset", "file_size"]).any()
+
+
+@pytest.mark.xfail(strict=True, reason="open (issue 28): a run of small bytes stays a raw blob, not a u1 array")
+def test_small_bytes_in_a_row_are_one_u1_array():
+    seq = yaml.safe_load(animre.infer_spec(_fixed_records(), name="rec").ksy)["seq"]
+    assert any(f.get("type") == "u1" and f.get("repeat-expr") == 12 for f in seq)
