@@ -225,7 +225,7 @@ def relation_fields(rows: Rows, views: dict, taken: np.ndarray, offsets: dict[st
                 ev = f"{what} in {rows.n}/{rows.n} files ({len(vals)} distinct values)"
                 f = Field(o, w, type_name(w, e), role, ev, rows.n, rows.n,
                           alternatives=[f"chance 10^{chance:.0f} x {n_tests} tests"])
-                reg = Region("", "records" if s > 1 else "bytes", start, stride=s, evidence=ev)
+                reg = Region("", "records" if s > 1 else "bytes", start, stride=s, evidence=ev, end=zn)
                 out.append((f, reg))
                 used.add((o, w, zn))
     return out
