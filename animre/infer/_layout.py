@@ -1,10 +1,12 @@
 """The layout solver: from rows of bytes to fields, the records they count and what they point at.
 
-Order of precedence (a byte belongs to the first that claims it): the
-constant prefix (magic), file-size fields, offsets, counts and sizes (the
-relations between them), strings, floats; the rest is segmented into
-constants, plain integers and raw bytes. Records found by a count are laid
-out by the same solver, every record of every file a sample.
+Order of precedence (a byte belongs to the first that claims it), one stage each in :func:`solve`: the
+constant prefix (magic), file-size fields, the byte order (:func:`_byte_order`), offsets
+(:func:`_offset_stage`), counts and sizes, the relations between them (:func:`_relation_stage`), a table
+directory, chunk lengths (:mod:`._chunks`), the header's cut where records start, strings, floats; the
+rest is segmented into constants, plain integers and raw bytes (:func:`_segment_rest`). Records found by a
+count are laid out by the same solver, every record of every file a sample (:func:`_record_stage`); what
+the other offsets point at is peeked at (:func:`_target_stage`). The stages pass one :class:`_Work`.
 """
 
 from __future__ import annotations
