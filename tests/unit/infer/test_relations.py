@@ -103,3 +103,15 @@ def test_a_fixed_record_of_arrays_with_6_files():
 def test_small_bytes_in_a_row_are_one_u1_array():
     seq = yaml.safe_load(animre.infer_spec(_fixed_records(), name="rec").ksy)["seq"]
     assert any(f.get("type") == "u1" and f.get("repeat-expr") == 12 for f in seq)
+
+
+def test_a_text_that_is_empty_in_some_files_is_one_str_field():
+    rng = random.Random(8)
+    words = [b"", b"drum loop", b"", b"bass", b"lead synth", b"", b"pad", b"vox chop"]
+    files = []
+    for i, w in enumerate(words):  # "NAME", u2le 1, a 16-byte name padded with zeros (empty in 3 files), random
+        files.append((f"n{i}.smp", b"NAME\x01\x00" + w.ljust(16, b"\0")
+                      + bytes(rng.randrange(256) for _ in range(40 + i))))
+    seq = yaml.safe_load(animre.infer_spec(files, name="names").ksy)["seq"]
+    text = [f for f in seq if f.get("type") == "str"]
+    assert len(text) == 1 and text[0]["id"].endswith("0x06") and 10 <= text[0]["size"] <= 16, seq
