@@ -19,10 +19,10 @@ from ._variants import split_variants
 
 __all__ = ["InferredSpec", "infer_spec", "spec_time", "EVIDENCE_COLUMNS", "HEADER_MAX"]
 
-HEADER_MAX = 1024
+from ._limits import HEADER_MAX, MIN_FILES  # noqa: E402
 
 
-def infer_spec(source: Any, *, name: str | None = None, min_files: int = 5, files: Any = None,
+def infer_spec(source: Any, *, name: str | None = None, min_files: int = MIN_FILES, files: Any = None,
                alpha: float = ALPHA, head: int = HEAD, max_files: int = MAX_FILES,
                header_max: int = HEADER_MAX, table: str | None = None, column: str | None = None,
                variants: bool = True) -> InferredSpec:

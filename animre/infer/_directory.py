@@ -30,12 +30,12 @@ from ._sample import Sample
 
 __all__ = ["directory_field", "COUNT_AREA", "STRIDES", "MAX_COUNT"]
 
-COUNT_AREA = 64
-STRIDES = tuple(range(4, 68, 4))
-START_SPAN = 32
-MAX_COUNT = 4096
-PER_FILE = 256
-MIN_DISTINCT = 3
+from ._limits import DIRECTORY_COUNT_AREA as COUNT_AREA  # noqa: E402
+from ._limits import DIRECTORY_MAX_COUNT as MAX_COUNT  # noqa: E402
+from ._limits import DIRECTORY_MIN_DISTINCT as MIN_DISTINCT  # noqa: E402
+from ._limits import DIRECTORY_PER_FILE as PER_FILE  # noqa: E402
+from ._limits import DIRECTORY_START_SPAN as START_SPAN  # noqa: E402
+from ._limits import DIRECTORY_STRIDES as STRIDES  # noqa: E402
 
 
 def _blobs(samples: list[Sample], rows: Rows, at: int, n: np.ndarray) -> list[bytes]:

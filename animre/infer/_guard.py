@@ -41,7 +41,7 @@ import math
 
 __all__ = ["binom_tail_log10", "equation_log10", "accepted", "ALPHA"]
 
-ALPHA = 0.01
+from ._limits import ALPHA  # noqa: E402 - one place for every threshold
 
 
 def binom_tail_log10(k: int, n: int, q: float) -> float:

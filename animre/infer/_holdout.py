@@ -10,6 +10,7 @@ from ..base.errors import AnimreError, ParseError
 from ..spec.compiler import compile_spec
 from ..spec.parse import parse_bytes
 from ._api import infer_spec
+from ._limits import MIN_FILES
 from ._sample import gather
 
 __all__ = ["leave_one_out"]
@@ -23,7 +24,7 @@ def _bytes(s) -> bytes:
     return s.window(0, s.size)
 
 
-def leave_one_out(source: Any, *, trials: int = 5, min_files: int = 5, **infer_args) -> pd.DataFrame:
+def leave_one_out(source: Any, *, trials: int = 5, min_files: int = MIN_FILES, **infer_args) -> pd.DataFrame:
     """For up to ``trials`` files spread over the folder: infer from the others, parse the one left out.
 
     Returns one row per trial: ``file``, ``parses`` (bool), ``error`` (the

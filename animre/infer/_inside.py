@@ -19,6 +19,7 @@ from ..base.errors import UsageError
 from ._guard import ALPHA
 from ._ksy import to_ksy
 from ._layout import solve
+from ._limits import MIN_FILES
 from ._result import InferredSpec, evidence
 from ._rows import Rows
 
@@ -36,7 +37,7 @@ def _expr(blob: str, o: int, w: int, t: str) -> str | None:
     return " | ".join(parts) if len(parts) > 1 else parts[0]
 
 
-def propose_fields(corpus: Any, table: str | None, column: str | None, *, min_files: int = 5,
+def propose_fields(corpus: Any, table: str | None, column: str | None, *, min_files: int = MIN_FILES,
                    alpha: float = ALPHA) -> Any:
     """Suggestion rows for the fields inside the raw bytes of ``table.column`` (see the module doc).
 

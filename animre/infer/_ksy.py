@@ -47,7 +47,8 @@ def _field(f: Field, endian: str) -> dict:
     elif f.role == "raw" or f.type is None:
         d["size"] = f.width
     elif f.type == "str":
-        d.update({"type": "str", "size": f.width, "encoding": "ASCII", "pad-right": 0})
+        # text in every file seen; ISO-8859-1 reads any byte, so a next file with a byte past ASCII still parses
+        d.update({"type": "str", "size": f.width, "encoding": "ISO-8859-1", "pad-right": 0})
     else:
         t = f.type
         if t.endswith(endian):
@@ -72,17 +73,21 @@ def _region(r: Region, endian: str) -> dict:
     elif r.kind == "records":
         d.update({"size": r.stride, "repeat": "expr", "repeat-expr": r.count})
     elif r.kind == "strz":
-        d.update({"type": "strz", "encoding": "ASCII"})
+        d.update({"type": "strz", "encoding": "ISO-8859-1"})
     elif r.count is not None and r.stride == 1:
         d["size"] = r.count
+    elif isinstance(r.start, str) and not isinstance(r.size, str) and r.size:
+        # a peek at what an offset points at: up to that many bytes, fewer where the next file ends sooner
+        io = "_root._io" if r.absolute else "_io"
+        o, k = r.start, int(r.size)
+        d["size"] = f"{io}.size < {o} + {k} ? ({io}.size > {o} ? {io}.size - {o} : 0) : {k}"
     else:
         d["size"] = r.size if isinstance(r.size, str) else ksy_int(r.size or 0)
     d["doc"] = r.evidence
     return d
 
 
-#: Fields of one type in a row that become one array (``repeat: expr``): plain integers or floats, adjacent.
-MIN_ARRAY = 3
+from ._limits import MIN_ARRAY  # noqa: E402 - fields of one type in a row that become one array
 
 
 def _seq(fields: list[Field], endian: str) -> list[dict]:

@@ -1,16 +1,22 @@
 """The layout solver: from rows of bytes to fields, the records they count and what they point at.
 
-Order of precedence (a byte belongs to the first that claims it): the
-constant prefix (magic), file-size fields, offsets, counts and sizes (the
-relations between them), strings, floats; the rest is segmented into
-constants, plain integers and raw bytes. Records found by a count are laid
-out by the same solver, every record of every file a sample.
+Order of precedence (a byte belongs to the first that claims it), one stage each in :func:`solve`: the
+constant prefix (magic), file-size fields, the byte order (:func:`_byte_order`), offsets
+(:func:`_offset_stage`), counts and sizes, the relations between them (:func:`_relation_stage`), a table
+directory, chunk lengths (:mod:`._chunks`), the header's cut where records start, strings, floats; the
+rest is segmented into constants, plain integers and raw bytes (:func:`_segment_rest`). Records found by a
+count are laid out by the same solver, every record of every file a sample (:func:`_record_stage`); what
+the other offsets point at is peeked at (:func:`_target_stage`). The stages pass one :class:`_Work`.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from dataclasses import field as dc_field
+
 import numpy as np
 
+from ._chunks import chunk_lengths
 from ._directory import directory_field
 from ._model import Field, Layout, Region
 from ._roles import file_size_fields, offset_fields, relation_fields, start_candidates
@@ -21,10 +27,7 @@ from ._values import byte_order_vote, float_fields, segment, string_fields
 
 __all__ = ["solve", "MAX_RECORDS", "MAX_RECORD_WIDTH"]
 
-MAX_RECORDS = 4000
-MAX_RECORDS_PER_FILE = 256
-MAX_RECORD_WIDTH = 1024
-TARGET_PEEK = 256
+from ._limits import MAX_RECORD_WIDTH, MAX_RECORDS, MAX_RECORDS_PER_FILE, TARGET_PEEK  # noqa: E402
 
 
 def _claim(taken: np.ndarray, f: Field) -> bool:
@@ -154,6 +157,15 @@ def _pairs(rows: Rows, fields: list[Field], regions: list[Region]) -> None:
             break
 
 
+def _rest_sizes(fields: list[Field], regions: list[Region]) -> None:
+    """A file-size field ``== size - k`` whose ``k`` lies past it is the size of the bytes from ``k`` to the end
+    (a chunk's length after its tag): a region of that size, so the field is used as ``size:``."""
+    for f in fields:
+        if f.role == "file_size" and f.k < 0 and -f.k >= f.end:
+            regions.append(Region(f"body_{f.name}", "bytes", -f.k, size=f.name,
+                                  evidence=f"the bytes from {-f.k:#x} to the end: {f.name} of them ({f.evidence})"))
+
+
 def _directory(got: tuple[Field, Region], fields: list[Field], regions: list[Region], taken: np.ndarray,
                b0: int) -> None:
     """Add a table directory's count field and its records."""
@@ -175,171 +187,228 @@ def _cut(regions: list[Region], fields: list[Field], offsets: dict, taken: np.nd
     if not starts:
         return width
     p = min(starts)
+    gone = set()
     for g in [g for g in fields if g.end > p]:
         fields.remove(g)
         offsets.pop(g.name, None)
+        gone.add(g.name)
+    # a region bounded by a field dropped here would name a field the spec no longer has
+    regions[:] = [r for r in regions if not gone & {r.start, r.count, r.size}]
     taken[p:] = False
     return p
 
 
-def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: int = 0) -> Layout:
-    """Fields for every byte of ``rows`` (and the regions they lead to)."""
-    width = rows.width
-    b0 = int(rows.base[0]) if rows.header and rows.n else 0
-    taken = np.zeros(width, bool)
-    fields: list[Field] = []
-    regions: list[Region] = []
-    if rows.header and not rows.base.any():
-        mg = _magic(rows)
-        if mg is not None and _claim(taken, mg):
-            fields.append(mg)
-    views = row_views(rows)
-    for f in sorted(file_size_fields(rows, views, alpha), key=lambda f: (-f.width, f.offset)):
-        if _claim(taken, f):
-            fields.append(f)
-    offsets: dict[str, tuple[Field, np.ndarray]] = {}
-    cands = offset_fields(rows, views, alpha)
-    pref = _endian(fields, rows) if any(f.role == "file_size" for f in fields) else None
-    if pref is None and cands:
+@dataclass
+class _Work:
+    """What the stages of :func:`solve` pass on: the bytes claimed, the fields and regions found so far, the
+    offsets confirmed (name -> field, values per row) and the weak ones (a relation may still confirm them)."""
+
+    rows: Rows
+    samples: list[Sample]
+    alpha: float
+    b0: int
+    width: int
+    taken: np.ndarray
+    fields: list[Field] = dc_field(default_factory=list)
+    regions: list[Region] = dc_field(default_factory=list)
+    offsets: dict = dc_field(default_factory=dict)
+    weak: dict = dc_field(default_factory=dict)
+    endian: str = "le"
+
+
+def _byte_order(w: _Work, views: dict, cands: list) -> str:
+    """The byte order: of the file-size fields, else of the aligned offsets, else of the integers' zero bytes,
+    else of the floats."""
+    rows, fields = w.rows, w.fields
+    if any(f.role == "file_size" for f in fields):
+        return _endian(fields, rows)
+    if cands:
         le = sum(1 for _, f, _ in cands if f.type.endswith("le") and f.offset % f.width == 0)
         be = sum(1 for _, f, _ in cands if f.type.endswith("be") and f.offset % f.width == 0)
-        pref = "le" if le >= be else "be"
-    if pref is None:
-        vote = byte_order_vote(rows)
-        hi, lo = max(vote.values()), min(vote.values())
-        if hi - lo >= 2 and hi >= 2 * lo:
-            pref = max(vote, key=vote.get)
-    if pref is None:
-        fl = float_fields(rows, alpha)
-        le = sum(1 for _, f in fl if f.type.endswith("le"))
-        be = sum(1 for _, f in fl if f.type.endswith("be"))
-        pref = "le" if le > be else "be" if be > le else _endian(fields, rows)
-    cands = [c for c in cands if c[1].type.endswith(pref)]
+        return "le" if le >= be else "be"
+    vote = byte_order_vote(rows)
+    hi, lo = max(vote.values()), min(vote.values())
+    if hi - lo >= 2 and hi >= 2 * lo:
+        return max(vote, key=vote.get)
+    fl = float_fields(rows, w.alpha)
+    le = sum(1 for _, f in fl if f.type.endswith("le"))
+    be = sum(1 for _, f in fl if f.type.endswith("be"))
+    return "le" if le > be else "be" if be > le else _endian(fields, rows)
+
+
+def _offset_stage(w: _Work, cands: list) -> None:
+    """Offsets of the byte order: the widest reading of one value, confirmed where they land on the same bytes
+    (or a text) in every sample; the others kept weak."""
+    cands = [c for c in cands if c[1].type.endswith(w.endian)]
     widest = {}
     for c in cands:  # the same values read narrower (zero high bytes) are the same field
         k = c[1].offset
         if k not in widest or c[1].width > widest[k][1].width and (c[2] == widest[k][2]).all():
             widest[k] = c
-    cands = list(widest.values())
-    weak: dict[str, tuple[Field, np.ndarray]] = {}
-    for _logp, f, v in sorted(cands, key=lambda t: (t[1].offset % t[1].width != 0, t[0], -t[1].width)):
-        if taken[f.offset:f.end].any():
+    for _logp, f, v in sorted(widest.values(), key=lambda t: (t[1].offset % t[1].width != 0, t[0], -t[1].width)):
+        if w.taken[f.offset:f.end].any():
             continue
-        f.name = _name(f, b0)
-        if f.value or _consistent(samples, rows, v):
-            f.value = None
-            _claim(taken, f)
-            fields.append(f)
-            offsets[f.name] = (f, v)
+        f.name = _name(f, w.b0)
+        strong = f.value or _consistent(w.samples, w.rows, v)
+        f.value = None
+        if strong:
+            _claim(w.taken, f)
+            w.fields.append(f)
+            w.offsets[f.name] = (f, v)
         else:
-            f.value = None
-            weak[f.name] = (f, v)
-    if rows.header:
-        for f, v in start_candidates(rows, views, taken, pref):
-            f.name = _name(f, b0)
-            if f.name not in weak and f.name not in offsets:
-                weak[f.name] = (f, v)
-        confirmed = set()
-        for f, reg in relation_fields(rows, views, taken, {**offsets, **weak}, alpha, pref):
-            for bound in (reg.start, f.evidence.split(" to ")[-1].split(" in ")[0]):
-                if isinstance(bound, str) and bound in weak and bound not in confirmed:
-                    w = weak[bound][0]
-                    if _claim(taken, w):
-                        w.evidence += f"; {f.evidence.split(' in ')[0].replace('of the bytes', 'bounds the bytes')}"
-                        fields.append(w)
-                        offsets[bound] = weak[bound]
-                        confirmed.add(bound)
-            if (isinstance(reg.start, str) and reg.start not in offsets) or \
-                    not any(b in f.evidence for b in list(offsets) + ["the end"]):
+            w.weak[f.name] = (f, v)
+
+
+def _confirm(w: _Work, bound, f: Field) -> None:
+    """A weak offset that a count's or size's relation starts or ends at is an offset."""
+    if isinstance(bound, str) and bound in w.weak and bound not in w.offsets:
+        g = w.weak[bound][0]
+        if _claim(w.taken, g):
+            g.evidence += f"; {f.evidence.split(' in ')[0].replace('of the bytes', 'bounds the bytes')}"
+            w.fields.append(g)
+            w.offsets[bound] = w.weak[bound]
+
+
+def _relation_stage(w: _Work, views: dict) -> None:
+    """Counts and sizes (``count * stride == end - start``), their bounds confirmed as offsets, their regions."""
+    rows, b0 = w.rows, w.b0
+    for f, v in start_candidates(rows, views, w.taken, w.endian):
+        f.name = _name(f, b0)
+        if f.name not in w.weak and f.name not in w.offsets:
+            w.weak[f.name] = (f, v)
+    for f, reg in relation_fields(rows, views, w.taken, {**w.offsets, **w.weak}, w.alpha, w.endian):
+        for bound in (reg.start, reg.end):
+            _confirm(w, bound, f)
+        if isinstance(reg.start, str) and reg.start not in w.offsets:
+            continue
+        if not (reg.end == "_root._io.size" or reg.end in w.offsets or reg.start in w.offsets):
+            continue
+        have = next((g for g in w.fields if g.offset == f.offset), None)
+        if have is None:
+            if not _claim(w.taken, f):
                 continue
-            have = next((g for g in fields if g.offset == f.offset), None)
-            if have is None:
-                if not _claim(taken, f):
-                    continue
-                fields.append(f)
-                have = f
-            elif have.width != f.width or have.role != f.role:
-                continue
-            if isinstance(reg.start, int):  # a constant field holding the start is an offset
-                for g in fields:
-                    if g.role == "const" and g.value == reg.start:
-                        g.role, g.evidence = "offset", f"= {reg.start:#x}, where {_name(f, b0)}'s region starts"
-                        reg.start = _name(g, b0)
-            reg.count = _name(have, b0)
-            reg.name = f"{'records' if reg.kind == 'records' else 'body'}_0x{have.offset + b0:02x}"
-            if any(r.name == reg.name for r in regions):
-                reg.name += f"_{len(regions)}"
-            regions.append(reg)
-    if rows.header and not any(r.kind == "records" for r in regions):
-        got = directory_field(rows, samples, views, taken, alpha, pref)
-        if got is not None:
-            _directory(got, fields, regions, taken, b0)
-    if rows.header:
-        width = _cut(regions, fields, offsets, taken, width, b0)
-    floats = [t for t in float_fields(rows, alpha) if t[1].type.endswith(pref) and t[1].end <= width]
-    for _logp, f in sorted(string_fields(rows, alpha) + floats, key=lambda t: t[0]):
-        if f.end <= width and _claim(taken, f):
-            fields.append(f)
-    endian = pref
-    fields.sort(key=lambda f: f.offset)
+            w.fields.append(f)
+            have = f
+        elif have.width != f.width or have.role != f.role:
+            continue
+        if isinstance(reg.start, int):  # a constant field holding the start is an offset
+            for g in w.fields:
+                if g.role == "const" and g.value == reg.start:
+                    g.role, g.evidence = "offset", f"= {reg.start:#x}, where {_name(f, b0)}'s region starts"
+                    reg.start = _name(g, b0)
+        reg.count = _name(have, b0)
+        reg.name = f"{'records' if reg.kind == 'records' else 'body'}_0x{have.offset + b0:02x}"
+        if any(r.name == reg.name for r in w.regions):
+            reg.name += f"_{len(w.regions)}"
+        w.regions.append(reg)
+
+
+def _segment_rest(w: _Work) -> list[Field]:
+    """Every byte not claimed: constants, plain integers (only where other evidence is) and raw bytes."""
+    rows, width, fields = w.rows, w.width, sorted(w.fields, key=lambda f: f.offset)
     zone = max((f.end for f in fields), default=0) if rows.header and not rows.base.any() else width
     if rows.header and rows.n >= 3:  # bytes constant in every file (but not at random) mark the header too
         cst = np.flatnonzero(rows.const[:width])
         zone = max(zone, int(cst[-1]) + 1 if len(cst) else 0)
     if width < rows.width:  # the header before a table directory
         zone = width
-    # plain integers only where other evidence is (a record is evidenced by its count)
     # before a table directory the header is evidenced: the stationarity test (for headerless data) is moot
-    cache: dict = {(w, e): 0.0 for w in (1, 2, 4) for e in ("le", "be")} if width < rows.width else {}
+    cache: dict = {(k, e): 0.0 for k in (1, 2, 4) for e in ("le", "be")} if width < rows.width else {}
     full, p = [], 0
     for f in fields + [None]:
         b = f.offset if f is not None else width
         if b > p:
             # past the zone the header goes on while plain integers follow each other
-            full += segment(rows, p, b, endian, cache, ints=True if p < zone else "lead" if p == zone else False,
+            full += segment(rows, p, b, w.endian, cache, ints=True if p < zone else "lead" if p == zone else False,
                             stop=zone)
         if f is not None:
             full.append(f)
             p = f.end
     for f in full:
-        f.name = f.name or _name(f, b0)
-    for r in regions:  # a constant field holding a region's (constant) start is an offset
+        f.name = f.name or _name(f, w.b0)
+    for r in w.regions:  # a constant field holding a region's (constant) start is an offset
         g = next((g for g in full if g.role == "const" and g.width > 1 and isinstance(r.start, (int, np.integer))
                   and g.value == r.start and g.end <= r.start), None)
         if g is not None:
             g.role, g.evidence = "offset", f"= {int(r.start):#x} in {rows.n}/{rows.n} files, where {r.count}'s " \
                                            f"records start"
-            g.name = _name(g, b0)
+            g.name = _name(g, w.b0)
             r.start = g.name
-    if rows.header and not rows.base.any():
-        _later_magics(rows, full)
-    lay = Layout(name, width, full, regions, endian, rows.n)
-    # constant offsets found by relations
-    for f in full:
-        if f.role == "offset" and f.name not in offsets:
-            offsets[f.name] = (f, _values(rows, f))
-    starts = {r.start for r in regions if isinstance(r.start, str)}
-    for r in regions:
+    return full
+
+
+def _record_stage(w: _Work, lay: Layout, name: str, depth: int) -> None:
+    """Every region of records laid out by :func:`solve`, every record of every file a sample."""
+    rows, b0 = w.rows, w.b0
+    for r in w.regions:
         if r.kind != "records" or depth > 1:
             continue
-        cf = next((f for f in full if f.name == r.count), None)
+        cf = next((f for f in lay.fields if f.name == r.count), None)
         if cf is None:  # the count lies past the header laid out here: the records stay unlaid
             continue
         cnt = _values(rows, cf)
-        st = offsets[r.start][1] if isinstance(r.start, str) else np.full(rows.n, r.start, np.int64)
-        rr = _record_rows(samples, rows, st, cnt, r.stride)
+        st = w.offsets[r.start][1] if isinstance(r.start, str) else np.full(rows.n, r.start, np.int64)
+        rr = _record_rows(w.samples, rows, st, cnt, r.stride)
         if rr.n >= 2 and rr.width == min(r.stride, MAX_RECORD_WIDTH):
             pre = "" if name == "root" or rows.header and not b0 else f"{name}_"
-            r.record = solve(rr, samples, alpha=alpha, name=f"{pre}rec_0x{cf.offset + b0:02x}", depth=depth + 1)
+            r.record = solve(rr, w.samples, alpha=w.alpha, name=f"{pre}rec_0x{cf.offset + b0:02x}", depth=depth + 1)
             if r.stride > rr.width:
                 r.record.fields.append(Field(rr.width, r.stride - rr.width, None, "raw", "not looked at", 0, rr.n,
                                              name=f"unknown_0x{rr.width:02x}"))
-    for n, (_f, v) in offsets.items():
-        if n in starts or any(r.start == n for r in regions):
+
+
+def _target_stage(w: _Work) -> None:
+    """What every offset that starts no region points at (a text, or a peek at its bytes)."""
+    starts = {r.start for r in w.regions if isinstance(r.start, str)}
+    for n, (_f, v) in list(w.offsets.items()):
+        if n in starts:
             continue
-        kind, size = _target(samples, rows, v)
-        regions.append(Region(f"at_{n}", kind, n, size=size, evidence=f"what {n} points at",
-                              absolute=not rows.header))
+        kind, size = _target(w.samples, w.rows, v)
+        w.regions.append(Region(f"at_{n}", kind, n, size=size, evidence=f"what {n} points at",
+                                absolute=not w.rows.header))
+
+
+def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: int = 0) -> Layout:
+    """Fields for every byte of ``rows`` (and the regions they lead to), stage by stage (see the module doc)."""
+    b0 = int(rows.base[0]) if rows.header and rows.n else 0
+    w = _Work(rows, samples, alpha, b0, rows.width, np.zeros(rows.width, bool))
+    root = rows.header and not rows.base.any()
+    if root:
+        mg = _magic(rows)
+        if mg is not None and _claim(w.taken, mg):
+            w.fields.append(mg)
+    views = row_views(rows)
+    for f in sorted(file_size_fields(rows, views, alpha), key=lambda f: (-f.width, f.offset)):
+        if _claim(w.taken, f):
+            w.fields.append(f)
+    cands = offset_fields(rows, views, alpha)
+    w.endian = _byte_order(w, views, cands)
+    _offset_stage(w, cands)
+    if rows.header:
+        _relation_stage(w, views)
+        if not any(r.kind == "records" for r in w.regions):
+            got = directory_field(rows, samples, views, w.taken, alpha, w.endian)
+            if got is not None:
+                _directory(got, w.fields, w.regions, w.taken, b0)
+        for f, reg in chunk_lengths(rows, samples, views, w.taken, alpha, w.endian):
+            if _claim(w.taken, f):
+                w.fields.append(f)
+                w.regions.append(reg)
+        w.width = _cut(w.regions, w.fields, w.offsets, w.taken, w.width, b0)
+    floats = [t for t in float_fields(rows, alpha) if t[1].type.endswith(w.endian) and t[1].end <= w.width]
+    for _logp, f in sorted(string_fields(rows, alpha) + floats, key=lambda t: t[0]):
+        if f.end <= w.width and _claim(w.taken, f):
+            w.fields.append(f)
+    full = _segment_rest(w)
+    if root:
+        _later_magics(rows, full)
+        _rest_sizes(full, w.regions)
+    lay = Layout(name, w.width, full, w.regions, w.endian, rows.n)
+    for f in full:  # constant offsets found by relations
+        if f.role == "offset" and f.name not in w.offsets:
+            w.offsets[f.name] = (f, _values(rows, f))
+    _record_stage(w, lay, name, depth)
+    _target_stage(w)
     if not rows.header:
-        _pairs(rows, full, regions)
+        _pairs(rows, full, w.regions)
     return lay

@@ -56,6 +56,7 @@ class Region:
     record: Any = None
     evidence: str = ""
     absolute: bool = False
+    end: Any = None  # what a count's or a size's relation ends at: an offset field's name or ``_root._io.size``
 
 
 @dataclass

@@ -17,11 +17,7 @@ from ._rows import TYPES, Rows, int_view
 
 __all__ = ["file_size_fields", "offset_fields", "relation_fields", "start_candidates", "type_name"]
 
-MAX_K = 4096
-MAX_STRIDE = 1 << 16
-COUNT_WINDOW = 512
-START_WINDOW = 64
-MAX_STARTS = 16
+from ._limits import COUNT_WINDOW, MAX_K, MAX_STARTS, MAX_STRIDE, START_WINDOW  # noqa: E402
 
 
 def type_name(w: int, e: str, signed: bool = False) -> str:
@@ -160,6 +156,19 @@ def _fit(c: np.ndarray, z: np.ndarray, x: np.ndarray | None, idx: tuple[int, int
     return s, -1
 
 
+def _relation_null_log10(v: np.ndarray, c: np.ndarray, span: np.ndarray, stride: int) -> float:
+    """``log10`` chance that ``count * stride == span`` holds by coincidence in the files after the two it was
+    fitted on, with each file's null rate measured in that file: the share of its integers (same type, every
+    offset) equal to the value the relation asks for (``+1`` smoothed, so never 0), one file per distinct value
+    of the count, the two highest rates left out (the two files the relation is fitted on). A common value (0, 1, a
+    sound sample) is a likely coincidence; the one value that spells a region's length in each file is not."""
+    _, first = np.unique(c, return_index=True)  # files with the same value are one test
+    target = span[first] // stride
+    hits = (v[first] == target[:, None]).sum(axis=1)
+    r = (hits + 1) / (v.shape[1] + 1)
+    return float(np.log10(np.sort(r)[:-2]).sum()) if len(r) > 2 else 0.0
+
+
 def relation_fields(rows: Rows, views: dict, taken: np.ndarray, offsets: dict[str, tuple[Field, np.ndarray]],
                     alpha: float, endian: str = "le") -> list[tuple[Field, Region]]:
     """Counts and sizes: ``count * stride == end - start`` in every file.
@@ -187,8 +196,6 @@ def relation_fields(rows: Rows, views: dict, taken: np.ndarray, offsets: dict[st
         vals, cnt = np.unique(c, return_counts=True)
         q = (cnt.max() + 1) / (rows.n + 1)
         logp = equation_log10(q, rows.n - 1)
-        if not accepted(logp, n_tests, alpha):
-            continue
         ne, pos = np.flatnonzero(c != c[0]), np.flatnonzero(c > 0)
         idx = (int(ne[0]) if len(ne) else -1, int(pos[0]) if len(pos) else -1)
         for zn, z in bounds:
@@ -201,16 +208,24 @@ def relation_fields(rows: Rows, views: dict, taken: np.ndarray, offsets: dict[st
                 s, p = got
                 if x is None and p < o + w + int(rows.base[0]):
                     continue
+                chance = logp
+                if not accepted(chance, n_tests, alpha):
+                    chance = _relation_null_log10(views[(w, e)], c, z - (x if x is not None else p), s)
+                    if not accepted(chance, n_tests, alpha):
+                        continue
                 if x is None and zn == "_root._io.size" and s == 1:
                     continue  # that is a file-size field
+                if s == 1 and x is not None and x.max() > c.max() and \
+                        any(n2 and np.array_equal(v2, c) for n2, v2 in starts):
+                    continue  # start + size == end read either way: the start is the smaller (a header is short)
                 start = xn if x is not None else p
                 role = "size" if s == 1 else "count"
                 what = f"{'size' if s == 1 else f'count x {s}'} of the bytes from " \
                        f"{start if isinstance(start, str) else hex(start)} to {zn.replace('_root._io.size', 'the end')}"
                 ev = f"{what} in {rows.n}/{rows.n} files ({len(vals)} distinct values)"
                 f = Field(o, w, type_name(w, e), role, ev, rows.n, rows.n,
-                          alternatives=[f"chance 10^{logp:.0f} x {n_tests} tests"])
-                reg = Region("", "records" if s > 1 else "bytes", start, stride=s, evidence=ev)
+                          alternatives=[f"chance 10^{chance:.0f} x {n_tests} tests"])
+                reg = Region("", "records" if s > 1 else "bytes", start, stride=s, evidence=ev, end=zn)
                 out.append((f, reg))
                 used.add((o, w, zn))
     return out

@@ -26,9 +26,7 @@ from ..sources import HEAD, IGNORED_SUFFIXES
 
 __all__ = ["Sample", "gather", "HEAD", "MAX_WINDOW", "MAX_LISTED", "MAX_FILES"]
 
-MAX_WINDOW = 1 << 16
-MAX_LISTED = 50_000
-MAX_FILES = 400
+from ._limits import MAX_FILES, MAX_LISTED, MAX_WINDOW  # noqa: E402
 
 
 @dataclass

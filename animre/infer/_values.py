@@ -76,7 +76,8 @@ def string_fields(rows: Rows, alpha: float) -> list[tuple[float, Field]]:
     o = 0
     width = rows.width
     while o < width:
-        if not pr[:, o].all() or (o > 0 and pr[:, o - 1].all()):
+        # a text starts where every file has a character or (an empty text) a zero, and most a character
+        if not (pr[:, o] | zr[:, o]).all() or pr[:, o].mean() < 0.5 or (o > 0 and pr[:, o - 1].all()):
             o += 1
             continue
         state = np.ones(rows.n, bool)  # still inside the text

@@ -17,7 +17,8 @@ from ._rows import Rows
 
 __all__ = ["split_variants", "TAG_WINDOW"]
 
-TAG_WINDOW = 16
+from ._limits import TAG_WINDOW  # noqa: E402
+
 _STRUCT = ("file_size", "offset", "count", "size")
 
 

@@ -1,0 +1,91 @@
+"""Every limit and threshold of inference, in one place, each with why.
+
+Two kinds: **bounds** (how much is looked at: they keep inference fast and
+memory-bounded on any folder, and change no decision on files that fit in
+them) and **thresholds** (what counts as evidence: chosen on the tuning half
+of ``benchmarks/infer_corpus.json`` only, and reported on its test half; see
+``docs/inference.md``). The modules import their names from here.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ALPHA", "MIN_FILES", "HEADER_MAX", "MAX_FILES", "MAX_LISTED", "MAX_WINDOW",
+    "MAX_K", "MAX_STRIDE", "COUNT_WINDOW", "START_WINDOW", "MAX_STARTS",
+    "MAX_RECORDS", "MAX_RECORDS_PER_FILE", "MAX_RECORD_WIDTH", "TARGET_PEEK",
+    "DIRECTORY_COUNT_AREA", "DIRECTORY_STRIDES", "DIRECTORY_START_SPAN", "DIRECTORY_MAX_COUNT",
+    "DIRECTORY_PER_FILE", "DIRECTORY_MIN_DISTINCT",
+    "CHUNK_WINDOW", "CHUNK_LANDING", "CHUNK_MIN_DISTINCT", "TAG_WINDOW", "MIN_ARRAY",
+]
+
+# ---------------------------------------------------------------- the guard (thresholds)
+
+#: Family-wise error rate of the guard: a relation is a claim only when its chance by coincidence times the
+#: candidates tried (Bonferroni) stays below it. 1 %: one invented field in a hundred inferences at most.
+ALPHA = 0.01
+#: Fewest independent files (distinct by size and first bytes) inference accepts: below 5, an equation fitted on
+#: two files is tested on three, and no relation can reach ALPHA after Bonferroni (the few-files guard).
+MIN_FILES = 5
+
+# ---------------------------------------------------------------- how much is read (bounds)
+
+#: Bytes of each file laid out as the header: fixed headers of the formats measured are at most 1 KiB (a MOD's
+#: 1084 bytes are the widest); past it a format is records or data, reached through offsets and counts.
+HEADER_MAX = 1024
+#: Files read from a folder: a relation's chance falls geometrically with files, 400 is far past what it needs.
+MAX_FILES = 400
+#: Entries listed from a folder before the files are chosen (a folder of millions stays quick to open).
+MAX_LISTED = 50_000
+#: Bytes one read of a file through a window may return (what an offset points at, records).
+MAX_WINDOW = 1 << 16
+
+# ---------------------------------------------------------------- roles (bounds of the search)
+
+#: Largest ``k`` of a file-size field ``== size + k``: a header's own length, not a coincidence of big numbers.
+MAX_K = 4096
+#: Largest record stride a count may multiply (a 64 KiB record is data, not a table).
+MAX_STRIDE = 1 << 16
+#: Header bytes tried as counts and sizes of a relation.
+COUNT_WINDOW = 512
+#: Header bytes tried as region starts with few distinct values (confirmed only by a relation that uses them).
+START_WINDOW = 64
+#: Region starts of few values kept (each multiplies the relations tried, and so the Bonferroni factor).
+MAX_STARTS = 16
+
+# ---------------------------------------------------------------- records
+
+#: Records laid out over all files, and per file: enough samples for every test, bounded memory.
+MAX_RECORDS = 4000
+MAX_RECORDS_PER_FILE = 256
+#: Widest record laid out field by field; the rest of a wider record stays raw ("not looked at").
+MAX_RECORD_WIDTH = 1024
+#: Bytes read where an offset points, to see what is there (a text, the same bytes in every file).
+TARGET_PEEK = 256
+
+# ---------------------------------------------------------------- table directories
+
+#: Header bytes where a directory's count is looked for, the record strides tried (multiples of 4 up to 64:
+#: directory entries are aligned words), how far past the count the table may start, the largest count, the
+#: entries read per file, and the distinct counts needed (fewer: the count is a constant, not evidence).
+DIRECTORY_COUNT_AREA = 64
+DIRECTORY_STRIDES = tuple(range(4, 68, 4))
+DIRECTORY_START_SPAN = 32
+DIRECTORY_MAX_COUNT = 4096
+DIRECTORY_PER_FILE = 256
+DIRECTORY_MIN_DISTINCT = 3
+
+# ---------------------------------------------------------------- chunk lengths
+
+#: Header bytes tried as a chunk length, bytes compared where the lengths land (a marker or a tag is 1 to 4
+#: bytes), distinct values needed (with fewer, the landing place is a constant position and proves nothing).
+CHUNK_WINDOW = 256
+CHUNK_LANDING = 4
+CHUNK_MIN_DISTINCT = 3
+
+# ---------------------------------------------------------------- variants and the written spec
+
+#: Header bytes tried as a version / kind byte that variants split on.
+TAG_WINDOW = 16
+#: Adjacent plain integers or floats of one type written as one array (``repeat: expr``): two are as often two
+#: fields (a width and a height); three or more of one type in a row were an array in most tuning formats.
+MIN_ARRAY = 3
