@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["PRIMITIVE", "INTEGER", "NUMBER", "type_bits"]
+__all__ = ["PRIMITIVE", "INTEGER", "NUMBER", "BYTE_INT", "BYTE_FLOAT", "BYTE_NUMBER", "type_bits"]
 
 #: every primitive type: integers, floats, bit-sized integers, strings
 PRIMITIVE = re.compile(r"^(?:[us][1248]|f[48]|b\d+)(?:le|be)?$|^(?:str|strz)$")
@@ -23,6 +23,12 @@ PRIMITIVE = re.compile(r"^(?:[us][1248]|f[48]|b\d+)(?:le|be)?$|^(?:str|strz)$")
 INTEGER = re.compile(r"^(?:[us][1248](?:le|be)?|b\d+(?:le|be)?)$")
 #: numbers: the kind letter (u, s, f, b) and the size (bytes; bits for b)
 NUMBER = re.compile(r"^([usfb])(\d+)(?:le|be)?$")
+#: byte-sized integers: the sign letter, the width in bytes, the byte order (None when the spec's default)
+BYTE_INT = re.compile(r"^([us])([1248])(le|be)?$")
+#: floats: the width in bytes, the byte order
+BYTE_FLOAT = re.compile(r"^f([48])(le|be)?$")
+#: byte-sized numbers: the kind letter (u, s, f), the width in bytes, the byte order
+BYTE_NUMBER = re.compile(r"^([usf])([1248])(le|be)?$")
 
 
 def type_bits(ksy_type: str) -> tuple[str, int] | None:

@@ -16,6 +16,7 @@ from pathlib import Path
 import yaml
 
 from ..base.errors import ParseError
+from ..base.ktypes import BYTE_NUMBER
 from ..spec.compiler import KSY_DIR, compile_spec
 from ..spec.parse import parse_bytes
 from ._api import infer_spec, spec_time
@@ -24,7 +25,6 @@ from ._model import Layout
 __all__ = ["header_truth", "inferred_fields", "boundary_scores", "roles_found", "measure", "STRUCT_ROLES"]
 
 STRUCT_ROLES = ("magic", "file_size", "offset", "count", "size")
-_PRIM = re.compile(r"^([usf])([1248])(le|be)?$")
 
 
 def _types_of(doc: Mapping, ksy_dir: Path, seen: set | None = None) -> dict:
@@ -129,8 +129,8 @@ def header_truth(spec: str | Path, ksy_dir: Path = KSY_DIR) -> list[dict]:
                             out.append({"offset": sub, "width": at + w - sub, "id": name + ".rest", "role": None})
                         at += w
                         continue
-                elif isinstance(f.get("type"), str) and _PRIM.match(f["type"]):
-                    w = int(_PRIM.match(f["type"]).group(2))
+                elif isinstance(f.get("type"), str) and BYTE_NUMBER.match(f["type"]):
+                    w = int(BYTE_NUMBER.match(f["type"]).group(2))
                 elif isinstance(f.get("type"), str) and f["type"].split("(")[0] in types:
                     end = lay(types[f["type"].split("(")[0]].get("seq"), at, name + ".", depth + 1)
                     if end is None:

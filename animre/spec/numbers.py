@@ -25,6 +25,8 @@ from typing import Any
 
 from ruamel.yaml.scalarint import HexCapsInt
 
+from ..base.ktypes import BYTE_INT
+
 __all__ = ["ksy_int", "ksy_enum_key", "ksy_contents", "spec_int", "YAML_INT_MIN", "YAML_INT_MAX",
            "ENUM_KEY_MIN", "ENUM_KEY_MAX"]
 
@@ -32,7 +34,6 @@ YAML_INT_MIN = -(2**31)
 YAML_INT_MAX = 2**31 - 1
 ENUM_KEY_MIN = -(2**63)
 ENUM_KEY_MAX = 2**63 - 1
-_INT_TYPE = re.compile(r"^([us])([1248])(le|be)?$")
 _INT_TEXT = re.compile(r"^\s*(-)?\s*(0x[0-9a-fA-F_]+|0b[01_]+|0o[0-7_]+|\d[\d_]*)\s*$")
 
 
@@ -108,7 +109,7 @@ def ksy_contents(value: int, ksy_type: str, endian: str | None = None) -> list[i
     >>> ksy_contents(-2, "s2", "be"), ksy_contents(7, "u1")
     ([255, 254], [7])
     """
-    m = _INT_TYPE.match(str(ksy_type).strip())
+    m = BYTE_INT.match(str(ksy_type).strip())
     if not m:
         raise ValueError(f"contents from an integer needs an integer type (u1..u8, s1..s8), not {ksy_type!r}")
     signed, n, end = m.group(1) == "s", int(m.group(2)), m.group(3) or endian

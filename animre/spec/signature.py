@@ -23,16 +23,15 @@ True
 
 from __future__ import annotations
 
-import re
 import struct
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..base.ktypes import BYTE_FLOAT, BYTE_INT
+
 __all__ = ["Check", "Signature", "signature"]
 
-_INT = re.compile(r"^([us])([1248])(le|be)?$")
-_FLOAT = re.compile(r"^f([48])(le|be)?$")
 MAX_WALK = 64  # fields walked from the start; magic sits in the first few
 
 
@@ -213,7 +212,7 @@ class _Walker:
                 continue
             if not isinstance(t, str) or "(" in t:
                 return offset, False
-            m, f = _INT.match(t), _FLOAT.match(t)
+            m, f = BYTE_INT.match(t), BYTE_FLOAT.match(t)
             if m or f:
                 width = int(m.group(2)) if m else int(f.group(1))  # u2 / s4be; f4 / f8le
                 end = (m.group(3) if m else f.group(2)) or endian
@@ -267,7 +266,7 @@ def signature(doc: Mapping) -> Signature:
             if data:
                 w.checks.append(Check(a["pos"], len(data), data=data, field=str(iid)))
         elif "valid" in a and isinstance(a.get("type"), str):
-            m = _INT.match(a["type"])
+            m = BYTE_INT.match(a["type"])
             if m and (m.group(3) or w.endian):
                 w._valid(a["valid"], a["pos"], int(m.group(2)), m.group(1) == "s", m.group(3) or w.endian,
                          str(iid))

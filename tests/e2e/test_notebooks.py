@@ -132,6 +132,9 @@ def test_every_notebook_runs_on_the_read_only_folder(demo_run):
         assert not errors, (name, errors[:1])
         tracebacks = [o for c in code for o in c.outputs if o.get("name") == "stderr" and "Traceback" in o["text"]]
         assert not tracebacks, (name, tracebacks[:1])
+        deprecated = [o for c in code for o in c.outputs
+                      if o.get("name") == "stderr" and "DeprecationWarning" in o["text"]]
+        assert not deprecated, (name, deprecated[:1])  # no call in a notebook is deprecated
 
 
 @pytest.mark.slow
