@@ -9,13 +9,13 @@ or the corpus tables, and every value is written by :func:`animre.base.display.f
 - :mod:`animre.present.players`: animations played frame by frame at the file's timing;
 - :mod:`animre.present.widgets`: the corpus explorer, column profiler, reinterpret explorer,
   claims board and compare view;
-- :mod:`animre.present.pictures`: the pictures format plugins name for the report;
+- :mod:`animre.present.pictures`: what the pictures of every format share (each format's are in its folder);
 - :mod:`animre.present.report`: one self-contained HTML report.
 
 Examples
 --------
 >>> from animre.present import plots, players, widgets
->>> callable(plots.idle_weights), callable(players.flc_player), callable(widgets.corpus_explorer)
+>>> callable(plots.bar_values), callable(players.image_player), callable(widgets.corpus_explorer)
 (True, True, True)
 """
 

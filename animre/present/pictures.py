@@ -35,7 +35,7 @@ import numpy as np
 
 from .sheets import animation
 
-__all__ = ["Picture", "MAX_FILES", "PLAYING", "name_of", "failed", "rest", "also", "timing", "playing"]
+__all__ = ["Picture", "MAX_FILES", "PLAYING", "drawn", "name_of", "failed", "rest", "also", "timing", "playing"]
 
 #: (caption, PNG bytes or Figure or None).
 Picture = tuple[str, Any]
@@ -43,6 +43,11 @@ Picture = tuple[str, Any]
 MAX_FILES = 24
 #: The words after the file name that mark an animation's caption.
 PLAYING = "playing"
+
+
+def drawn(files: Sequence[Any]) -> list[Any]:
+    """The files a format's pictures draw: the first :data:`MAX_FILES` (:func:`rest` names the others)."""
+    return list(files[:MAX_FILES])
 
 
 def name_of(file: str) -> str:

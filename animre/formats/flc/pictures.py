@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ...base.errors import AnimreError
-from ...present.pictures import MAX_FILES, Picture, also, failed, playing, rest
+from ...present.pictures import Picture, also, drawn, failed, playing, rest
 from ...present.sheets import distinct, grid, sheet, side_by_side, zoom_for
 from . import decode as flc_decode
 
@@ -29,11 +29,11 @@ def flc(corpus: Any, files: Sequence[str]) -> list[Picture]:
     """
     out: list[Picture] = []
     unique = distinct(corpus, files)
-    for name, copies in unique[:MAX_FILES]:
+    for name, copies in drawn(unique):
         try:
             data = corpus.read_bytes(name)
             d = flc_decode.decode_all(data, name=name)
-            ms = flc_decode.frame_durationms(data)
+            ms = flc_decode.frame_duration_ms(data)
         except AnimreError as e:
             out.append(failed(name, e))
             continue

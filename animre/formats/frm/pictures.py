@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 
 from ...base.errors import AnimreError
-from ...present.pictures import MAX_FILES, Picture, also, failed, name_of, playing, rest
+from ...present.pictures import Picture, also, drawn, failed, name_of, playing, rest
 from ...present.sheets import distinct, grid, in_turn, zoom_for
 from ..icn import decode as icn_decode
 from ..icn.pictures import kb_palette
@@ -41,7 +41,7 @@ def frm(corpus: Any, files: Sequence[str]) -> list[Picture]:
     unique = distinct(corpus, files)
     lonely = [f for f, _ in unique if icn_decode.icn_for_frm(f) not in icns]
     unique = [(f, c) for f, c in unique if f not in set(lonely)]
-    for f, copies in unique[:MAX_FILES]:
+    for f, copies in drawn(unique):
         i = icns[icn_decode.icn_for_frm(f)]
         try:
             sprites = icn_decode.read_icn(corpus.read_bytes(i), i)

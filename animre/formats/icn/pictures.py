@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from ...base.errors import AnimreError
-from ...present.pictures import MAX_FILES, Picture, also, failed, name_of, rest
+from ...present.pictures import Picture, also, drawn, failed, name_of, rest
 from ...present.sheets import distinct, sheet
 from . import decode as icn_decode
 
@@ -43,7 +43,7 @@ def icn(corpus: Any, files: Sequence[str]) -> list[Picture]:
     palette, colours = kb_palette(corpus)
     out: list[Picture] = []
     unique = distinct(corpus, files)
-    for name, copies in unique[:MAX_FILES]:
+    for name, copies in drawn(unique):
         try:
             sprites = icn_decode.read_icn(corpus.read_bytes(name), name)
         except AnimreError as e:

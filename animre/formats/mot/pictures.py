@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ...present.frames import CurveCursor
-from ...present.pictures import MAX_FILES, Picture, also, name_of, playing, rest
+from ...present.pictures import Picture, also, drawn, name_of, playing, rest
 from ...present.sheets import distinct
 
 #: Cursor steps per second of animation time in a GNT4 curve animation.
@@ -32,7 +32,7 @@ def mot(corpus: Any, files: Sequence[str]) -> list[Picture]:
     anims = corpus.tables.get("mot_animations")
     out: list[Picture] = []
     unique = distinct(corpus, files)
-    for name, copies in unique[:MAX_FILES]:
+    for name, copies in drawn(unique):
         k = keys[keys["file"] == name] if keys is not None else pd.DataFrame()
         if not len(k):
             out.append((f"{name}: no picture: no keys", None))

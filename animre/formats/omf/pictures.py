@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...base.errors import AnimreError
-from ...present.pictures import MAX_FILES, Picture, also, failed, playing, rest
+from ...present.pictures import Picture, also, drawn, failed, playing, rest
 from ...present.sheets import distinct, grid, in_turn, zoom_for
 from . import sprites as omf_sprites
 from .frames import OMF_MS_PER_TICK, OMF_TABLES, move_frames
@@ -40,7 +40,7 @@ def omf(corpus: Any, files: Sequence[str]) -> list[Picture]:
     containers = dict(zip(ft["file"], ft["container"], strict=True)) if "container" in ft.columns else {}
     out: list[Picture] = []
     unique = distinct(corpus, files)
-    for name, copies in unique[:MAX_FILES]:
+    for name, copies in drawn(unique):
         if isinstance(containers.get(name), str):
             out.append((f"{name}: no picture: sprites of a container member are not drawn", None))
             continue

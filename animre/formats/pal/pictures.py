@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...base.errors import AnimreError
-from ...present.pictures import MAX_FILES, Picture, also, failed, name_of, rest
+from ...present.pictures import Picture, also, drawn, failed, name_of, rest
 from ...present.plots import palette_swatch
 from ...present.sheets import distinct
 from ..icn import decode as icn_decode
@@ -23,7 +23,7 @@ def pal(corpus: Any, files: Sequence[str]) -> list[Picture]:
     """
     out: list[Picture] = []
     unique = distinct(corpus, files)
-    for name, copies in unique[:MAX_FILES]:
+    for name, copies in drawn(unique):
         try:
             colours = icn_decode.kb_palette(corpus.read_bytes(name))[:, :3]
         except AnimreError as e:

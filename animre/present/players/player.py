@@ -159,8 +159,8 @@ class Player:
         Examples
         --------
         >>> import tempfile, pathlib
-        >>> from animre.present.players import flc_player
-        >>> p = flc_player("data/samples/flc/Warrior/Run.flc", direction="S")
+        >>> import numpy as np
+        >>> p = image_player([np.zeros((4, 4, 4), np.uint8)] * 2, [50, 50], title="two frames", scale=1)
         >>> p.export(pathlib.Path(tempfile.mkdtemp()) / "run_s.png").suffix
         '.png'
         """

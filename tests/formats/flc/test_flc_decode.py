@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from animre.base.errors import ParseError, UsageError
+from animre.formats.flc import samples as civ3_samples
 from animre.formats.flc.decode import (
     DIRECTION_NAMES,
     civ3_directions,
@@ -16,7 +17,6 @@ from animre.formats.flc.decode import (
     place_on_canvas,
     ring_frames,
 )
-from animre.samples import flc as civ3_samples
 from animre.tables.read import parse_data
 
 PILLOW_FILES = ("a.fli", "hopper.fli", "hopper_palette_chunk_second.fli")

@@ -15,11 +15,11 @@ import animre
 from animre.base.errors import ParseError
 from animre.formats import detect_format, get_format
 from animre.formats.omf import SOURCE_NOTES, SOURCE_OPENOMF
+from animre.formats.omf import samples as gen
 from animre.formats.omf.sprites import (
     bk_palette,
     sprite_images,
 )
-from animre.samples import omf as gen
 from animre.spec.parse import parse_bytes
 from animre.tables.read import parse_data
 

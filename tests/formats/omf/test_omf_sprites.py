@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from animre.base.errors import ParseError
+from animre.formats.omf import samples as gen
 from animre.formats.omf.sprites import decode_sprite, grey_palette, sprite_images, to_rgba
-from animre.samples import omf as gen
 
 # ----------------------------------------------------------------------------- sprites
 

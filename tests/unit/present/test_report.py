@@ -191,7 +191,10 @@ def test_every_animation_file_of_the_samples_plays(sample_corpus, monkeypatch):
     curves), up to the cap, the others named: each plays (more than one frame), at the timing the file
     declares (the FLC header speed, the engine's interval of each FRM sequence, the OMF animation strings'
     ticks, GNT4 animation time in real time)."""
+    from animre.formats.flc import pictures as flc_pictures
     from animre.formats.icn.decode import icn_for_frm, sequence_interval_ms
+    from animre.formats.mot.pictures import CURVE_FPS
+    from animre.formats.omf.pictures import MAX_MOVES
     from animre.present import pictures
 
     c = sample_corpus
@@ -225,15 +228,15 @@ def test_every_animation_file_of_the_samples_plays(sample_corpus, monkeypatch):
             elif fmt in ("af", "bk"):
                 table, number = ("af_moves", "move_number") if fmt == "af" else ("bk_animations", "anim_number")
                 moves = c.tables[table]
-                moves = moves[moves["file"] == f].head(pictures.MAX_MOVES)
+                moves = moves[moves["file"] == f].head(MAX_MOVES)
                 want = 10 * sum(sum(_ticks(t)) for t in moves["animation.anim_string.text"])
                 assert sum(ms) == want, f
             else:  # the cursor in steps of 1 / CURVE_FPS s up to the animation's end time, in real time
                 anim = int(re.search(r"animation (\d+), bone", playing[f][0]).group(1))
                 a = c.tables["mot_animations"]
                 end = float(a.loc[(a["file"] == f) & (a["anim_id"] == anim), "end_time"].iloc[0])
-                step = 1000 / pictures.CURVE_FPS
-                assert all(d % step == 0 for d in ms) and sum(ms) == step * (round(end * pictures.CURVE_FPS) + 1), f
+                step = 1000 / CURVE_FPS
+                assert all(d % step == 0 for d in ms) and sum(ms) == step * (round(end * CURVE_FPS) + 1), f
             checked[fmt] = checked.get(fmt, 0) + 1
         if len(drawable) > pictures.MAX_FILES:
             rest = pics[-1][0]
@@ -242,7 +245,7 @@ def test_every_animation_file_of_the_samples_plays(sample_corpus, monkeypatch):
     # a cap of two: two files drawn, every other file named
     monkeypatch.setattr(pictures, "MAX_FILES", 2)
     files = ft.loc[ft["format"] == "flc", "file"].tolist()
-    pics = pictures.flc(c, files)
+    pics = flc_pictures.flc(c, files)
     assert len([p for p, _ in pics if ": playing: " in p]) == 2
     named = [f for f in files if f in first][2:]
     assert pics[-1][1] is None and pics[-1][0].startswith(f"{len(named)} more file(s) not drawn (at most 2 ")
