@@ -12,14 +12,13 @@ from ._guard import ALPHA
 from ._inside import propose_fields
 from ._ksy import to_ksy
 from ._layout import solve
+from ._limits import HEADER_MAX, MIN_FILES
 from ._result import EVIDENCE_COLUMNS, InferredSpec, evidence
 from ._rows import Rows
 from ._sample import HEAD, MAX_FILES, gather
 from ._variants import split_variants
 
 __all__ = ["InferredSpec", "infer_spec", "spec_time", "EVIDENCE_COLUMNS", "HEADER_MAX"]
-
-from ._limits import HEADER_MAX, MIN_FILES  # noqa: E402
 
 
 def infer_spec(source: Any, *, name: str | None = None, min_files: int = MIN_FILES, files: Any = None,

@@ -12,21 +12,18 @@ never a magic).
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from ._guard import accepted
+from ._guard import accepted, per_file_log10
+from ._limits import CHUNK_LANDING as LANDING
+from ._limits import CHUNK_MIN_DISTINCT as MIN_DISTINCT
+from ._limits import CHUNK_WINDOW as WINDOW
 from ._model import Field, Region
 from ._roles import type_name
 from ._rows import Rows
 from ._sample import Sample
 
 __all__ = ["chunk_lengths"]
-
-from ._limits import CHUNK_LANDING as LANDING  # noqa: E402
-from ._limits import CHUNK_MIN_DISTINCT as MIN_DISTINCT  # noqa: E402
-from ._limits import CHUNK_WINDOW as WINDOW  # noqa: E402
 
 
 def chunk_lengths(rows: Rows, samples: list[Sample], views: dict, taken: np.ndarray, alpha: float,
@@ -75,9 +72,9 @@ def chunk_lengths(rows: Rows, samples: list[Sample], views: dict, taken: np.ndar
             if not any(pre):  # zeros are padding, found wherever a region is padded: no marker
                 continue
             _, first = np.unique(c, return_index=True)
-            rates = sorted((samples[int(rows.file[i])].head.count(pre) + 1) /
-                           max(2, len(samples[int(rows.file[i])].head) - n + 2) for i in first)
-            logp = sum(math.log10(r) for r in rates[:-1])  # the file the prefix is read from is no test
+            rates = [(samples[int(rows.file[i])].head.count(pre) + 1) /
+                     max(2, len(samples[int(rows.file[i])].head) - n + 2) for i in first]
+            logp = per_file_log10(rates, fitted=1)  # the file the prefix is read from is no test
             if not accepted(logp, n_tests, alpha):
                 continue
             ev = (f"size of the bytes from {ref:#x}: {ref:#x} + it holds {pre.hex(' ')} in {rows.n}/{rows.n} files "

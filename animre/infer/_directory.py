@@ -23,19 +23,18 @@ import math
 import numpy as np
 
 from ._guard import accepted
+from ._limits import DIRECTORY_COUNT_AREA as COUNT_AREA
+from ._limits import DIRECTORY_MAX_COUNT as MAX_COUNT
+from ._limits import DIRECTORY_MIN_DISTINCT as MIN_DISTINCT
+from ._limits import DIRECTORY_PER_FILE as PER_FILE
+from ._limits import DIRECTORY_START_SPAN as START_SPAN
+from ._limits import DIRECTORY_STRIDES as STRIDES
 from ._model import Field, Region
 from ._roles import type_name
 from ._rows import Rows, int_view
 from ._sample import Sample
 
 __all__ = ["directory_field", "COUNT_AREA", "STRIDES", "MAX_COUNT"]
-
-from ._limits import DIRECTORY_COUNT_AREA as COUNT_AREA  # noqa: E402
-from ._limits import DIRECTORY_MAX_COUNT as MAX_COUNT  # noqa: E402
-from ._limits import DIRECTORY_MIN_DISTINCT as MIN_DISTINCT  # noqa: E402
-from ._limits import DIRECTORY_PER_FILE as PER_FILE  # noqa: E402
-from ._limits import DIRECTORY_START_SPAN as START_SPAN  # noqa: E402
-from ._limits import DIRECTORY_STRIDES as STRIDES  # noqa: E402
 
 
 def _blobs(samples: list[Sample], rows: Rows, at: int, n: np.ndarray) -> list[bytes]:

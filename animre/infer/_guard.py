@@ -39,9 +39,9 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["binom_tail_log10", "equation_log10", "accepted", "ALPHA"]
+from ._limits import ALPHA
 
-from ._limits import ALPHA  # noqa: E402 - one place for every threshold
+__all__ = ["binom_tail_log10", "equation_log10", "per_file_log10", "accepted", "ALPHA"]
 
 
 def binom_tail_log10(k: int, n: int, q: float) -> float:
@@ -76,6 +76,22 @@ def equation_log10(q: float, n: int) -> float:
     -4.0
     """
     return (n - 1) * math.log10(min(max(q, 1e-300), 1.0))
+
+
+def per_file_log10(rates, fitted: int) -> float:
+    """``log10`` chance of a relation in the files it was not fitted on: the product of each file's own null
+    rate (one rate per independent file), the ``fitted`` highest left out (the files it was fitted on or
+    read from; they are no test). Rates come smoothed by the caller, so none is 0.
+
+    Examples
+    --------
+    >>> per_file_log10([0.1, 0.01, 0.5], fitted=1)
+    -3.0
+    >>> per_file_log10([0.5], fitted=1)
+    0.0
+    """
+    r = sorted(float(x) for x in rates)
+    return sum(math.log10(x) for x in r[:len(r) - fitted]) if len(r) > fitted else 0.0
 
 
 def accepted(log10_p: float, n_tests: int, alpha: float = ALPHA) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import yaml
 
 from ..spec.numbers import ksy_int
+from ._limits import MIN_ARRAY
 from ._model import Field, Layout, Region
 
 __all__ = ["to_ksy"]
@@ -85,9 +86,6 @@ def _region(r: Region, endian: str) -> dict:
         d["size"] = r.size if isinstance(r.size, str) else ksy_int(r.size or 0)
     d["doc"] = r.evidence
     return d
-
-
-from ._limits import MIN_ARRAY  # noqa: E402 - fields of one type in a row that become one array
 
 
 def _seq(fields: list[Field], endian: str) -> list[dict]:

@@ -18,6 +18,7 @@ import numpy as np
 
 from ._chunks import chunk_lengths
 from ._directory import directory_field
+from ._limits import MAX_RECORD_WIDTH, MAX_RECORDS, MAX_RECORDS_PER_FILE, TARGET_PEEK
 from ._model import Field, Layout, Region
 from ._roles import file_size_fields, offset_fields, relation_fields, start_candidates
 from ._roles import views as row_views
@@ -26,8 +27,6 @@ from ._sample import Sample
 from ._values import byte_order_vote, float_fields, segment, string_fields
 
 __all__ = ["solve", "MAX_RECORDS", "MAX_RECORD_WIDTH"]
-
-from ._limits import MAX_RECORD_WIDTH, MAX_RECORDS, MAX_RECORDS_PER_FILE, TARGET_PEEK  # noqa: E402
 
 
 def _claim(taken: np.ndarray, f: Field) -> bool:

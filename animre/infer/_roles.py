@@ -11,13 +11,12 @@ import math
 
 import numpy as np
 
-from ._guard import accepted, equation_log10
+from ._guard import accepted, equation_log10, per_file_log10
+from ._limits import COUNT_WINDOW, MAX_K, MAX_STARTS, MAX_STRIDE, START_WINDOW
 from ._model import Field, Region
 from ._rows import TYPES, Rows, int_view
 
 __all__ = ["file_size_fields", "offset_fields", "relation_fields", "start_candidates", "type_name"]
-
-from ._limits import COUNT_WINDOW, MAX_K, MAX_STARTS, MAX_STRIDE, START_WINDOW  # noqa: E402
 
 
 def type_name(w: int, e: str, signed: bool = False) -> str:
@@ -165,8 +164,7 @@ def _relation_null_log10(v: np.ndarray, c: np.ndarray, span: np.ndarray, stride:
     _, first = np.unique(c, return_index=True)  # files with the same value are one test
     target = span[first] // stride
     hits = (v[first] == target[:, None]).sum(axis=1)
-    r = (hits + 1) / (v.shape[1] + 1)
-    return float(np.log10(np.sort(r)[:-2]).sum()) if len(r) > 2 else 0.0
+    return per_file_log10((hits + 1) / (v.shape[1] + 1), fitted=2)
 
 
 def relation_fields(rows: Rows, views: dict, taken: np.ndarray, offsets: dict[str, tuple[Field, np.ndarray]],

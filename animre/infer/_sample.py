@@ -23,10 +23,9 @@ from typing import Any
 
 from ..base.errors import UsageError
 from ..sources import HEAD, IGNORED_SUFFIXES
+from ._limits import MAX_FILES, MAX_LISTED, MAX_WINDOW
 
 __all__ = ["Sample", "gather", "HEAD", "MAX_WINDOW", "MAX_LISTED", "MAX_FILES"]
-
-from ._limits import MAX_FILES, MAX_LISTED, MAX_WINDOW  # noqa: E402
 
 
 @dataclass

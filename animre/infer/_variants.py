@@ -12,12 +12,12 @@ from __future__ import annotations
 import numpy as np
 
 from ._layout import solve
+from ._limits import TAG_WINDOW
 from ._model import Field, Layout
 from ._rows import Rows
 
 __all__ = ["split_variants", "TAG_WINDOW"]
 
-from ._limits import TAG_WINDOW  # noqa: E402
 
 _STRUCT = ("file_size", "offset", "count", "size")
 

@@ -11,6 +11,7 @@ section: every value it wrote per file and the regularities it planted.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import json
@@ -31,6 +32,7 @@ __all__ = ["MANIFEST", "check_sample_target", "generate_all", "generator_names",
 FORMATS_PACKAGE = "animre.formats"  #: where the shipped formats' folders are (found by name, never imported here)
 
 
+@functools.cache
 def generators() -> dict[str, str]:
     """Every sample generator: section name -> module (a format's ``samples``, a container's ``<id>_samples``).
 

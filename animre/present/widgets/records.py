@@ -169,8 +169,8 @@ class ExplorerRecords:
         if not len(row) or pd.isna(row["container"].iloc[0]) or pd.isna(row["offset"].iloc[0]):
             return ""
         cont, ofs = row["container"].iloc[0], int(row["offset"].iloc[0])
-        kinds = set(ft.loc[ft["file"] == cont, "kind"].dropna())
-        stored = any(k in containers() and containers()[k].never_compressed for k in kinds)
+        known = containers()
+        stored = any(known[k].never_compressed for k in set(ft.loc[ft["file"] == cont, "kind"].dropna()) if k in known)
         at = "" if start is None else \
             f"; {'' if stored else 'if stored uncompressed, '}this field is at 0x{ofs + start:X} of the container"
         return (f"<br><span class='animre-member'>member of {html.escape(str(cont))}, its stored bytes from "
