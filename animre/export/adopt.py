@@ -35,6 +35,7 @@ from ..base.errors import SpecError, UsageError
 from ..corpus import Corpus, open_corpus
 from ..research import DIFF_CORPORA_COLUMNS, diff_corpora
 from ..spec.compiler import compile_spec
+from ..spec.imports import import_names
 from ..spec.patch import edits_of, patch_text, unified_diff
 
 __all__ = ["Adoption", "apply_suggestions"]
@@ -95,8 +96,7 @@ def _affected_formats(folder: Path, spec_id: str, formats: set) -> list[str]:
         if f == spec_id:
             out.append(f)
         elif p.is_file():
-            imports = ((yaml.safe_load(p.read_text(encoding="utf-8")) or {}).get("meta") or {}).get("imports") or []
-            if any(str(i).rsplit("/", 1)[-1] == spec_id for i in imports):
+            if spec_id in import_names(yaml.safe_load(p.read_text(encoding="utf-8")) or {}):
                 out.append(f)
     return out
 

@@ -18,6 +18,7 @@ import yaml
 from ..base.errors import ParseError
 from ..base.ktypes import BYTE_NUMBER
 from ..spec.compiler import KSY_DIR, compile_spec
+from ..spec.imports import import_name, walk_imports
 from ..spec.parse import parse_bytes
 from ._api import infer_spec, spec_time
 from ._model import Layout
@@ -27,9 +28,9 @@ __all__ = ["header_truth", "inferred_fields", "boundary_scores", "roles_found", 
 STRUCT_ROLES = ("magic", "file_size", "offset", "count", "size")
 
 
-def _types_of(doc: Mapping, ksy_dir: Path, seen: set | None = None) -> dict:
+def _types_of(doc: Mapping, ksy_dir: Path) -> dict:
+    """Every type a spec declares or imports from ``ksy_dir``, by name (an imported spec by its id too)."""
     out: dict = {}
-    seen = seen if seen is not None else set()
 
     def walk(types: Mapping | None) -> None:
         for k, v in (types or {}).items():
@@ -37,15 +38,14 @@ def _types_of(doc: Mapping, ksy_dir: Path, seen: set | None = None) -> dict:
                 out.setdefault(k, v)
                 walk(v.get("types"))
 
-    walk(doc.get("types"))
-    for imp in (doc.get("meta") or {}).get("imports") or []:
-        p = Path(ksy_dir) / f"{str(imp).rsplit('/', 1)[-1]}.ksy"
-        if p.is_file() and p not in seen:
-            seen.add(p)
-            sub = yaml.safe_load(p.read_text(encoding="utf-8"))
-            out.setdefault(sub["meta"]["id"], sub)
-            for k, v in _types_of(sub, ksy_dir, seen).items():
-                out.setdefault(k, v)
+    def load(entry: str, _importer: object) -> tuple[Path, Mapping] | None:
+        p = Path(ksy_dir) / f"{import_name(entry)}.ksy"
+        return (p, yaml.safe_load(p.read_text(encoding="utf-8"))) if p.is_file() else None
+
+    for key, d in walk_imports(None, doc, load):
+        if key is not None:
+            out.setdefault(d["meta"]["id"], d)
+        walk(d.get("types"))
     return out
 
 

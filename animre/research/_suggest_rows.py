@@ -18,6 +18,7 @@ import yaml
 
 from ..base.display import fmt, plain
 from ..base.errors import UsageError
+from ..spec.imports import import_name, import_names, walk_imports
 from ..spec.patch import find_field
 from ._util import at_offset, is_missing
 
@@ -47,22 +48,24 @@ def spec_docs(corpus: Any, spec: Any, ksy_dir: Path) -> dict[str, Mapping]:
         base = p.parent
     wanted = set(corpus.schema["spec"].dropna()) | set(texts)
     docs: dict[str, Mapping] = {}
-    todo = list(wanted)
-    while todo:
-        sid = todo.pop()
+
+    def text_of(sid: str) -> str | None:
+        if sid in texts:
+            return texts[sid]
+        files = [Path(d) / f"{sid}.ksy" for d in (base, ksy_dir)]
+        return next((f.read_text(encoding="utf-8") for f in files if f.is_file()), None)
+
+    def load(entry: str, _importer: str) -> tuple[str, Mapping] | None:
+        sid = import_name(entry)
         if sid in docs:
-            continue
-        text = texts.get(sid)
-        if text is None:
-            for d in (base, ksy_dir):
-                if (Path(d) / f"{sid}.ksy").is_file():
-                    text = (Path(d) / f"{sid}.ksy").read_text(encoding="utf-8")
-                    break
-        if text is None:
-            continue
-        docs[sid] = yaml.safe_load(text)
-        for imp in (docs[sid].get("meta") or {}).get("imports") or []:
-            todo.append(str(imp).rsplit("/", 1)[-1])
+            return sid, docs[sid]
+        text = text_of(sid)
+        return (sid, yaml.safe_load(text)) if text is not None else None
+
+    for sid in sorted(wanted):
+        found = None if sid in docs else load(sid, sid)
+        if found is not None:
+            docs.update(walk_imports(sid, found[1], load))
     return docs
 
 
@@ -90,8 +93,7 @@ def spec_id(spec: Any) -> str:
 
 def defining_spec(docs: dict, main: str, owner: str, fid: str) -> str | None:
     """The spec (``main`` or one it imports) that declares field ``fid`` of type ``owner``."""
-    imports = ((docs.get(main) or {}).get("meta") or {}).get("imports") or []
-    order = [main] + [str(i).rsplit("/", 1)[-1] for i in imports]
+    order = [main] + import_names(docs.get(main) or {})
     for sid in order:
         if sid in docs and find_field(docs[sid], owner, fid)[1] is not None:
             return sid

@@ -21,6 +21,7 @@ import yaml
 from ..base.errors import SpecError
 from ..base.ktypes import PRIMITIVE
 from .compiler import KSY_DIR
+from .imports import import_name, walk_imports
 from .numbers import spec_int
 
 __all__ = ["FieldDef", "TypeDef", "SpecModel", "PRIMITIVE", "load_spec", "load_model", "strip_params"]
@@ -174,25 +175,18 @@ def load_model(text: str, ksy_dir: str, imports: tuple[tuple[str, str], ...] = (
     meta = main.get("meta") or {}
     sid = str(meta.get("id", "spec"))
     raw: dict[tuple, dict] = {}
-    todo, seen = [(sid, main)], set()
-    while todo:
-        s, doc = todo.pop()
-        if s in seen:
-            continue
-        seen.add(s)
+    given = dict(imports)
+
+    def load(entry: str, _importer: object) -> tuple[str, dict] | None:
+        name = import_name(entry)
+        if name in given:
+            sub = yaml.safe_load(given[name]) or {}
+            return str((sub.get("meta") or {}).get("id", name)), sub
+        p = Path(ksy_dir) / f"{name}.ksy"
+        return (name, yaml.safe_load(p.read_text(encoding="utf-8")) or {}) if p.exists() else None
+
+    for s, doc in walk_imports(sid, main, load):
         _collect(s, doc, (), raw)
-        for imp in (doc.get("meta") or {}).get("imports") or []:
-            name = Path(str(imp)).name
-            if name.endswith(".ksy"):
-                name = name[:-4]
-            given = dict(imports)
-            if name in given:
-                sub = yaml.safe_load(given[name]) or {}
-                todo.append((str((sub.get("meta") or {}).get("id", name)), sub))
-                continue
-            p = Path(ksy_dir) / f"{name}.ksy"
-            if p.exists():
-                todo.append((name, yaml.safe_load(p.read_text(encoding="utf-8")) or {}))
     types: dict[tuple, TypeDef] = {}
     for (s, path), doc in raw.items():
         fields = [_field(a["id"], a, "seq", s, path, raw)

@@ -41,6 +41,7 @@ from .compiler import (
     run_compiler,
     spec_hash,
 )
+from .imports import walk_imports
 
 __all__ = ["SpecSource", "read_spec", "shipped_spec", "spec_files", "search_dirs", "spec_line", "compiled_dir",
            "env_specs"]
@@ -182,24 +183,22 @@ def _find_import(name: str, importer: Path | None, dirs: tuple[Path, ...]) -> Pa
 
 
 def _imports(doc: dict, path: Path | None, dirs: tuple[Path, ...], name: str) -> tuple:
+    texts: dict[Path | None, str] = {}
+
+    def load(entry: str, importer: Path | None) -> tuple[Path, dict]:
+        q = _find_import(entry, importer, dirs)
+        if q is None:
+            raise SpecError(name if importer == path else str(importer),
+                            f"imported spec not found: {entry} (looked beside the spec, in "
+                            f"{', '.join(str(x) for x in dirs[:4])}{' ...' if len(dirs) > 4 else ''})")
+        texts[q] = q.read_text(encoding="utf-8")
+        return q, _load_yaml(texts[q], str(q))
+
     out: dict[str, tuple[str, Path, str]] = {}
-    todo = [(doc, path, name)]
-    seen: set[Path] = set()
-    while todo:
-        d, p, n = todo.pop()
-        for imp in (d.get("meta") or {}).get("imports") or []:
-            q = _find_import(str(imp), p, dirs)
-            if q is None:
-                raise SpecError(n, f"imported spec not found: {imp} (looked beside the spec, in "
-                                   f"{', '.join(str(x) for x in dirs[:4])}{' ...' if len(dirs) > 4 else ''})")
-            if q in seen:
-                continue
-            seen.add(q)
-            text = q.read_text(encoding="utf-8")
-            sub = _load_yaml(text, str(q))
+    for q, sub in walk_imports(path, doc, load):
+        if q != path:
             sid = _spec_id(sub, str(q))
-            out.setdefault(sid, (sid, q, text))
-            todo.append((sub, q, str(q)))
+            out.setdefault(sid, (sid, q, texts[q]))
     return tuple(out.values())
 
 
