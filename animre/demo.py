@@ -112,10 +112,14 @@ def run_notebook(path: str | os.PathLike, out_dir: str | os.PathLike, data: str 
 
     Examples
     --------
-    >>> import tempfile; out = tempfile.mkdtemp()
-    >>> p = run_notebook("notebooks/02_homm2_frm.ipynb", out, "data/samples")
+    >>> import tempfile, nbformat; out = tempfile.mkdtemp()
+    >>> cell = nbformat.v4.new_code_cell("import os; print(os.environ['ANIMRE_DATA'])")
+    >>> nbformat.write(nbformat.v4.new_notebook(cells=[cell]), f"{out}/hello.ipynb")
+    >>> p = run_notebook(f"{out}/hello.ipynb", out, "data/samples")
     >>> p.relative_to(out).as_posix()
-    '02_homm2_frm/samples/02_homm2_frm.ipynb'
+    'hello/samples/hello.ipynb'
+    >>> nbformat.read(p, as_version=4).cells[0].outputs[0]["text"].strip().endswith("data/samples")
+    True
     """
     import nbformat
     from nbclient import NotebookClient
@@ -207,11 +211,15 @@ def run_demo(out_dir: str | os.PathLike = "out", data: str | os.PathLike | None 
 
     Examples
     --------
-    >>> import tempfile; out = tempfile.mkdtemp()
-    >>> files = run_demo(out, notebooks=["notebooks/06_spec_experiment.ipynb"])
-    >>> sorted(p.relative_to(out).as_posix() for p in files)[:2]  # doctest: +NORMALIZE_WHITESPACE
-    ['06_spec_experiment/samples/06_spec_experiment.ipynb',
-     '06_spec_experiment/samples/spec_experiment_adopted_diff.csv']
+    A notebook of one cell that writes a table into its run folder (the
+    notebooks of ``notebooks/`` run the same way; the tests run each of them):
+
+    >>> import tempfile, nbformat; out = tempfile.mkdtemp()
+    >>> cell = nbformat.v4.new_code_cell("import os; open(os.environ['ANIMRE_OUT'] + '/t.csv', 'w').write('a')")
+    >>> nbformat.write(nbformat.v4.new_notebook(cells=[cell]), f"{out}/table.ipynb")
+    >>> files = run_demo(out, notebooks=[f"{out}/table.ipynb"])
+    >>> sorted(p.relative_to(out).as_posix() for p in files)
+    ['table/samples/t.csv', 'table/samples/table.ipynb']
     """
     out = Path(out_dir)
     data = prepare_run(DEFAULT_DATA if data is None else data, out)

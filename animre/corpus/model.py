@@ -140,7 +140,16 @@ class Corpus:
         'u4'
         """
         s = self.schema
-        return s[s["table"] == table].reset_index(drop=True)
+        return self._by_table(s)[0].get(table, s.iloc[0:0]).reset_index(drop=True)
+
+    def _by_table(self, s: pd.DataFrame) -> tuple[dict, set]:
+        """The schema's rows per table and its (table, column) pairs, split once per schema (a profile of
+        every table asks for every table's columns many times)."""
+        got = self.__dict__.get("_split")
+        if got is None or got[0] is not s:
+            rows = {t: g for t, g in s.groupby("table", sort=False)}
+            got = self._split = (s, rows, set(zip(s["table"], s["column"])))
+        return got[1], got[2]
 
     def has_column(self, table: str, column: str) -> bool:
         """True when the loaded spec (or a derived column) gives ``table`` the column ``column``.
@@ -152,8 +161,7 @@ class Corpus:
         """
         if column in ("file", "block") or (table, column) in self._derived_ok:
             return True
-        s = self.schema
-        return bool(((s["table"] == table) & (s["column"] == column)).any())
+        return (table, column) in self._by_table(self.schema)[1]
 
     def ids(self, table: str) -> list[str]:
         """Columns whose values identify a table's records: its positions and ``-animre-id`` fields.

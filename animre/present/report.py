@@ -362,7 +362,8 @@ def report_html(corpus, *, title: str | None = None) -> str:
 
     Examples
     --------
-    >>> page = report_html(corpus)
+    >>> from animre import open_corpus
+    >>> page = report_html(open_corpus("data/samples/frm", cache=False, progress=False))
     >>> [f'id="{s}"' in page for s, _ in SECTIONS]
     [True, True, True, True, True, True, True]
     """
@@ -420,7 +421,9 @@ def write_report(corpus, path: str | os.PathLike, *, title: str | None = None) -
     Examples
     --------
     >>> import tempfile, pathlib
-    >>> p = write_report(corpus, pathlib.Path(tempfile.mkdtemp()) / "report.html")
+    >>> from animre import open_corpus
+    >>> frm = open_corpus("data/samples/frm", cache=False, progress=False)
+    >>> p = write_report(frm, pathlib.Path(tempfile.mkdtemp()) / "report.html")
     >>> p.read_text().count("<section")
     7
     """

@@ -8,6 +8,7 @@ a wiki table is :mod:`animre.export`'s job.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -130,8 +131,29 @@ def profile_alerts(prof: pd.DataFrame) -> pd.DataFrame:
 # ----------------------------------------------------------------------------- internals
 
 
+_KEY_SETS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # corpus -> (its tables' identity, key sets)
+
+
 def _key_sets(corpus: Any, key_tables: Mapping[str, Any] | None) -> list[dict]:
-    """Key value sets: [{name, table, column, values (set), per_file {file: set} or None}]."""
+    """Key value sets: [{name, table, column, values (set), per_file {file: set} or None}].
+
+    A corpus's own key sets are computed once for as long as its tables are the same objects: a profile of
+    every table would otherwise gather every table's keys per table.
+    """
+    if key_tables is None and corpus is not None:
+        token = tuple((t, id(df), len(df)) for t, df in corpus.tables.items())
+        try:
+            got = _KEY_SETS.get(corpus)
+        except TypeError:  # an object that takes no weak reference: no memory of it
+            return _gather_key_sets(corpus, None)
+        if got is None or got[0] != token:
+            got = (token, _gather_key_sets(corpus, None))
+            _KEY_SETS[corpus] = got
+        return got[1]
+    return _gather_key_sets(corpus, key_tables)
+
+
+def _gather_key_sets(corpus: Any, key_tables: Mapping[str, Any] | None) -> list[dict]:
     out = []
     specs: list[tuple[str, Any]] = []
     if key_tables is not None:

@@ -5,7 +5,9 @@ Fixed seed in CI; ``ANIMRE_FUZZ_EXAMPLES=5000 make fuzz`` runs a longer campaign
 
 from __future__ import annotations
 
+import contextlib
 import os
+import resource
 import tracemalloc
 
 import numpy as np
@@ -84,10 +86,55 @@ def test_originals_reach_every_type(originals, realdata):
         assert defined - imported_roots - seen == set(), (fmt, sorted(defined - seen))
 
 
-def _parse_ok_or_parse_error(data: bytes, name: str, fmt: str | None):
-    """Parse and tabulate; only ParseError may escape. Peak memory stays proportional."""
-    tracemalloc.start()
+def _allowance(data: bytes) -> int:
+    """The memory a parse of ``data`` may take: in proportion to the file size, plus a constant."""
+    return 200 * len(data) + 16_000_000
+
+
+def _address_space() -> int | None:
+    """This process's virtual address space in bytes (Linux), or None where it cannot be read."""
     try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[0]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+@contextlib.contextmanager
+def _memory_bounded(data: bytes, name: str):
+    """No allocation out of proportion to the file size inside the block.
+
+    On Linux the address space is capped (``RLIMIT_AS``) at what the process
+    holds plus :func:`_allowance`: an allocation past it fails at once with a
+    MemoryError, reported as the failure. That costs two system calls a parse;
+    tracing every allocation (``tracemalloc``, the fallback elsewhere) makes
+    each parse 3 to 5 times slower.
+    """
+    held = _address_space()
+    if held is None or not hasattr(resource, "RLIMIT_AS"):
+        tracemalloc.start()
+        try:
+            yield
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        assert peak < _allowance(data), (name, peak, len(data))
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = held + _allowance(data)
+    resource.setrlimit(resource.RLIMIT_AS, (cap if hard == resource.RLIM_INFINITY else min(cap, hard), hard))
+    try:
+        yield
+    except MemoryError:
+        raise AssertionError(f"{name}: a parse of {len(data)} bytes asked for more than "
+                             f"{_allowance(data):,} bytes of memory") from None
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+def _parse_ok_or_parse_error(data: bytes, name: str, fmt: str | None):
+    """Parse and tabulate; only ParseError may escape. Memory stays in proportion to the file size."""
+    with _memory_bounded(data, name):
         try:
             f, obj, bases = parse_data(data, name, fmt)
             flatten(obj, bases, plan_of(f))
@@ -95,11 +142,6 @@ def _parse_ok_or_parse_error(data: bytes, name: str, fmt: str | None):
             assert e.file == name
             assert str(e).startswith(f"{name}: ")
             assert isinstance(e.offset, int) and e.offset >= 0
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    # work is bounded by the input: no allocation out of proportion to the file size
-    assert peak < 200 * len(data) + 16_000_000, (name, peak, len(data))
 
 
 def test_every_format_has_samples(originals):

@@ -37,7 +37,7 @@ def _run(clone, ci: bool):
     if ci:
         env["CI"] = "true"
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs",
+        [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "-rs",  # one process: a subset
          "tests/unit/formats/test_detect.py", "tests/e2e/test_fuzz.py::test_originals_reach_every_type"],
         cwd=clone, env=env, capture_output=True, text=True, timeout=900)
 

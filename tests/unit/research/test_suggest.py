@@ -37,18 +37,17 @@ OTHER_SEED = 5  # a second generated corpus: the truth is read from its own mani
 @pytest.fixture(scope="module", params=["samples", OTHER_SEED], ids=["seed2097", f"seed{OTHER_SEED}"])
 def case(request, samples_dir, tmp_path_factory):
     """(corpus, manifest, suggestions) of one generated sample corpus."""
-    if request.param == "samples":
-        folder = samples_dir
-    else:
-        folder = tmp_path_factory.mktemp(f"samples{request.param}")
-        generate_all(folder, seed=request.param)
+    if request.param == "samples":  # the corpus and suggestions the other tests read: computed once
+        return request.getfixturevalue("corpus"), load_manifest(samples_dir), request.getfixturevalue("sugg")
+    folder = tmp_path_factory.mktemp(f"samples{request.param}")
+    generate_all(folder, seed=request.param)
     c = _open(folder)
     return c, load_manifest(folder), animre.suggest(c, include_in_spec=True)
 
 
 @pytest.fixture(scope="module")
-def corpus(samples_dir):
-    return _open(samples_dir)
+def corpus(sample_corpus):
+    return sample_corpus  # the session's corpus of the samples (opened without cache, as _open does)
 
 
 @pytest.fixture(scope="module")
