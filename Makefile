@@ -37,7 +37,7 @@ browser:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
 samples: $(SAMPLES)/manifest.json
-$(SAMPLES)/manifest.json: $(VENV)/.installed $(shell find animre/samples -name "*.py")
+$(SAMPLES)/manifest.json: $(VENV)/.installed $(shell find animre/samples animre/formats -path "*samples*" -name "*.py")
 	$(BIN)/python -m animre samples $(SAMPLES) --seed $(SEED)
 
 compile: setup

@@ -349,7 +349,7 @@ def expr_claim(text: str, source: str, table: str, expr: str, *, where: str | No
             found.append(next(iter(vals.values())) if len(texts) == 1 and vals else
                          ", ".join(f"{t}={v}" for t, v in vals.items()))
             firsts.append(ask.first)
-        offs = [_offset(corpus, f) for f in firsts]
+        offs = _offsets(corpus, firsts)
         return pd.DataFrame({"file": df["file"].to_numpy()[keep] if len(keep) else [],
                              "holds": holds, "offset": pd.array(offs, dtype="Int64"), "value": found,
                              "detail": detail, "expected": exp}, columns=CLAIM_COLUMNS)
@@ -365,13 +365,19 @@ def _row_holds(fn: Callable[[Any], Any], r: RowResolver) -> bool:
         return False
 
 
-def _offset(corpus: Any, first: tuple[str, int, str] | None) -> Any:
-    """The absolute offset of the first cell an expression read (table, row position, column)."""
-    if first is None:
-        return pd.NA
-    table, i, column = first
-    df = corpus.tables[table]
-    return corpus.offsets(table, column, df.index[[i]]).iloc[0]
+def _offsets(corpus: Any, firsts: list) -> list:
+    """The absolute offsets of the first cells expressions read ((table, row position, column) or None each):
+    one look-up per table and column, not per row."""
+    out: list = [pd.NA] * len(firsts)
+    groups: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    for j, first in enumerate(firsts):
+        if first is not None:
+            groups.setdefault((first[0], first[2]), []).append((j, first[1]))
+    for (table, column), items in groups.items():
+        idx = corpus.tables[table].index[[i for _, i in items]]
+        for (j, _), v in zip(items, corpus.offsets(table, column, idx).tolist(), strict=True):
+            out[j] = v
+    return out
 
 
 def _safe(fn: Callable[[Any], Any], arg: Any) -> bool:

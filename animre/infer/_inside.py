@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 
 from ..base.errors import UsageError
+from ..research import SUGGESTION_COLUMNS
 from ._guard import ALPHA
 from ._ksy import to_ksy
 from ._layout import solve
@@ -25,8 +26,6 @@ from ._rows import Rows
 
 __all__ = ["propose_fields"]
 
-_COLUMNS = ["spec", "type", "field", "table", "column", "kind", "suggestion", "evidence", "holds", "of", "unit",
-            "n_files", "counterexamples", "edit", "status"]
 
 
 def _expr(blob: str, o: int, w: int, t: str) -> str | None:
@@ -81,6 +80,6 @@ def propose_fields(corpus: Any, table: str | None, column: str | None, *, min_fi
                     "suggestion": f"instance {name}: {f.type} at byte {f.offset} of {fid}", "evidence": f.evidence,
                     "holds": f.holds, "of": f.of, "unit": "rows", "n_files": len(files), "counterexamples": [],
                     "edit": edit, "status": "proposed"})
-    sug = pd.DataFrame(out, columns=_COLUMNS)
+    sug = pd.DataFrame(out, columns=SUGGESTION_COLUMNS)
     return InferredSpec(to_ksy(lay, name=f"{fid}_fields", n_files=len(files)), evidence(lay), lay, files,
                         suggestions=sug)

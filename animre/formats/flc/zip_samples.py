@@ -21,6 +21,7 @@ SUBDIR = "zip"
 ARCHIVE = "CIV3UNITS.ZIP"
 N_FLC = 5
 N_LOOSE = 2
+STAMP = (2001, 10, 30, 12, 0, 0)  #: every member's modification time (Civ3's release date, noon)
 
 
 def generate(out_dir: Path, seed: int) -> dict:
@@ -47,7 +48,9 @@ def generate(out_dir: Path, seed: int) -> dict:
     files: dict[str, dict] = {arch: {"format": None, "archive": "zip", "members": N_FLC}}
     with zipfile.ZipFile(d / ARCHIVE, "w") as z:
         for k, f in enumerate(picks):
-            z.writestr(f, blobs[f], compress_type=zipfile.ZIP_DEFLATED if k % 2 == 0 else zipfile.ZIP_STORED)
+            info = zipfile.ZipInfo(f, date_time=STAMP)  # a fixed time: the same seed writes the same bytes
+            info.external_attr = 0o644 << 16
+            z.writestr(info, blobs[f], compress_type=zipfile.ZIP_DEFLATED if k % 2 == 0 else zipfile.ZIP_STORED)
             files[f"{arch}/{f}"] = {"format": "flc", "container": arch,
                                     "compressed": k % 2 == 0, "flc": truth[f]}
     loose = {}

@@ -263,15 +263,17 @@ def test_report_cli_usage_error(tmp_path):
     assert r.returncode == 2
 
 
-def test_a_failing_section_does_not_break_the_report(sample_corpus, monkeypatch):
+def test_a_failing_section_does_not_break_the_report(samples_dir, monkeypatch):
     import animre.present.report as rep
+
+    small = animre.open_corpus(samples_dir / "frm", cache=False, progress=False)  # any corpus: one folder's
 
     def boom(corpus):
         raise RuntimeError("planted failure")
 
     for name in ("_coverage", "_relations"):
         monkeypatch.setattr(rep, name, boom)
-    page = rep.report_html(sample_corpus)
+    page = rep.report_html(small)
     assert page.count("this section failed: RuntimeError: planted failure") == 2
     assert all(f'id="{s}"' in page for s, _ in SECTIONS)
 
