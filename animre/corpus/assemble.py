@@ -14,11 +14,15 @@ def assemble(corpus, snapshot: dict, order: list[str], fresh_tables: dict) -> No
     rank = {f: i for i, f in enumerate(order)}
     fresh = [r for r in corpus.results if not r.cached or r.error]
     fresh_files = {r.file for r in fresh}
+    # the format tables change only when a file with a format was parsed now or a cached file is gone (a file
+    # no format reads is looked at on every open and has no rows)
+    stale = snapshot.get("stale", True)
+    tables_change = stale or any(r.format is not None for r in fresh)
     snap_tables = snapshot.get("tables", {})
     snap_files = snapshot.get("files")
 
-    def merge(old: pd.DataFrame | None, new: pd.DataFrame) -> pd.DataFrame:
-        if not fresh and old is not None:  # everything from the snapshot: already in order
+    def merge(old: pd.DataFrame | None, new: pd.DataFrame, changed: bool = bool(fresh) or stale) -> pd.DataFrame:
+        if not changed and old is not None:  # everything from the snapshot: already in order
             return old
         if old is None or not len(old):
             df = new
@@ -50,7 +54,7 @@ def assemble(corpus, snapshot: dict, order: list[str], fresh_tables: dict) -> No
         else:
             new = pd.DataFrame(columns=["file"])
             new_s = new_e = pd.DataFrame(columns=["file"])
-        if t in snap_tables and not fresh:  # unchanged corpus: spans load when first asked for
+        if t in snap_tables and not tables_change:  # unchanged tables: spans load when first asked for
             old, load_spans = snap_tables[t]
             if len(old):
                 corpus.tables[t] = old
@@ -64,9 +68,9 @@ def assemble(corpus, snapshot: dict, order: list[str], fresh_tables: dict) -> No
                 new_e["file"] = new["file"]
             old_s = old_s.assign(file=old["file"].values)
             old_e = old_e.assign(file=old["file"].values)
-            df = merge(old, new)
-            ss = merge(old_s, new_s)
-            ee = merge(old_e, new_e)
+            df = merge(old, new, tables_change)
+            ss = merge(old_s, new_s, tables_change)
+            ee = merge(old_e, new_e, tables_change)
             ss["file"] = pd.NA
             ee["file"] = pd.NA
         else:

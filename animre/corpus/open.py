@@ -83,7 +83,7 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *,
         sources = [i.src for i in idents]
         keys = {i.name: i.key for i in idents}
         clock.lap("list, hash and detect")
-        snapshot, sdir = None, None
+        snapshot, sdir, stale = None, None, False
         if cache_dir is not None:
             sdir = snapshot_dir(cache_dir, root, files, {
                 **(parsers or {}),
@@ -97,6 +97,8 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *,
                 reuse = {n for n, k in keys.items() if k is not None and old_keys.get(n) == k}
                 if reuse != set(old_keys) or len(reuse) != len(keys):
                     snapshot["files"] = snapshot["files"][snapshot["files"]["file"].isin(reuse)]
+                stale = reuse != {n for n, k in old_keys.items() if k is not None}  # gone or changed: rewritten
+                snapshot["stale"] = stale
         clock.lap("read cache")
         reused = set()
         if snapshot is not None:
@@ -133,7 +135,10 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *,
                         formats=reg)
         del fresh
         clock.lap("assemble")
-        if sdir is not None and (todo or snapshot is None):
+        # a new snapshot when something was parsed that a snapshot keeps (files without a format, or that cannot
+        # be read, have no key: they are looked at again on every open, and rewriting the cache for them costs
+        # more than the rest of a warm open)
+        if sdir is not None and (snapshot is None or stale or any(keys.get(i.name) is not None for i in todo)):
             write_snapshot(sdir, keys, corpus._snapshot_payload())
         clock.lap("write cache")
         corpus._derive()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 
 import pandas as pd
+import pytest
 
 import animre
 
@@ -126,3 +127,38 @@ def test_corpus_opened_earlier_keeps_its_own_spans(samples_dir, tmp_path):
     row = first.tables["frm"].index[first.tables["frm"].file == victim.name][0]
     assert first.span("frm", row, "walk_speed") == (162, 166)
     assert victim.name not in set(second.tables["frm"].file)
+
+
+def test_a_file_no_format_reads_leaves_the_cache_as_it_is(samples_dir, tmp_path):
+    """A folder with a file no format reads (looked at on every open): a warm open writes no new snapshot, and
+    its tables are the cold open's."""
+    d = _copy_frm(samples_dir, tmp_path)
+    (d / "NOTES.BIN").write_bytes(b"not a format of the kit\n")
+    cache = tmp_path / "cache"
+    cold = animre.open_corpus(d, cache=cache)
+    gens = sorted(p.name for p in cache.rglob("g*") if p.is_dir())
+    warm = animre.open_corpus(d, cache=cache)
+    assert sorted(p.name for p in cache.rglob("g*") if p.is_dir()) == gens
+    assert set(warm.files["status"]) == {"parsed", "skipped"}
+    for t in cold.tables:
+        if t != "files":
+            pd.testing.assert_frame_equal(cold.tables[t], warm.tables[t], check_dtype=False)
+            pd.testing.assert_frame_equal(cold.spans[t][1], warm.spans[t][1])
+
+
+@pytest.mark.parametrize("unread", [False, True], ids=["every-file-read", "with-a-file-no-format-reads"])
+def test_a_file_removed_since_the_last_open_leaves_every_table(samples_dir, tmp_path, unread):
+    d = _copy_frm(samples_dir, tmp_path)
+    if unread:
+        (d / "NOTES.BIN").write_bytes(b"not a format of the kit\n")
+    cache = tmp_path / "cache"
+    animre.open_corpus(d, cache=cache)
+    gone = sorted(d.glob("*FRM.BIN"))[3]
+    gone.unlink()
+    warm = animre.open_corpus(d, cache=cache)
+    assert all(r.cached for r in warm.results if r.format is not None)
+    for t, df in warm.tables.items():
+        assert gone.name not in set(df["file"]), t
+    again = animre.open_corpus(d, cache=cache)  # and the snapshot written then holds it no more
+    assert all(gone.name not in set(df["file"]) for df in again.tables.values())
+    assert len(again.tables["frm"]) == 7
