@@ -24,13 +24,13 @@ from __future__ import annotations
 import argparse
 import io
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from kaitaistruct import KaitaiStream  # noqa: E402
+from run import REALDATA, ROOT, best  # noqa: E402 - the timing rule and the real files of every benchmark
 from spec_outcomes import ordinary, read_all  # noqa: E402
 
 from animre.formats import all_formats, detect_format  # noqa: E402
@@ -38,9 +38,6 @@ from animre.sources import HEAD  # noqa: E402
 from animre.spec.compiler import KSY_DIR, load_parser  # noqa: E402
 from animre.spec.parse import parse_bytes  # noqa: E402
 from animre.tables.read import read_chunks  # noqa: E402
-
-ROOT = Path(__file__).resolve().parent.parent
-REALDATA = ROOT.parent / "shared" / "realdata"
 
 
 def _files(fmt: str) -> list[tuple[str, bytes]]:
@@ -57,15 +54,6 @@ def _files(fmt: str) -> list[tuple[str, bytes]]:
             if got is not None and got.name == fmt and got.locate is None:
                 out.append((str(p), data))
     return out
-
-
-def _best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def main() -> int:
@@ -113,7 +101,7 @@ def main() -> int:
             for f, data in ok:
                 read_chunks(data, f, fmt)
 
-        t = {k: _best(fn, args.repeat) for k, fn in
+        t = {k: best(fn, args.repeat) for k, fn in
              (("plain", plain), ("dseq", debug_seq), ("inst", inst), ("debug", debug), ("tables", tables))}
         for k in total:
             total[k] += t[k]
