@@ -73,6 +73,8 @@ def _region(r: Region, endian: str) -> dict:
         d.update({"type": r.record.name, "repeat": "expr", "repeat-expr": r.count})
     elif r.kind == "records":
         d.update({"size": r.stride, "repeat": "expr", "repeat-expr": r.count})
+    elif r.kind == "str":  # ISO-8859-1 reads any byte: a next file's name with a byte past ASCII still parses
+        d.update({"type": "str", "size": r.size, "encoding": "ISO-8859-1"})
     elif r.kind == "strz":
         d.update({"type": "strz", "encoding": "ISO-8859-1"})
     elif r.count is not None and r.stride == 1:

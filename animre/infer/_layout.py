@@ -16,15 +16,15 @@ from dataclasses import field as dc_field
 
 import numpy as np
 
-from ._chunks import chunk_lengths
+from ._chunks import chunk_lengths, text_lengths
 from ._directory import directory_field
 from ._limits import MAX_RECORD_WIDTH, MAX_RECORDS, MAX_RECORDS_PER_FILE, TARGET_PEEK
 from ._model import Field, Layout, Region
-from ._roles import file_size_fields, offset_fields, relation_fields, start_candidates
+from ._roles import file_size_fields, offset_fields, pair_sizes, relation_fields, start_candidates
 from ._roles import views as row_views
 from ._rows import Rows, int_view
 from ._sample import Sample
-from ._values import byte_order_vote, float_fields, segment, string_fields
+from ._values import byte_order_vote, float_fields, segment, small_byte_runs, string_fields
 
 __all__ = ["solve", "MAX_RECORDS", "MAX_RECORD_WIDTH"]
 
@@ -61,14 +61,19 @@ def _magic(rows: Rows) -> Field | None:
 
 
 def _later_magics(rows: Rows, fields: list[Field]) -> None:
-    """Constants past the start that are magics too (``SCRM`` at 44 of an S3M): the same text of 2 or more magic
-    characters, or 4 or more bytes of which 3 are not zero, in every file. Other constants stay documented."""
+    """Constants past the start that are magics too (``SCRM`` at 44 of an S3M, ``E0 A5`` at 4 of an Aseprite
+    file): the same text of 2 or more magic characters, 2 or 3 bytes in the first 8 (after a size at most: past
+    them the same two bytes are as often a stream's own header, as zlib's 78 DA) none of them zero and at most
+    one below 16 (a version 1.04 is 04 01), or 4 or more bytes of
+    which 3 are not zero, in every file. Other constants (a small number: its high byte is zero) stay
+    documented."""
     for f in fields:
         if f.role != "const" or f.offset == 0 or f.width < 2 or f.end > rows.width:
             continue
         b = bytes(rows.m[0, f.offset:f.end])
         text = all(c in _MAGIC_TEXT for c in b) and sum(chr(c).isalpha() for c in b) >= 2
-        if text or (f.width >= 4 and sum(c != 0 for c in b) >= 3):
+        short = f.offset <= 8 and all(b) and sum(c < 0x10 for c in b) <= 1
+        if text or (f.width >= 4 and sum(c != 0 for c in b) >= 3) or short:
             f.role, f.type, f.value = "magic", None, b
             f.evidence = f"the same {f.width} bytes at 0x{f.offset:x} of {rows.n}/{rows.n} files"
             f.name = f"magic_0x{f.offset:02x}"
@@ -177,12 +182,13 @@ def _directory(got: tuple[Field, Region], fields: list[Field], regions: list[Reg
 
 
 def _cut(regions: list[Region], fields: list[Field], offsets: dict, taken: np.ndarray, width: int, b0: int) -> int:
-    """The header ends where records at a constant position start: its width (fields past it dropped).
+    """The header ends where records or a text of variable length at a constant position start: its width
+    (fields past it dropped).
 
     ``b0``: where the rows start in the file (a variant's body); region starts are file positions.
     """
-    starts = [int(r.start) - b0 for r in regions if r.kind == "records" and isinstance(r.start, (int, np.integer))
-              and 0 < int(r.start) - b0 < width]
+    starts = [int(r.start) - b0 for r in regions if r.kind in ("records", "str")
+              and isinstance(r.start, (int, np.integer)) and 0 < int(r.start) - b0 < width]
     if not starts:
         return width
     p = min(starts)
@@ -389,13 +395,21 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
             got = directory_field(rows, samples, views, w.taken, alpha, w.endian)
             if got is not None:
                 _directory(got, w.fields, w.regions, w.taken, b0)
-        for f, reg in chunk_lengths(rows, samples, views, w.taken, alpha, w.endian):
+        for f, reg in chunk_lengths(rows, samples, views, w.taken, alpha, w.endian) + \
+                text_lengths(rows, samples, views, w.taken, alpha, w.endian):
             if _claim(w.taken, f):
                 w.fields.append(f)
                 w.regions.append(reg)
+        pair = pair_sizes(rows, views, w.taken, alpha, w.endian)
+        if pair and all(_claim(w.taken, f) for f, _ in pair):
+            w.fields += [f for f, _ in pair]
+            w.regions += [r for _, r in pair]
         w.width = _cut(w.regions, w.fields, w.offsets, w.taken, w.width, b0)
     floats = [t for t in float_fields(rows, alpha) if t[1].type.endswith(w.endian) and t[1].end <= w.width]
-    for _logp, f in sorted(string_fields(rows, alpha) + floats, key=lambda t: t[0]):
+    for _logp, f in sorted(string_fields(rows, alpha, w.taken) + floats, key=lambda t: t[0]):
+        if f.end <= w.width and _claim(w.taken, f):
+            w.fields.append(f)
+    for f in small_byte_runs(rows, w.taken, alpha):
         if f.end <= w.width and _claim(w.taken, f):
             w.fields.append(f)
     full = _segment_rest(w)

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 __all__ = [
     "ALPHA", "MIN_FILES", "HEADER_MAX", "MAX_FILES", "MAX_LISTED", "MAX_WINDOW",
-    "MAX_K", "MAX_STRIDE", "COUNT_WINDOW", "START_WINDOW", "MAX_STARTS",
+    "MAX_K", "MAX_STRIDE", "COUNT_WINDOW", "PAIR_WINDOW", "START_WINDOW", "MAX_STARTS",
     "MAX_RECORDS", "MAX_RECORDS_PER_FILE", "MAX_RECORD_WIDTH", "TARGET_PEEK",
     "DIRECTORY_COUNT_AREA", "DIRECTORY_STRIDES", "DIRECTORY_START_SPAN", "DIRECTORY_MAX_COUNT",
     "DIRECTORY_PER_FILE", "DIRECTORY_MIN_DISTINCT",
-    "CHUNK_WINDOW", "CHUNK_LANDING", "CHUNK_MIN_DISTINCT", "TAG_WINDOW", "MIN_ARRAY",
+    "CHUNK_WINDOW", "CHUNK_LANDING", "CHUNK_MIN_DISTINCT", "TEXT_GAP", "TEXT_MAX", "TEXT_MIN_DISTINCT",
+    "TAG_WINDOW", "MIN_ARRAY", "SMALL_RUN", "SMALL_MAX", "SMALL_SHARE",
 ]
 
 # ---------------------------------------------------------------- the guard (thresholds)
@@ -47,6 +48,9 @@ MAX_K = 4096
 MAX_STRIDE = 1 << 16
 #: Header bytes tried as counts and sizes of a relation.
 COUNT_WINDOW = 512
+#: Header bytes whose 1- and 2-byte fields are tried in pairs as two counts that tile the file (pairs grow as the
+#: square of the window; block counts sit at the start of a header).
+PAIR_WINDOW = 64
 #: Header bytes tried as region starts with few distinct values (confirmed only by a relation that uses them).
 START_WINDOW = 64
 #: Region starts of few values kept (each multiplies the relations tried, and so the Bonferroni factor).
@@ -82,6 +86,15 @@ CHUNK_WINDOW = 256
 CHUNK_LANDING = 4
 CHUNK_MIN_DISTINCT = 3
 
+# ---------------------------------------------------------------- length-prefixed texts
+
+#: How far past its length field a text may start (a second length or a flag between them, as a ZIP entry's
+#: name after its extra field's length), the longest text length tried (a name in a header, not a data block),
+#: and the distinct lengths of texts that end exactly there needed (fewer: a constant name proves nothing).
+TEXT_GAP = 8
+TEXT_MAX = 4096
+TEXT_MIN_DISTINCT = 3
+
 # ---------------------------------------------------------------- variants and the written spec
 
 #: Header bytes tried as a version / kind byte that variants split on.
@@ -89,3 +102,11 @@ TAG_WINDOW = 16
 #: Adjacent plain integers or floats of one type written as one array (``repeat: expr``): two are as often two
 #: fields (a width and a height); three or more of one type in a row were an array in most tuning formats.
 MIN_ARRAY = 3
+#: An array of small bytes starts at this many adjacent bytes that vary and are at most SMALL_MAX in every file
+#: (fewer are as often flags and counts side by side; an order list or per-slot counts of a fixed record run
+#: longer), and SMALL_MAX is below the sign bit (a signed signal has bytes on both sides of it).
+SMALL_RUN = 8
+SMALL_MAX = 127
+#: Past its first SMALL_RUN bytes a run goes on over bytes small in this share of the files (an order list's
+#: unused tail is zeros in most files and leftovers in a few).
+SMALL_SHARE = 0.75

@@ -12,11 +12,11 @@ import math
 import numpy as np
 
 from ._guard import accepted, equation_log10, per_file_log10
-from ._limits import COUNT_WINDOW, MAX_K, MAX_STARTS, MAX_STRIDE, START_WINDOW
+from ._limits import COUNT_WINDOW, MAX_K, MAX_STARTS, MAX_STRIDE, PAIR_WINDOW, START_WINDOW
 from ._model import Field, Region
 from ._rows import TYPES, Rows, int_view
 
-__all__ = ["file_size_fields", "offset_fields", "relation_fields", "start_candidates", "type_name"]
+__all__ = ["file_size_fields", "offset_fields", "relation_fields", "pair_sizes", "start_candidates", "type_name"]
 
 
 def type_name(w: int, e: str, signed: bool = False) -> str:
@@ -177,6 +177,12 @@ def relation_fields(rows: Rows, views: dict, taken: np.ndarray, offsets: dict[st
     """
     bounds = [(n, v) for n, (f, v) in offsets.items()] + [("_root._io.size", rows.fsize)]
     starts = [(None, None)] + [(n, v) for n, (f, v) in offsets.items()]
+    spans = {n: (f.offset, f.end) for n, (f, v) in offsets.items()}
+
+    def overlaps(o: int, w: int, *names) -> bool:
+        """The count's bytes are part of a bound's (a big-endian offset's high half read as a count of 65536s)."""
+        return any(n in spans and o < spans[n][1] and spans[n][0] < o + w for n in names)
+
     cands = []
     for (w, e), v in views.items():
         for o in range(min(v.shape[1], COUNT_WINDOW)):
@@ -198,7 +204,8 @@ def relation_fields(rows: Rows, views: dict, taken: np.ndarray, offsets: dict[st
         idx = (int(ne[0]) if len(ne) else -1, int(pos[0]) if len(pos) else -1)
         for zn, z in bounds:
             for xn, x in starts:
-                if xn == zn or (o, w, zn) in used:
+                if xn == zn or (o, w, zn) in used or overlaps(o, w, xn, zn) or \
+                        xn in spans and zn in spans and spans[xn][0] < spans[zn][1] and spans[zn][0] < spans[xn][1]:
                     continue
                 got = _fit(c, z, x, idx)
                 if got is None:
@@ -227,3 +234,78 @@ def relation_fields(rows: Rows, views: dict, taken: np.ndarray, offsets: dict[st
                 out.append((f, reg))
                 used.add((o, w, zn))
     return out
+
+
+def pair_sizes(rows: Rows, views: dict, taken: np.ndarray, alpha: float,
+               endian: str = "le") -> list[tuple[Field, Region]]:
+    """Two counts that tile the rest of the file: ``file size == start + s1 * c1 + s2 * c2`` in every file.
+
+    A header that counts two kinds of blocks of fixed sizes (a ROM's 16 KiB program banks and 8 KiB picture
+    banks after a 16-byte header). Pairs of 1- and 2-byte fields in the first :data:`PAIR_WINDOW` bytes are
+    fitted by least squares on the files' distinct pairs of values; a fit is kept when it is exact in every
+    file with integer strides. Its chance by coincidence is measured as a count's (:func:`_relation_null_log10`):
+    per distinct pair, the share of the file's integers equal to the second count the equation asks for, the
+    three highest left out (three files fit the three numbers). Returns the two fields (``count``, or ``size``
+    with a stride of 1) and the two regions of bytes they size, one after the other.
+
+    Examples
+    --------
+    >>> data = [b"RM" + bytes([a, b]) + bytes(12) + bytes(a * 64 + b * 32) for a, b in
+    ...         [(1, 0), (2, 1), (1, 3), (4, 2), (3, 0), (2, 5), (1, 1)]]
+    >>> rows = Rows.of([d[:16] for d in data], [len(d) for d in data])
+    >>> [(f.offset, f.type, reg.size) for f, reg in pair_sizes(rows, views(rows), np.zeros(16, bool), 0.01)]
+    [(2, 'u1', 'num_0x02 * 64'), (3, 'u1', 'num_0x03 * 32')]
+    """
+    if not rows.header or rows.base.any() or rows.n < 5:
+        return []
+    cands = []
+    for (w, e), v in views.items():
+        if w > 2 or (w > 1 and e != endian):
+            continue
+        for o in range(min(v.shape[1], PAIR_WINDOW)):
+            c = v[:, o]
+            if _free(taken, o, w) and not (c == c[0]).all() and c.max() <= (1 << 16):
+                cands.append((o, w, e, c))
+    if len(cands) < 2:
+        return []
+    n_tests = max(1, len(cands) * (len(cands) - 1) // 2)
+    z = rows.fsize.astype(np.float64)
+    for i, (o1, w1, e1, c1) in enumerate(cands):
+        for o2, w2, e2, c2 in cands[i + 1:]:
+            if o2 < o1 + w1:
+                continue
+            pts, first = np.unique(np.stack([c1, c2], axis=1), axis=0, return_index=True)
+            if len(pts) < 5:
+                continue
+            a = np.stack([np.ones(len(pts)), pts[:, 0], pts[:, 1]], axis=1).astype(np.float64)
+            coef, _res, rank, _sv = np.linalg.lstsq(a, z[first], rcond=None)
+            if rank < 3:
+                continue
+            p0, s1, s2 = (int(round(x)) for x in coef)
+            if s1 < 1 or s2 < 1 or s1 > MAX_STRIDE or s2 > MAX_STRIDE or p0 < o2 + w2:
+                continue
+            if (p0 + s1 * c1 + s2 * c2 != rows.fsize).any():
+                continue
+            v2 = views[(w2, e2)]
+            target = (rows.fsize[first] - p0 - s1 * c1[first]) // s2
+            rates = ((v2[first] == target[:, None]).sum(axis=1) + 1) / (v2.shape[1] + 1)
+            logp = per_file_log10(rates, fitted=3)
+            if not accepted(logp, n_tests, alpha):
+                continue
+            out = []
+            n1, n2 = f"{'len' if s1 == 1 else 'num'}_0x{o1:02x}", f"{'len' if s2 == 1 else 'num'}_0x{o2:02x}"
+            ev = (f"file size = {p0:#x} + {s1} x it + {s2} x {n2} in {rows.n}/{rows.n} files "
+                  f"({len(pts)} distinct pairs)")
+            alt = [f"chance 10^{logp:.0f} x {n_tests} tests"]
+            sz1 = n1 if s1 == 1 else f"{n1} * {s1}"
+            sz2 = n2 if s2 == 1 else f"{n2} * {s2}"
+            f1 = Field(o1, w1, type_name(w1, e1), "size" if s1 == 1 else "count", ev, rows.n, rows.n,
+                       name=n1, alternatives=alt)
+            f2 = Field(o2, w2, type_name(w2, e2), "size" if s2 == 1 else "count",
+                       ev.replace(f"{s1} x it + {s2} x {n2}", f"{s1} x {n1} + {s2} x it"), rows.n, rows.n,
+                       name=n2, alternatives=alt)
+            out.append((f1, Region(f"blocks_0x{o1:02x}", "bytes", p0, size=sz1, evidence=f1.evidence)))
+            out.append((f2, Region(f"blocks_0x{o2:02x}", "bytes", f"{p0} + {sz1}", size=sz2,
+                                   evidence=f2.evidence)))
+            return out
+    return []

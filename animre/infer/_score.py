@@ -148,8 +148,14 @@ def header_truth(spec: str | Path, ksy_dir: Path = KSY_DIR) -> list[dict]:
 
 
 def inferred_fields(lay: Layout, tag_value: int | None = None) -> list[dict]:
-    """The inferred header fields (``offset, width, id, role``) of one file (its variant's body)."""
+    """The inferred header fields (``offset, width, id, role``) of one file (its variant's body), and the first
+    record's fields of a table the spec places at a constant position (a table right after the header: its
+    first entry's bytes are described by the record's fields, as a reader's fixed header describes them)."""
     out = [{"offset": f.offset, "width": f.width, "id": f.name, "role": f.role} for f in lay.fields]
+    for r in lay.regions:
+        if r.kind == "records" and r.record is not None and isinstance(r.start, int) and not r.absolute:
+            out += [{"offset": r.start + f.offset, "width": f.width, "id": f"{r.record.name}.{f.name}",
+                     "role": f.role} for f in r.record.fields]
     if lay.variants and tag_value in lay.variants:
         at = out[-1]["offset"] + out[-1]["width"] if out else 0
         out += [{"offset": f.offset + at, "width": f.width, "id": f.name, "role": f.role}

@@ -89,3 +89,21 @@ def test_a_magic_past_the_start_and_an_array_of_floats():
     assert arr and arr[0]["type"] == "f4" and arr[0]["repeat-expr"] == 3, spec.ksy
     assert seq[-1].get("size-eos") is True  # the bytes to the end: to the end of a longer or shorter next file
     parse_bytes(files[0][1][:20] + bytes(3), animre.spec.compile_spec(spec.ksy), "short.bin")
+
+
+def test_a_two_byte_magic_past_a_size_and_a_version_that_is_not_one():
+    rng = random.Random(21)
+    files = []
+    for i in range(8):  # u4le file size, magic E0 A5, u2le frames, u2le version 1.04 (04 01) in every file, random
+        body = bytes(rng.randrange(256) for _ in range(rng.randrange(40, 400)))
+        files.append((f"a{i}.ase", struct.pack("<I", 10 + len(body)) + b"\xe0\xa5"
+                      + struct.pack("<H", rng.randrange(1, 300)) + b"\x04\x01" + body))
+    spec = animre.infer_spec(files, name="ase_like")
+    seq = yaml.safe_load(spec.ksy)["seq"]
+    by = {f["id"]: f for f in seq}
+    magic = [f for f in seq if "contents" in f]
+    assert [bytes(f["contents"]) for f in magic] == [b"\xe0\xa5"], spec.ksy
+    # the version is documented, not enforced: the next file's version 1.05 still parses
+    assert not any("contents" in f or "valid" in f for f in seq if f is not by.get("len_file_0x00") and f not in magic)
+    nxt = struct.pack("<I", 20) + b"\xe0\xa5\x07\x00\x05\x01" + bytes(10)
+    parse_bytes(nxt, animre.spec.compile_spec(spec.ksy), "next.ase")

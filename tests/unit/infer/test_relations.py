@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 import struct
 
-import pytest
 import yaml
 
 import animre
@@ -99,7 +98,6 @@ def test_a_fixed_record_of_arrays_with_6_files():
     assert not spec.evidence["role"].isin(["count", "size", "offset", "file_size"]).any()
 
 
-@pytest.mark.xfail(strict=True, reason="open (issue 28): a run of small bytes stays a raw blob, not a u1 array")
 def test_small_bytes_in_a_row_are_one_u1_array():
     seq = yaml.safe_load(animre.infer_spec(_fixed_records(), name="rec").ksy)["seq"]
     assert any(f.get("type") == "u1" and f.get("repeat-expr") == 12 for f in seq)
@@ -115,3 +113,78 @@ def test_a_text_that_is_empty_in_some_files_is_one_str_field():
     seq = yaml.safe_load(animre.infer_spec(files, name="names").ksy)["seq"]
     text = [f for f in seq if f.get("type") == "str"]
     assert len(text) == 1 and text[0]["id"].endswith("0x06") and 10 <= text[0]["size"] <= 16, seq
+
+
+def _named(n: int, seed: int) -> list[tuple[str, bytes]]:
+    """``NMDX``, u2le flags, u1 length of the name, the name (letters, 1 to 20), then 40 to 200 random bytes."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        name = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz_ ") for _ in range(rng.randrange(1, 21))).encode()
+        body = bytes(rng.randrange(128, 256) for _ in range(rng.randrange(40, 200)))  # no text: the name ends
+        out.append((f"n{i}.nmd", b"NMDX" + struct.pack("<H", rng.randrange(4)) + bytes([len(name)]) + name + body))
+    return out
+
+
+def test_a_length_prefixed_name_used_as_the_texts_size():
+    spec = animre.infer_spec(_named(8, seed=11), name="named")
+    doc = yaml.safe_load(spec.ksy)
+    length = _at(spec, 6)
+    text = [(k, r) for k, r in (doc.get("instances") or {}).items() if r.get("size") == length]
+    assert text and text[0][1].get("pos") == 7 and text[0][1].get("type") == "str", spec.ksy
+    # the next file: a name longer than any seen, read as planted
+    nxt = b"NMDX\x01\x00" + bytes([33]) + b"a_name_longer_than_any_seen_here_" + bytes(range(200, 250))
+    tree = parse_bytes(nxt, animre.spec.compile_spec(spec.ksy), "next.nmd")
+    assert getattr(tree, text[0][0]) == "a_name_longer_than_any_seen_here_"
+
+
+def test_a_chunk_length_that_lands_on_the_next_chunks_tag():
+    rng = random.Random(12)
+    files = []
+    for i in range(7):  # "FORM", "fmt ", u4le length (16, 18 or 40), that many bytes, another tag in each file
+        k = (16, 18, 40)[i % 3]
+        nxt = rng.choice((b"data", b"LIST", b"cue "))
+        files.append((f"w{i}.frm", b"FORMfmt " + struct.pack("<I", k) + bytes(rng.randrange(256) for _ in range(k))
+                      + nxt + bytes(rng.randrange(256) for _ in range(rng.randrange(1000, 3000)))))
+    spec = animre.infer_spec(files, name="form")
+    doc = yaml.safe_load(spec.ksy)
+    length = _at(spec, 8)
+    body = [r for r in (doc.get("instances") or {}).values() if r.get("size") == length]
+    assert body and body[0].get("pos") == 12, spec.ksy
+
+
+def test_two_block_counts_that_tile_the_file():
+    rng = random.Random(13)
+    files = []
+    for i in range(12):  # "ROM\x1a", u1 count of 1 KiB blocks, u1 count of 256-byte blocks, 10 zeros, the blocks
+        a, b = rng.randrange(1, 5), rng.randrange(0, 4)
+        files.append((f"g{i}.rom", b"ROM\x1a" + bytes([a, b]) + bytes(10)
+                      + bytes(rng.randrange(256) for _ in range(1024 * a + 256 * b))))
+    spec = animre.infer_spec(files, name="rom")
+    doc = yaml.safe_load(spec.ksy)
+    a, b = _at(spec, 4), _at(spec, 5)
+    sizes = {r.get("size") for r in (doc.get("instances") or {}).values()}
+    assert {f"{a} * 1024", f"{b} * 256"} <= sizes, spec.ksy
+    nxt = b"ROM\x1a\x02\x03" + bytes(10) + b"\x01" * 2048 + b"\x02" * 768
+    tree = parse_bytes(nxt, animre.spec.compile_spec(spec.ksy), "next.rom")
+    blocks = [getattr(tree, k) for k, r in doc["instances"].items() if r.get("size") in (f"{a} * 1024", f"{b} * 256")]
+    assert sorted(blocks) == [b"\x01" * 2048, b"\x02" * 768]
+
+
+def test_a_big_endian_offset_is_not_read_as_a_count_of_its_own_halves():
+    """A u4be offset equals its high half x 65536 + its low half: no count of 65536-byte records."""
+    import numpy as np
+
+    from animre.infer._model import Field
+    from animre.infer._roles import relation_fields, views
+    from animre.infer._rows import Rows
+
+    rng = random.Random(14)
+    vals = [rng.randrange(1 << 16, 7 << 16) for _ in range(24)]
+    data = [b"BEOF" + struct.pack(">I", v) + bytes(24) for v in vals]
+    rows = Rows.of(data, [v + 5000 for v in vals])
+    v = views(rows)
+    offsets = {"ofs_0x04": (Field(4, 4, "u4be", "offset"), v[(4, "be")][:, 4]),
+               "ofs_0x06": (Field(6, 2, "u2be", "offset"), v[(2, "be")][:, 6])}
+    got = relation_fields(rows, v, np.zeros(rows.width, bool), offsets, 0.01, "be")
+    assert not [(f.offset, f.type, r.start, r.end) for f, r in got if 4 <= f.offset < 8]
