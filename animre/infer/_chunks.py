@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._guard import accepted, per_file_log10
+from ._guard import accepted, equal_share_log10, per_file_log10
 from ._limits import CHUNK_LANDING as LANDING
 from ._limits import CHUNK_MIN_DISTINCT as MIN_DISTINCT
 from ._limits import CHUNK_WINDOW as WINDOW
@@ -28,8 +28,6 @@ from ._rows import Rows
 from ._sample import Sample
 
 __all__ = ["chunk_lengths", "text_lengths"]
-
-_TEXT = bytes(range(0x20, 0x7F))
 
 
 #: What a chunk's tag is made of (``data``, ``LIST``, ``IHDR``, ``fmt ``): letters and digits, a space at the end.
@@ -52,6 +50,19 @@ def _tags(head: bytes) -> int:
     return int(win.sum())
 
 
+def _length_candidates(views: dict, taken: np.ndarray, endian: str, keep) -> list[tuple]:
+    """``(offset, width, endian, values)`` of the free header integers of the byte order (and bytes) in the first
+    :data:`WINDOW` bytes that ``keep(values)`` accepts, by offset, the widest first."""
+    cands = []
+    for (w, e), v in views.items():
+        if w > 1 and e != endian:
+            continue
+        for o in range(min(v.shape[1], WINDOW)):
+            if not taken[o:o + w].any() and keep(v[:, o]):
+                cands.append((o, w, e, v[:, o]))
+    return sorted(cands, key=lambda t: (t[0], -t[1]))
+
+
 def chunk_lengths(rows: Rows, samples: list[Sample], views: dict, taken: np.ndarray, alpha: float,
                   endian: str) -> list[tuple[Field, Region]]:
     """Length fields of the root header and the region each one bounds (``pos`` a constant, ``size`` the field).
@@ -69,17 +80,7 @@ def chunk_lengths(rows: Rows, samples: list[Sample], views: dict, taken: np.ndar
     """
     if not rows.header or rows.base.any() or rows.n < 5:
         return []
-    cands = []
-    for (w, e), v in views.items():
-        if w > 1 and e != endian:
-            continue
-        for o in range(min(v.shape[1], WINDOW)):
-            if taken[o:o + w].any():
-                continue
-            c = v[:, o]
-            if len(np.unique(c)) >= 2 and c.max() < (1 << 24):
-                cands.append((o, w, e, c))
-    cands.sort(key=lambda t: (t[0], -t[1]))
+    cands = _length_candidates(views, taken, endian, lambda c: (c != c[0]).any() and c.max() < (1 << 24))
     n_tests = max(1, 2 * len(cands))
     claimed = taken.copy()
     out = []
@@ -151,18 +152,8 @@ def text_lengths(rows: Rows, samples: list[Sample], views: dict, taken: np.ndarr
     """
     if not rows.header or rows.base.any() or rows.n < 5:
         return []
-    cands = []
-    for (w, e), v in views.items():
-        if w > 1 and e != endian:
-            continue
-        for o in range(min(v.shape[1], WINDOW)):
-            if taken[o:o + w].any():
-                continue
-            c = v[:, o]
-            if (c == c[0]).all() or c.max() > TEXT_MAX or (c > 0).sum() < TEXT_MIN_DISTINCT:
-                continue
-            cands.append((o, w, e, c))
-    cands.sort(key=lambda t: (t[0], -t[1]))
+    cands = _length_candidates(views, taken, endian, lambda c: (c != c[0]).any() and c.max() <= TEXT_MAX
+                               and (c > 0).sum() >= TEXT_MIN_DISTINCT)
     n_tests = max(1, len(cands) * TEXT_GAP)
     claimed = taken.copy()
     out = []
@@ -179,9 +170,7 @@ def text_lengths(rows: Rows, samples: list[Sample], views: dict, taken: np.ndarr
             lens, first = np.unique(c[exact], return_index=True)
             if len(lens) < TEXT_MIN_DISTINCT:
                 continue
-            vw = views[(w, e)]
-            rates = [((vw[int(exact[i])] == int(c[exact[i]])).sum() + 1) / (vw.shape[1] + 1) for i in first]
-            logp = per_file_log10(rates, fitted=0)
+            logp = equal_share_log10(views[(w, e)], exact[first], lens, fitted=0)
             if not accepted(logp, n_tests, alpha):
                 continue
             ev = (f"length of the text at {p:#x} in {rows.n}/{rows.n} files (it ends there in {len(exact)}; "

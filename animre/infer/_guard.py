@@ -41,7 +41,7 @@ import math
 
 from ._limits import ALPHA
 
-__all__ = ["binom_tail_log10", "equation_log10", "per_file_log10", "accepted", "ALPHA"]
+__all__ = ["binom_tail_log10", "equation_log10", "per_file_log10", "equal_share_log10", "accepted", "ALPHA"]
 
 
 def binom_tail_log10(k: int, n: int, q: float) -> float:
@@ -92,6 +92,26 @@ def per_file_log10(rates, fitted: int) -> float:
     """
     r = sorted(float(x) for x in rates)
     return sum(math.log10(x) for x in r[:len(r) - fitted]) if len(r) > fitted else 0.0
+
+
+def equal_share_log10(view, rows, targets, fitted: int) -> float:
+    """:func:`per_file_log10` of each row's null rate for a relation that asks for ``targets[k]`` in row
+    ``rows[k]``: the share of that row's integers of the field's type (``view``: rows x offsets) equal to it,
+    ``+1`` smoothed (so never 0). A common value (0, 1, a sound sample) is a likely coincidence; the one value
+    that spells a region's length in each file is not.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> view = np.array([[0, 0, 7, 0], [0, 9, 1, 1]])
+    >>> round(equal_share_log10(view, [0, 1], [7, 9], fitted=0), 3)   # (1+1)/5 twice
+    -0.796
+    """
+    import numpy as np
+
+    rows = np.asarray(rows)
+    hits = (view[rows] == np.asarray(targets)[:, None]).sum(axis=1)
+    return per_file_log10((hits + 1) / (view.shape[1] + 1), fitted=fitted)
 
 
 def accepted(log10_p: float, n_tests: int, alpha: float = ALPHA) -> bool:

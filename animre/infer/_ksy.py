@@ -92,7 +92,8 @@ def _region(r: Region, endian: str) -> dict:
 
 def _seq(fields: list[Field], endian: str) -> list[dict]:
     """The seq entries of ``fields``; a run of :data:`MIN_ARRAY` or more adjacent plain integers or floats of
-    one type is one array field (``type: f4, repeat: expr, repeat-expr: 5``), its evidence per element kept."""
+    one type is one array field (``type: f4, repeat: expr, repeat-expr: 5``), its evidence per element kept
+    (said once when every element has the same)."""
     out, i = [], 0
     while i < len(fields):
         f, j = fields[i], i + 1
@@ -102,9 +103,11 @@ def _seq(fields: list[Field], endian: str) -> list[dict]:
                 j += 1
         if j - i >= MIN_ARRAY:
             d = _field(f, endian)
+            evs = [g.evidence or g.role for g in fields[i:j]]
+            each = evs[0] if len(set(evs)) == 1 else "; ".join(f"[{k}] {x}" for k, x in enumerate(evs))
             d.update({"id": f"{f.name}_arr", "repeat": "expr", "repeat-expr": j - i,
                       "doc": f"{j - i} x {d['type']} in a row (offsets 0x{f.offset:x}..0x{fields[j - 1].end:x}); "
-                             + "; ".join(f"[{k}] {g.evidence or g.role}" for k, g in enumerate(fields[i:j]))})
+                             + each})
             out.append(d)
         else:
             out.extend(_field(g, endian) for g in fields[i:j])

@@ -64,9 +64,8 @@ def _later_magics(rows: Rows, fields: list[Field]) -> None:
     """Constants past the start that are magics too (``SCRM`` at 44 of an S3M, ``E0 A5`` at 4 of an Aseprite
     file): the same text of 2 or more magic characters, 2 or 3 bytes in the first 8 (after a size at most: past
     them the same two bytes are as often a stream's own header, as zlib's 78 DA) none of them zero and at most
-    one below 16 (a version 1.04 is 04 01), or 4 or more bytes of
-    which 3 are not zero, in every file. Other constants (a small number: its high byte is zero) stay
-    documented."""
+    one below 16 (a version 1.04 is 04 01), or 4 or more bytes of which 3 are not zero, in every file. Other
+    constants (a small number: its high byte is zero) stay documented."""
     for f in fields:
         if f.role != "const" or f.offset == 0 or f.width < 2 or f.end > rows.width:
             continue
@@ -400,10 +399,10 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
             if _claim(w.taken, f):
                 w.fields.append(f)
                 w.regions.append(reg)
-        pair = pair_sizes(rows, views, w.taken, alpha, w.endian)
-        if pair and all(_claim(w.taken, f) for f, _ in pair):
-            w.fields += [f for f, _ in pair]
-            w.regions += [r for _, r in pair]
+        for f, reg in pair_sizes(rows, views, w.taken, alpha, w.endian):  # free bytes only: both are claimed
+            _claim(w.taken, f)
+            w.fields.append(f)
+            w.regions.append(reg)
         w.width = _cut(w.regions, w.fields, w.offsets, w.taken, w.width, b0)
     floats = [t for t in float_fields(rows, alpha) if t[1].type.endswith(w.endian) and t[1].end <= w.width]
     for _logp, f in sorted(string_fields(rows, alpha, w.taken) + floats, key=lambda t: t[0]):

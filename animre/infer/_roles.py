@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from ._guard import accepted, equation_log10, per_file_log10
+from ._guard import accepted, equal_share_log10, equation_log10
 from ._limits import COUNT_WINDOW, MAX_K, MAX_STARTS, MAX_STRIDE, PAIR_WINDOW, START_WINDOW
 from ._model import Field, Region
 from ._rows import TYPES, Rows, int_view
@@ -157,14 +157,10 @@ def _fit(c: np.ndarray, z: np.ndarray, x: np.ndarray | None, idx: tuple[int, int
 
 def _relation_null_log10(v: np.ndarray, c: np.ndarray, span: np.ndarray, stride: int) -> float:
     """``log10`` chance that ``count * stride == span`` holds by coincidence in the files after the two it was
-    fitted on, with each file's null rate measured in that file: the share of its integers (same type, every
-    offset) equal to the value the relation asks for (``+1`` smoothed, so never 0), one file per distinct value
-    of the count, the two highest rates left out (the two files the relation is fitted on). A common value (0, 1, a
-    sound sample) is a likely coincidence; the one value that spells a region's length in each file is not."""
+    fitted on, with each file's null rate measured in that file (:func:`~._guard.equal_share_log10`), one file
+    per distinct value of the count, the two highest rates left out (the two files the relation is fitted on)."""
     _, first = np.unique(c, return_index=True)  # files with the same value are one test
-    target = span[first] // stride
-    hits = (v[first] == target[:, None]).sum(axis=1)
-    return per_file_log10((hits + 1) / (v.shape[1] + 1), fitted=2)
+    return equal_share_log10(v, first, span[first] // stride, fitted=2)
 
 
 def relation_fields(rows: Rows, views: dict, taken: np.ndarray, offsets: dict[str, tuple[Field, np.ndarray]],
@@ -179,9 +175,11 @@ def relation_fields(rows: Rows, views: dict, taken: np.ndarray, offsets: dict[st
     starts = [(None, None)] + [(n, v) for n, (f, v) in offsets.items()]
     spans = {n: (f.offset, f.end) for n, (f, v) in offsets.items()}
 
-    def overlaps(o: int, w: int, *names) -> bool:
-        """The count's bytes are part of a bound's (a big-endian offset's high half read as a count of 65536s)."""
-        return any(n in spans and o < spans[n][1] and spans[n][0] < o + w for n in names)
+    def overlap(o: int, w: int, xn, zn) -> bool:
+        """Two of the count, the start and the end share bytes (a big-endian offset's high half read as a count
+        of 65536s from its low half)."""
+        parts = [(o, o + w)] + [spans[n] for n in (xn, zn) if n in spans]
+        return any(a[0] < b[1] and b[0] < a[1] for i, a in enumerate(parts) for b in parts[i + 1:])
 
     cands = []
     for (w, e), v in views.items():
@@ -204,8 +202,7 @@ def relation_fields(rows: Rows, views: dict, taken: np.ndarray, offsets: dict[st
         idx = (int(ne[0]) if len(ne) else -1, int(pos[0]) if len(pos) else -1)
         for zn, z in bounds:
             for xn, x in starts:
-                if xn == zn or (o, w, zn) in used or overlaps(o, w, xn, zn) or \
-                        xn in spans and zn in spans and spans[xn][0] < spans[zn][1] and spans[zn][0] < spans[xn][1]:
+                if xn == zn or (o, w, zn) in used or overlap(o, w, xn, zn):
                     continue
                 got = _fit(c, z, x, idx)
                 if got is None:
@@ -243,10 +240,11 @@ def pair_sizes(rows: Rows, views: dict, taken: np.ndarray, alpha: float,
     A header that counts two kinds of blocks of fixed sizes (a ROM's 16 KiB program banks and 8 KiB picture
     banks after a 16-byte header). Pairs of 1- and 2-byte fields in the first :data:`PAIR_WINDOW` bytes are
     fitted by least squares on the files' distinct pairs of values; a fit is kept when it is exact in every
-    file with integer strides. Its chance by coincidence is measured as a count's (:func:`_relation_null_log10`):
-    per distinct pair, the share of the file's integers equal to the second count the equation asks for, the
-    three highest left out (three files fit the three numbers). Returns the two fields (``count``, or ``size``
-    with a stride of 1) and the two regions of bytes they size, one after the other.
+    file with integer strides. Its chance by coincidence is measured as a count's
+    (:func:`~._guard.equal_share_log10`): per distinct pair, the share of the file's integers equal to the
+    second count the equation asks for, the three highest left out (three files fit the three numbers).
+    Returns the two fields (``count``, or ``size`` with a stride of 1) and the two regions of bytes they size,
+    one after the other.
 
     Examples
     --------
@@ -286,26 +284,17 @@ def pair_sizes(rows: Rows, views: dict, taken: np.ndarray, alpha: float,
                 continue
             if (p0 + s1 * c1 + s2 * c2 != rows.fsize).any():
                 continue
-            v2 = views[(w2, e2)]
             target = (rows.fsize[first] - p0 - s1 * c1[first]) // s2
-            rates = ((v2[first] == target[:, None]).sum(axis=1) + 1) / (v2.shape[1] + 1)
-            logp = per_file_log10(rates, fitted=3)
+            logp = equal_share_log10(views[(w2, e2)], first, target, fitted=3)
             if not accepted(logp, n_tests, alpha):
                 continue
-            out = []
-            n1, n2 = f"{'len' if s1 == 1 else 'num'}_0x{o1:02x}", f"{'len' if s2 == 1 else 'num'}_0x{o2:02x}"
-            ev = (f"file size = {p0:#x} + {s1} x it + {s2} x {n2} in {rows.n}/{rows.n} files "
+            names = [f"{'len' if s == 1 else 'num'}_0x{o:02x}" for o, s in ((o1, s1), (o2, s2))]
+            sizes = [n if s == 1 else f"{n} * {s}" for n, s in zip(names, (s1, s2))]
+            ev = (f"file size = {p0:#x} + {sizes[0]} + {sizes[1]} in {rows.n}/{rows.n} files "
                   f"({len(pts)} distinct pairs)")
-            alt = [f"chance 10^{logp:.0f} x {n_tests} tests"]
-            sz1 = n1 if s1 == 1 else f"{n1} * {s1}"
-            sz2 = n2 if s2 == 1 else f"{n2} * {s2}"
-            f1 = Field(o1, w1, type_name(w1, e1), "size" if s1 == 1 else "count", ev, rows.n, rows.n,
-                       name=n1, alternatives=alt)
-            f2 = Field(o2, w2, type_name(w2, e2), "size" if s2 == 1 else "count",
-                       ev.replace(f"{s1} x it + {s2} x {n2}", f"{s1} x {n1} + {s2} x it"), rows.n, rows.n,
-                       name=n2, alternatives=alt)
-            out.append((f1, Region(f"blocks_0x{o1:02x}", "bytes", p0, size=sz1, evidence=f1.evidence)))
-            out.append((f2, Region(f"blocks_0x{o2:02x}", "bytes", f"{p0} + {sz1}", size=sz2,
-                                   evidence=f2.evidence)))
-            return out
+            starts = [p0, f"{p0} + {sizes[0]}"]
+            return [(Field(o, w, type_name(w, e), "size" if s == 1 else "count", ev, rows.n, rows.n, name=n,
+                           alternatives=[f"chance 10^{logp:.0f} x {n_tests} tests"]),
+                     Region(f"blocks_0x{o:02x}", "bytes", st, size=sz, evidence=ev))
+                    for (o, w, e, s), n, sz, st in zip(((o1, w1, e1, s1), (o2, w2, e2, s2)), names, sizes, starts)]
     return []

@@ -126,9 +126,8 @@ def small_byte_runs(rows: Rows, taken: np.ndarray, alpha: float) -> list[Field]:
     over bytes that vary and are small in :data:`SMALL_SHARE` of the rows (the unused tail of an order list,
     where a few files keep junk); bytes constant in every row end it (documented as constants). A run that
     would start right after a byte that varies widely starts one byte later (that byte is the high byte of a
-    wider integer). Its chance by coincidence is the share of the rows'
-    bytes that are at most the run's largest value, to the power of its distinct (column, value) pairs, times
-    every start tried.
+    wider integer). Its chance by coincidence is the share of the rows' bytes that are at most the run's
+    largest value, to the power of its distinct (column, value) pairs, times every start tried.
 
     Examples
     --------
@@ -168,11 +167,11 @@ def small_byte_runs(rows: Rows, taken: np.ndarray, alpha: float) -> list[Field]:
             continue
         top = int(core.max())  # the evidence is the core's: every byte of it small in every row
         share = max(float((m <= top).mean()), 1e-3)
-        n_eff = sum(len(np.unique(m[:, c])) for c in range(p, q))
+        n_eff = int(distinct_counts(core).sum())
         logp = n_eff * math.log10(share) if share < 1 else 0.0
         if accepted(logp, rows.width, alpha):
-            ev = (f"a byte of 0..{top} in {rows.n}/{rows.n} {unit} for {q - p} bytes in a row, then of 0..{SMALL_MAX}"
-                  f" in {SMALL_SHARE:.0%} of them for {e - q} more")
+            ev = f"a byte of 0..{top} in {rows.n}/{rows.n} {unit} for {q - p} bytes in a row" + (
+                f", then of 0..{SMALL_MAX} in {SMALL_SHARE:.0%} of them for {e - q} more" if e > q else "")
             out += [Field(c, 1, "u1", "int", ev, rows.n, rows.n, alternatives=[f"chance 10^{logp:.0f}"])
                     for c in range(p, e)]
         p = e

@@ -22,6 +22,11 @@ def _at(spec, offset: int) -> str:
     return str(row["field"].iloc[0])
 
 
+def _instances(spec) -> dict:
+    """The inferred spec's root instances, by name."""
+    return yaml.safe_load(spec.ksy).get("instances") or {}
+
+
 def _data_start_and_size(n: int, seed: int) -> list[tuple[str, bytes]]:
     """``SNDX``, u4be where the data starts (a header of 24 to 44 bytes), u4be the data's size, zeros, data."""
     rng = random.Random(seed)
@@ -35,14 +40,13 @@ def _data_start_and_size(n: int, seed: int) -> list[tuple[str, bytes]]:
 
 def test_an_offset_to_the_data_and_its_size_used_as_pos_and_size():
     spec = animre.infer_spec(_data_start_and_size(7, seed=1), name="snd_like")
-    doc = yaml.safe_load(spec.ksy)
     ofs, size = _at(spec, 4), _at(spec, 8)
-    inst = [r for r in (doc.get("instances") or {}).values() if r.get("pos") == ofs]
+    inst = [r for r in _instances(spec).values() if r.get("pos") == ofs]
     assert inst and inst[0].get("size") == size, spec.ksy
     # the next file: a header of another length, its data read where and as long as planted
     nxt = b"SNDX" + struct.pack(">II", 52, 9) + bytes(40) + b"abcdefghi" + b"tail"
     tree = parse_bytes(nxt, animre.spec.compile_spec(spec.ksy), "next.snd")
-    name = next(k for k, r in doc["instances"].items() if r.get("pos") == ofs)
+    name = next(k for k, r in _instances(spec).items() if r.get("pos") == ofs)
     assert getattr(tree, name) == b"abcdefghi"
 
 
@@ -54,9 +58,8 @@ def test_a_count_of_records_to_the_end_used_as_repeat_expr():
         files.append((f"r{i}.rec", b"RECS" + struct.pack("<HH", k, 0)
                       + bytes(rng.randrange(256) for _ in range(12 * k))))
     spec = animre.infer_spec(files, name="recs")
-    doc = yaml.safe_load(spec.ksy)
     count = _at(spec, 4)
-    rep = [r for r in (doc.get("instances") or {}).values() if r.get("repeat-expr") == count]
+    rep = [r for r in _instances(spec).values() if r.get("repeat-expr") == count]
     assert rep and rep[0].get("pos") == 8, spec.ksy
 
 
@@ -67,9 +70,8 @@ def test_a_chunk_length_after_its_tag_used_as_size():
         d = rng.randrange(30, 300)
         files.append((f"c{i}.chk", b"CHNK" + struct.pack("<I", d) + bytes(rng.randrange(256) for _ in range(d))))
     spec = animre.infer_spec(files, name="chunk")
-    doc = yaml.safe_load(spec.ksy)
     length = _at(spec, 4)
-    body = [r for r in (doc.get("instances") or {}).values() if r.get("size") == length]
+    body = [r for r in _instances(spec).values() if r.get("size") == length]
     assert body and body[0].get("pos") == 8, spec.ksy
 
 
@@ -128,9 +130,8 @@ def _named(n: int, seed: int) -> list[tuple[str, bytes]]:
 
 def test_a_length_prefixed_name_used_as_the_texts_size():
     spec = animre.infer_spec(_named(8, seed=11), name="named")
-    doc = yaml.safe_load(spec.ksy)
     length = _at(spec, 6)
-    text = [(k, r) for k, r in (doc.get("instances") or {}).items() if r.get("size") == length]
+    text = [(k, r) for k, r in _instances(spec).items() if r.get("size") == length]
     assert text and text[0][1].get("pos") == 7 and text[0][1].get("type") == "str", spec.ksy
     # the next file: a name longer than any seen, read as planted
     nxt = b"NMDX\x01\x00" + bytes([33]) + b"a_name_longer_than_any_seen_here_" + bytes(range(200, 250))
@@ -147,9 +148,8 @@ def test_a_chunk_length_that_lands_on_the_next_chunks_tag():
         files.append((f"w{i}.frm", b"FORMfmt " + struct.pack("<I", k) + bytes(rng.randrange(256) for _ in range(k))
                       + nxt + bytes(rng.randrange(256) for _ in range(rng.randrange(1000, 3000)))))
     spec = animre.infer_spec(files, name="form")
-    doc = yaml.safe_load(spec.ksy)
     length = _at(spec, 8)
-    body = [r for r in (doc.get("instances") or {}).values() if r.get("size") == length]
+    body = [r for r in _instances(spec).values() if r.get("size") == length]
     assert body and body[0].get("pos") == 12, spec.ksy
 
 
@@ -161,13 +161,12 @@ def test_two_block_counts_that_tile_the_file():
         files.append((f"g{i}.rom", b"ROM\x1a" + bytes([a, b]) + bytes(10)
                       + bytes(rng.randrange(256) for _ in range(1024 * a + 256 * b))))
     spec = animre.infer_spec(files, name="rom")
-    doc = yaml.safe_load(spec.ksy)
     a, b = _at(spec, 4), _at(spec, 5)
-    sizes = {r.get("size") for r in (doc.get("instances") or {}).values()}
+    sizes = {r.get("size") for r in _instances(spec).values()}
     assert {f"{a} * 1024", f"{b} * 256"} <= sizes, spec.ksy
     nxt = b"ROM\x1a\x02\x03" + bytes(10) + b"\x01" * 2048 + b"\x02" * 768
     tree = parse_bytes(nxt, animre.spec.compile_spec(spec.ksy), "next.rom")
-    blocks = [getattr(tree, k) for k, r in doc["instances"].items() if r.get("size") in (f"{a} * 1024", f"{b} * 256")]
+    blocks = [getattr(tree, k) for k, r in _instances(spec).items() if r.get("size") in (f"{a} * 1024", f"{b} * 256")]
     assert sorted(blocks) == [b"\x01" * 2048, b"\x02" * 768]
 
 
