@@ -39,6 +39,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ._limits import ALPHA
 
 __all__ = ["binom_tail_log10", "equation_log10", "per_file_log10", "equal_share_log10", "accepted", "ALPHA"]
@@ -107,8 +109,6 @@ def equal_share_log10(view, rows, targets, fitted: int) -> float:
     >>> round(equal_share_log10(view, [0, 1], [7, 9], fitted=0), 3)   # (1+1)/5 twice
     -0.796
     """
-    import numpy as np
-
     rows = np.asarray(rows)
     hits = (view[rows] == np.asarray(targets)[:, None]).sum(axis=1)
     return per_file_log10((hits + 1) / (view.shape[1] + 1), fitted=fitted)
