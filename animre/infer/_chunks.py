@@ -15,11 +15,14 @@ never a magic).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ._guard import accepted, equal_share_log10, per_file_log10
 from ._limits import CHUNK_LANDING as LANDING
 from ._limits import CHUNK_MIN_DISTINCT as MIN_DISTINCT
+from ._limits import CHUNK_MISS_SHARE as MISS_SHARE
 from ._limits import CHUNK_WINDOW as WINDOW
 from ._limits import TEXT_GAP, TEXT_MAX, TEXT_MIN_DISTINCT
 from ._model import Field, Region
@@ -27,7 +30,7 @@ from ._roles import type_name
 from ._rows import Rows
 from ._sample import Sample
 
-__all__ = ["chunk_lengths", "text_lengths"]
+__all__ = ["chunk_lengths", "text_lengths", "landing"]
 
 
 #: What a chunk's tag is made of (``data``, ``LIST``, ``IHDR``, ``fmt ``): letters and digits, a space at the end.
@@ -63,6 +66,30 @@ def _length_candidates(views: dict, taken: np.ndarray, endian: str, keep) -> lis
     return sorted(cands, key=lambda t: (t[0], -t[1]))
 
 
+def landing(peeks: list[bytes]) -> tuple[bytes, np.ndarray]:
+    """The bytes most landings start with and which landings do: ``(prefix, hit mask)``; the prefix is what every
+    landing of its first :data:`LANDING` bytes shares, and the other landings are at most :data:`MISS_SHARE`
+    of them (else ``b""``).
+
+    Examples
+    --------
+    >>> pre, hit = landing([b"\\x09\\0\\0\\0"] * 9 + [b"\\x10\\1\\0\\0"])
+    >>> pre, int(hit.sum())
+    (b'\\t\\x00\\x00\\x00', 9)
+    """
+    heads = [p[:LANDING] for p in peeks]
+    best = max(set(heads), key=heads.count)
+    hit = np.array([h == best for h in heads])
+    n = len(best)
+    if (~hit).sum() > MISS_SHARE * len(peeks):  # the most common landing is not most landings: their shared prefix
+        hit[:] = True
+        n = 0
+        while n < LANDING and all(len(p) > n and p[n] == peeks[0][n] for p in peeks):
+            n += 1
+        return peeks[0][:n], hit
+    return best[:n], hit
+
+
 def chunk_lengths(rows: Rows, samples: list[Sample], views: dict, taken: np.ndarray, alpha: float,
                   endian: str) -> list[tuple[Field, Region]]:
     """Length fields of the root header and the region each one bounds (``pos`` a constant, ``size`` the field).
@@ -92,17 +119,19 @@ def chunk_lengths(rows: Rows, samples: list[Sample], views: dict, taken: np.ndar
             if (t < o + w).any() or (t + 1 > rows.fsize).any():
                 continue
             peeks = [samples[int(i)].window(int(x), LANDING) for i, x in zip(rows.file, t)]
-            n = 0
-            while n < LANDING and all(len(p) > n and p[n] == peeks[0][n] for p in peeks):
-                n += 1
-            pre = peeks[0][:n]
+            pre, hit = landing(peeks)
             _, first = np.unique(c, return_index=True)
-            if any(pre) and len(first) >= MIN_DISTINCT:
+            _, first_hit = np.unique(c[hit], return_index=True)
+            misses = int((~hit).sum())
+            if pre and any(pre) and len(first_hit) >= MIN_DISTINCT:
                 rates = [(samples[int(rows.file[i])].head.count(pre) + 1) /
-                         max(2, len(samples[int(rows.file[i])].head) - n + 2) for i in first]
-                logp = per_file_log10(rates, fitted=1)  # the file the prefix is read from is no test
+                         max(2, len(samples[int(rows.file[i])].head) - len(pre) + 2)
+                         for i in np.flatnonzero(hit)[first_hit]]
+                # the file the prefix is read from is no test; which files miss is a choice among as many ways
+                logp = per_file_log10(rates, fitted=1) + math.log10(math.comb(rows.n, misses))
                 lands = f"holds {pre.hex(' ')}"
-            elif all(_tag(p) for p in peeks):  # another chunk's tag in every file (``data``, ``LIST``)
+            elif all(_tag(p) for p in peeks):
+                misses = 0  # another chunk's tag in every file (``data``, ``LIST``)
                 rates = [(_tags(samples[int(rows.file[i])].head) + 1) /
                          max(2, len(samples[int(rows.file[i])].head) - LANDING + 2) for i in first]
                 logp = per_file_log10(rates, fitted=0)  # a tag is no prefix read from a file: every file tests
@@ -111,7 +140,7 @@ def chunk_lengths(rows: Rows, samples: list[Sample], views: dict, taken: np.ndar
                 continue
             if not accepted(logp, n_tests, alpha):
                 continue
-            ev = (f"size of the bytes from {ref:#x}: {ref:#x} + it {lands} in {rows.n}/{rows.n} files "
+            ev = (f"size of the bytes from {ref:#x}: {ref:#x} + it {lands} in {rows.n - misses}/{rows.n} files "
                   f"({len(first)} distinct values)")
             f = Field(o, w, type_name(w, e), "size", ev, rows.n, rows.n, name=f"len_0x{o:02x}",
                       alternatives=[f"chance 10^{logp:.0f} x {n_tests} tests"])

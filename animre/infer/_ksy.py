@@ -45,6 +45,8 @@ def _field(f: Field, endian: str) -> dict:
         text = bytes(f.value)
         d["contents"] = (text.decode("ascii") if all(0x20 <= b < 0x7F for b in text) and text.strip()
                          else _Hex(text))
+    elif (f.role == "raw" or f.type is None) and isinstance(f.value, str):  # a size the record says
+        d["size"] = f.value
     elif f.role == "raw" or f.type is None:
         d["size"] = f.width
     elif f.type == "str":
@@ -69,7 +71,7 @@ def _region(r: Region, endian: str) -> dict:
     d: dict = {"pos": r.start if isinstance(r.start, str) else ksy_int(r.start)}
     if r.absolute:
         d = {"io": "_root._io", **d}
-    if r.kind == "records" and r.record is not None:
+    if r.kind in ("records", "chain") and r.record is not None:
         d.update({"type": r.record.name, "repeat": "expr", "repeat-expr": r.count})
     elif r.kind == "records":
         d.update({"size": r.stride, "repeat": "expr", "repeat-expr": r.count})

@@ -16,6 +16,7 @@ from dataclasses import field as dc_field
 
 import numpy as np
 
+from ._chain import chained_records
 from ._chunks import chunk_lengths, text_lengths
 from ._directory import directory_field
 from ._limits import MAX_RECORD_WIDTH, MAX_RECORDS, MAX_RECORDS_PER_FILE, TARGET_PEEK
@@ -186,7 +187,7 @@ def _cut(regions: list[Region], fields: list[Field], offsets: dict, taken: np.nd
 
     ``b0``: where the rows start in the file (a variant's body); region starts are file positions.
     """
-    starts = [int(r.start) - b0 for r in regions if r.kind in ("records", "str")
+    starts = [int(r.start) - b0 for r in regions if r.kind in ("records", "str", "chain")
               and isinstance(r.start, (int, np.integer)) and 0 < int(r.start) - b0 < width]
     if not starts:
         return width
@@ -372,6 +373,21 @@ def _target_stage(w: _Work) -> None:
                                 absolute=not w.rows.header))
 
 
+def _inside(w: _Work) -> np.ndarray | None:
+    """rows x bytes: where a byte lies inside each file's part of the header that a size field bounds (a region
+    from a constant start, of a header field's size), or ``None`` when no size bounds one."""
+    mask = None
+    for r in w.regions:
+        g = next((f for f in w.fields if f.name == r.size), None)
+        if r.kind != "bytes" or g is None or not isinstance(r.start, (int, np.integer)) or g.end > w.width:
+            continue
+        end = int(r.start) - w.b0 + _values(w.rows, g)
+        mask = np.ones((w.rows.n, w.rows.width), bool) if mask is None else mask
+        cols = np.arange(w.rows.width)
+        mask &= (cols[None, :] < end[:, None]) | (cols[None, :] < int(r.start) - w.b0)
+    return mask
+
+
 def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: int = 0) -> Layout:
     """Fields for every byte of ``rows`` (and the regions they lead to), stage by stage (see the module doc)."""
     b0 = int(rows.base[0]) if rows.header and rows.n else 0
@@ -403,12 +419,16 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
             _claim(w.taken, f)
             w.fields.append(f)
             w.regions.append(reg)
+        for f, reg in chained_records(rows, samples, views, w.taken, w.fields, w.regions, alpha, w.endian):
+            if _claim(w.taken, f):
+                w.fields.append(f)
+                w.regions.append(reg)
         w.width = _cut(w.regions, w.fields, w.offsets, w.taken, w.width, b0)
     floats = [t for t in float_fields(rows, alpha) if t[1].type.endswith(w.endian) and t[1].end <= w.width]
     for _logp, f in sorted(string_fields(rows, alpha, w.taken) + floats, key=lambda t: t[0]):
         if f.end <= w.width and _claim(w.taken, f):
             w.fields.append(f)
-    for f in small_byte_runs(rows, w.taken, alpha):
+    for f in small_byte_runs(rows, w.taken, alpha, _inside(w)):
         if f.end <= w.width and _claim(w.taken, f):
             w.fields.append(f)
     full = _segment_rest(w)

@@ -15,8 +15,10 @@ __all__ = [
     "MAX_RECORDS", "MAX_RECORDS_PER_FILE", "MAX_RECORD_WIDTH", "TARGET_PEEK",
     "DIRECTORY_COUNT_AREA", "DIRECTORY_STRIDES", "DIRECTORY_START_SPAN", "DIRECTORY_MAX_COUNT",
     "DIRECTORY_PER_FILE", "DIRECTORY_MIN_DISTINCT",
-    "CHUNK_WINDOW", "CHUNK_LANDING", "CHUNK_MIN_DISTINCT", "TEXT_GAP", "TEXT_MAX", "TEXT_MIN_DISTINCT",
+    "CHUNK_WINDOW", "CHUNK_LANDING", "CHUNK_MISS_SHARE", "CHUNK_MIN_DISTINCT",
+    "TEXT_GAP", "TEXT_MAX", "TEXT_MIN_DISTINCT",
     "TAG_WINDOW", "MIN_ARRAY", "SMALL_RUN", "SMALL_MAX", "SMALL_SHARE",
+    "CHAIN_FIELD", "CHAIN_C", "CHAIN_HEAD", "CHAIN_LEAD", "CHAIN_MIN_LINKS", "CHAIN_STEPS",
 ]
 
 # ---------------------------------------------------------------- the guard (thresholds)
@@ -85,6 +87,25 @@ DIRECTORY_MIN_DISTINCT = 3
 CHUNK_WINDOW = 256
 CHUNK_LANDING = 4
 CHUNK_MIN_DISTINCT = 3
+#: A length may land elsewhere in this share of the files (a tracker that wrote another kind of block next, one
+#: damaged file) and still be a length: the guard pays for the choice of which files miss.
+CHUNK_MISS_SHARE = 0.1
+
+# ---------------------------------------------------------------- chained records
+
+#: Where a chained record's own length may sit (its first bytes), and the constant added to it (the record's head
+#: when the length counts only its body: 9 bytes of a tracker's pattern head, 8 of a chunk's tag and length).
+CHAIN_FIELD = 16
+CHAIN_C = 16
+#: A chained record's first bytes laid out as its head (a frame's 16-byte head; fewer where a record is shorter).
+CHAIN_HEAD = 16
+#: A record's marker (a constant of the header) may sit this many bytes past the record's start (a frame's own
+#: length comes before its magic).
+CHAIN_LEAD = 8
+#: Landings on the marker past each file's first record a chain needs (a chain of one record proves nothing);
+#: records walked at most per file (a bound: a chain of more is read to that many).
+CHAIN_MIN_LINKS = 4
+CHAIN_STEPS = 4096
 
 # ---------------------------------------------------------------- length-prefixed texts
 

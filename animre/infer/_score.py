@@ -153,7 +153,7 @@ def inferred_fields(lay: Layout, tag_value: int | None = None) -> list[dict]:
     first entry's bytes are described by the record's fields, as a reader's fixed header describes them)."""
     out = [{"offset": f.offset, "width": f.width, "id": f.name, "role": f.role} for f in lay.fields]
     for r in lay.regions:
-        if r.kind == "records" and r.record is not None and isinstance(r.start, int) and not r.absolute:
+        if r.kind in ("records", "chain") and r.record is not None and isinstance(r.start, int) and not r.absolute:
             out += [{"offset": r.start + f.offset, "width": f.width, "id": f"{r.record.name}.{f.name}",
                      "role": f.role} for f in r.record.fields]
     if lay.variants and tag_value in lay.variants:

@@ -117,7 +117,7 @@ def string_fields(rows: Rows, alpha: float, taken: np.ndarray | None = None) -> 
     return out
 
 
-def small_byte_runs(rows: Rows, taken: np.ndarray, alpha: float) -> list[Field]:
+def small_byte_runs(rows: Rows, taken: np.ndarray, alpha: float, inside: np.ndarray | None = None) -> list[Field]:
     """Arrays of small bytes (an order list, per-slot counts of at most 5): one ``u1`` field per byte.
 
     A run starts at :data:`SMALL_RUN` or more adjacent bytes that vary between the rows and are at most
@@ -128,6 +128,10 @@ def small_byte_runs(rows: Rows, taken: np.ndarray, alpha: float) -> list[Field]:
     would start right after a byte that varies widely starts one byte later (that byte is the high byte of a
     wider integer). Its chance by coincidence is the share of the rows' bytes that are at most the run's
     largest value, to the power of its distinct (column, value) pairs, times every start tried.
+    ``inside`` (rows x bytes, optional): where a byte lies inside its file's part of the header (a header whose
+    size field ends it earlier in some files); past the core, a byte counts only in the files it lies inside, the
+    run ends where it lies inside none, and once the header has ended in some files the run goes on to where it
+    has ended in all (only the table can still be there).
 
     Examples
     --------
@@ -144,7 +148,10 @@ def small_byte_runs(rows: Rows, taken: np.ndarray, alpha: float) -> list[Field]:
         return []
     free = ~taken[:rows.width]
     small = (m <= SMALL_MAX).all(axis=0) & free
-    mostly = ((m <= SMALL_MAX).mean(axis=0) >= SMALL_SHARE) & free  # past the core: an unused tail, junk in a few
+    ins = np.ones(m.shape, bool) if inside is None else inside[:, :rows.width]
+    n_in = ins.sum(axis=0)
+    # past the core: an unused tail, junk in a few (of the files the byte lies inside)
+    mostly = (((m <= SMALL_MAX) & ins).sum(axis=0) >= SMALL_SHARE * np.maximum(n_in, 1)) & (n_in > 0) & free
     vary = ~rows.const
     out: list[Field] = []
     p = 0
@@ -161,6 +168,13 @@ def small_byte_runs(rows: Rows, taken: np.ndarray, alpha: float) -> list[Field]:
         e = q
         while e < rows.width and mostly[e] and vary[e]:
             e += 1
+        e0 = e
+        if inside is not None and e < rows.width and 0 < n_in[e] < rows.n:  # where the header ended in some files
+            z = e
+            while z < rows.width and n_in[z] > 0 and free[z]:
+                z += 1
+            if z == rows.width or n_in[z] == 0:  # nothing else starts before the header ends in every file
+                e = z
         core = m[:, p:q]
         if ((core >= 0x20) & (core < 0x7F)).mean() > 0.3:  # characters: a text (a name padded with spaces)
             p = q
@@ -171,7 +185,8 @@ def small_byte_runs(rows: Rows, taken: np.ndarray, alpha: float) -> list[Field]:
         logp = n_eff * math.log10(share) if share < 1 else 0.0
         if accepted(logp, rows.width, alpha):
             ev = f"a byte of 0..{top} in {rows.n}/{rows.n} {unit} for {q - p} bytes in a row" + (
-                f", then of 0..{SMALL_MAX} in {SMALL_SHARE:.0%} of them for {e - q} more" if e > q else "")
+                f", then of 0..{SMALL_MAX} in {SMALL_SHARE:.0%} of them for {e0 - q} more" if e0 > q else "") + (
+                f", then {e - e0} more to where the header ends in every file (its size field)" if e > e0 else "")
             out += [Field(c, 1, "u1", "int", ev, rows.n, rows.n, alternatives=[f"chance 10^{logp:.0f}"])
                     for c in range(p, e)]
         p = e
@@ -333,3 +348,4 @@ def _tied(rows: Rows, fields: list[Field], endian: str) -> list[Field]:
         if f.role == "int" and f.type is None:
             f.role = "raw"
     return out
+

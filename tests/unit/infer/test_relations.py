@@ -187,3 +187,60 @@ def test_a_big_endian_offset_is_not_read_as_a_count_of_its_own_halves():
                "ofs_0x06": (Field(6, 2, "u2be", "offset"), v[(2, "be")][:, 6])}
     got = relation_fields(rows, v, np.zeros(rows.width, bool), offsets, 0.01, "be")
     assert not [(f.offset, f.type, r.start, r.end) for f, r in got if 4 <= f.offset < 8]
+
+
+def _tracker(n: int, seed: int) -> list[tuple[str, bytes]]:
+    """``TRKR``, u4le header size counted from itself (8 + the order list), u2le song length, u2le tempo, the order
+    list (64 entries in half the files, junk past the song's end in some; as long as the song in the others), then
+    a block that starts ``09 00 00 00`` (one file: another kind of block)."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        song = rng.randrange(8, 30)
+        full = i % 2 == 0
+        order = [rng.randrange(20) for _ in range(song)]
+        if full:
+            order += [rng.randrange(256) if i % 4 == 0 else 0 for _ in range(64 - song)]
+        nxt = b"\x10\x01\x00\x00" if i == 3 else b"\x09\x00\x00\x00"
+        out.append((f"t{i}.trk", b"TRKR" + struct.pack("<IHH", 8 + len(order), song, rng.randrange(60, 200))
+                    + bytes(order) + nxt + bytes(rng.randrange(256) for _ in range(rng.randrange(300, 900)))))
+    return out
+
+
+def test_a_header_size_bounds_the_order_list_that_ends_the_header():
+    spec = animre.infer_spec(_tracker(20, seed=15), name="trk")
+    size = _at(spec, 4)
+    assert any(r.get("size") == size and r.get("pos") == 4 for r in _instances(spec).values()), spec.ksy
+    # the order list is one u1 array from 12 to where the longest header ends (4 + 8 + 64)
+    arr = [f for f in yaml.safe_load(spec.ksy)["seq"] if f.get("id") in (_at(spec, 12), _at(spec, 12) + "_arr")]
+    assert arr and arr[0].get("type") == "u1" and arr[0].get("repeat-expr") == 64, spec.ksy
+
+
+def _frames(n: int, seed: int) -> list[tuple[str, bytes]]:
+    """``ANIM``, u2le frame count, u2le speed, 8 zeros, then the frames: u4le the frame's size (its 8-byte head
+    included), ``FR``, u2le duration, the frame's pixels."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        frames = [bytes(rng.randrange(256) for _ in range(rng.randrange(4, 90))) for _ in range(rng.randrange(1, 9))]
+        body = b"".join(struct.pack("<I", 8 + len(f)) + b"FR" + struct.pack("<H", rng.randrange(50, 200)) + f
+                        for f in frames)
+        out.append((f"a{i}.anm", b"ANIM" + struct.pack("<HH", len(frames), rng.randrange(1, 30)) + bytes(8) + body))
+    return out
+
+
+def test_frames_chained_by_their_own_sizes_counted_in_the_header():
+    spec = animre.infer_spec(_frames(12, seed=17), name="anm")
+    count = _at(spec, 4)
+    chain = [r for r in _instances(spec).values() if r.get("repeat-expr") == count]
+    assert chain and chain[0].get("pos") == 16, spec.ksy
+    # the next file: three frames of other sizes, each read whole (a frame's bytes past the record's head: its body)
+    frames = [bytes(range(30)), bytes(range(120)), bytes(range(17))]
+    nxt = b"ANIM" + struct.pack("<HH", 3, 5) + bytes(8) + b"".join(
+        struct.pack("<I", 8 + len(f)) + b"FR" + struct.pack("<H", 9) + f for f in frames)
+    tree = parse_bytes(nxt, animre.spec.compile_spec(spec.ksy), "next.anm")
+    name = next(k for k, r in _instances(spec).items() if r.get("repeat-expr") == count)
+    recs = getattr(tree, name)
+    assert len(recs) == 3
+    for r, f in zip(recs, frames):
+        assert 0 < len(r.body) <= len(f) and r.body == f[len(f) - len(r.body):]
