@@ -86,6 +86,52 @@ def _walk(s: Sample, pos: int, a: int, w: int, e: str, c: int, d: int, mark: byt
     return k, lens, where
 
 
+def _marked(heads: list[bytes], mark: bytes) -> np.ndarray:
+    """Where ``mark`` starts in each of ``heads``: files x positions (of the longest head), booleans."""
+    width = max(len(h) for h in heads)
+    out = np.zeros((len(heads), width), bool)
+    for r, h in enumerate(heads):
+        arr = np.frombuffer(h, np.uint8)
+        n = len(arr) - len(mark) + 1
+        if n > 0:
+            ok = np.ones(n, bool)
+            for k, b in enumerate(mark):
+                ok &= arr[k:k + n] == b
+            out[r, :n] = ok
+    return out
+
+
+def _second_landings(rows: Rows, samples: list[Sample], views: dict, st: np.ndarray, a: int, w: int, e: str,
+                     d: int, mark: bytes, marked: np.ndarray, heads: np.ndarray) -> tuple:
+    """For every file and every ``c`` of :data:`CHAIN_C`, where the second record (``start + c + v``) would
+    start: ``(starts with the marker in the file's first bytes, lies past them, its position)``, files x c."""
+    if (st == st[0]).all() and int(st[0]) + a < views[(w, e)].shape[1]:
+        v = views[(w, e)][:, int(st[0]) + a].astype(np.int64)
+    else:
+        raws = [samples[int(i)].window(int(x) + a, w) for i, x in zip(rows.file, st)]
+        v = np.array([int.from_bytes(r, "little" if e == "le" else "big") if len(r) == w else -(1 << 40)
+                      for r in raws], np.int64)
+    cs = np.arange(CHAIN_C + 1)
+    size = cs[None, :] + v[:, None]
+    pos = st[:, None] + size + d
+    ok = (size > max(a + w, d + len(mark))) & (pos + len(mark) <= rows.fsize[:, None])
+    inside = pos < heads[:, None]
+    at = marked[np.arange(rows.n)[:, None], np.clip(pos, 0, marked.shape[1] - 1)]
+    return ok & inside & at, ok & ~inside, pos
+
+
+def _may_chain(samples: list[Sample], rows: Rows, second: tuple, c: int, mark: bytes) -> bool:
+    """Whether at least 2 files' second records start with the marker: those seen in the files' first bytes,
+    then a peek at the second record of up to 4 files where it lies past them."""
+    hit, unknown, pos = second
+    k = int(hit[:, c].sum())
+    for r in np.flatnonzero(unknown[:, c])[:4]:
+        if k >= 2:
+            break
+        k += samples[int(rows.file[r])].window(int(pos[r, c]), len(mark)) == mark
+    return k >= 2
+
+
 def _count_field(rows: Rows, views: dict, taken: np.ndarray, recs: np.ndarray, endian: str, below: int,
                  alpha: float):
     """The free header integer equal to the records of the chain in every file whose first record holds the
@@ -131,12 +177,23 @@ def chained_records(rows: Rows, samples: list[Sample], views: dict, taken: np.nd
     n_tests = max(1, len(starts) * len(templates))
     claimed = taken.copy()
     out = []
+    marks: dict = {}
+    heads = np.array([len(samples[int(i)].head) for i in rows.file], np.int64)
     for expr, st, d, mark in starts:
         if isinstance(expr, int) and claimed[expr:expr + 1].any():
             continue
+        if mark not in marks:
+            marks[mark] = _marked([samples[int(i)].head for i in rows.file], mark)
         best = None
+        seconds = {}
         for a, w, c in templates:
             if a < d + len(mark) and d < a + w:  # the length is no part of the marker
+                continue
+            if (a, w) not in seconds:
+                sec = _second_landings(rows, samples, views, st, a, w, endian, d, mark, marks[mark], heads)
+                seconds[(a, w)] = sec, set(np.flatnonzero((sec[0].sum(axis=0) >= 2) | sec[1].any(axis=0)).tolist())
+            sec, maybe = seconds[(a, w)]
+            if c not in maybe or not _may_chain(samples, rows, sec, c, mark):  # its second record: the marker again
                 continue
             walks = [_walk(samples[int(i)], int(x), a, w, endian, c, d, mark) for i, x in zip(rows.file, st)]
             recs = np.array([k for k, _, _ in walks])

@@ -17,6 +17,7 @@ from dataclasses import field as dc_field
 import numpy as np
 
 from ._chain import chained_records
+from ._change import content_change
 from ._chunks import chunk_lengths, text_lengths
 from ._directory import directory_field
 from ._limits import MAX_RECORD_WIDTH, MAX_RECORDS, MAX_RECORDS_PER_FILE, TARGET_PEEK
@@ -308,6 +309,18 @@ def _relation_stage(w: _Work, views: dict) -> None:
         w.regions.append(reg)
 
 
+def _change_stage(w: _Work) -> None:
+    """A weak offset whose values land where each file's content changes kind is an offset (the start of the
+    data: see :mod:`animre.infer._change`)."""
+    weak = {n: fv for n, fv in w.weak.items() if n not in w.offsets}
+    for name, logp, n in sorted(content_change(w.samples, w.rows, weak, w.alpha), key=lambda t: t[1]):
+        f, v = w.weak[name]
+        if _claim(w.taken, f):
+            f.evidence += f"; where the content changes kind in {n}/{w.rows.n} files (chance 10^{logp:.0f})"
+            w.fields.append(f)
+            w.offsets[name] = (f, v)
+
+
 def _segment_rest(w: _Work) -> list[Field]:
     """Every byte not claimed: constants, plain integers (only where other evidence is) and raw bytes."""
     rows, width, fields = w.rows, w.width, sorted(w.fields, key=lambda f: f.offset)
@@ -423,6 +436,8 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
             if _claim(w.taken, f):
                 w.fields.append(f)
                 w.regions.append(reg)
+        if root:  # the weakest evidence of an offset, after every relation that may explain the field
+            _change_stage(w)
         w.width = _cut(w.regions, w.fields, w.offsets, w.taken, w.width, b0)
     floats = [t for t in float_fields(rows, alpha) if t[1].type.endswith(w.endian) and t[1].end <= w.width]
     for _logp, f in sorted(string_fields(rows, alpha, w.taken) + floats, key=lambda t: t[0]):

@@ -18,7 +18,7 @@ __all__ = [
     "CHUNK_WINDOW", "CHUNK_LANDING", "CHUNK_MISS_SHARE", "CHUNK_MIN_DISTINCT",
     "TEXT_GAP", "TEXT_MAX", "TEXT_MIN_DISTINCT",
     "TAG_WINDOW", "MIN_ARRAY", "SMALL_RUN", "SMALL_MAX", "SMALL_SHARE",
-    "CHAIN_FIELD", "CHAIN_C", "CHAIN_HEAD", "CHAIN_LEAD", "CHAIN_MIN_LINKS", "CHAIN_STEPS",
+    "CHANGE_WINDOW", "CHAIN_FIELD", "CHAIN_C", "CHAIN_HEAD", "CHAIN_LEAD", "CHAIN_MIN_LINKS", "CHAIN_STEPS",
 ]
 
 # ---------------------------------------------------------------- the guard (thresholds)
@@ -90,6 +90,12 @@ CHUNK_MIN_DISTINCT = 3
 #: A length may land elsewhere in this share of the files (a tracker that wrote another kind of block next, one
 #: damaged file) and still be a length: the guard pays for the choice of which files miss.
 CHUNK_MISS_SHARE = 0.1
+
+# ---------------------------------------------------------------- offsets to where the content changes
+
+#: Bytes compared on each side of a position to tell whether the content changes kind there: a header's tail or a
+#: palette against pixels (32 bytes hold the byte classes of either; more would blur a short table before data).
+CHANGE_WINDOW = 32
 
 # ---------------------------------------------------------------- chained records
 

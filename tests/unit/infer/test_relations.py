@@ -244,3 +244,27 @@ def test_frames_chained_by_their_own_sizes_counted_in_the_header():
     assert len(recs) == 3
     for r, f in zip(recs, frames):
         assert 0 < len(r.body) <= len(f) and r.body == f[len(f) - len(r.body):]
+
+
+def _pixels(n: int, seed: int) -> list[tuple[str, bytes]]:
+    """``PIXL``, u4le where the pixels start, u4le a value inside the file that points nowhere in particular,
+    a palette of small numbers and zeros of varying length, then random pixels to the end."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        start = 48 + 4 * rng.randrange(60)
+        size = start + rng.randrange(500, 2000)
+        decoy = rng.randrange(16, size)
+        head = b"PIXL" + struct.pack("<II", start, decoy)
+        head += bytes(rng.choice((0, 0, 1, 2, 3)) for _ in range(start - len(head)))
+        out.append((f"p{i}.pix", head + bytes(rng.randrange(256) for _ in range(size - start))))
+    return out
+
+
+def test_an_offset_to_where_the_content_changes_kind():
+    files = _pixels(12, seed=18)
+    spec = animre.infer_spec(files, name="pix")
+    ev = spec.evidence
+    role = dict(zip(ev["offset"], ev["role"]))
+    assert role.get(4) == "offset", ev[["offset", "width", "role", "evidence"]]
+    assert role.get(8) != "offset", ev[["offset", "width", "role", "evidence"]]
