@@ -90,6 +90,14 @@ def landing(peeks: list[bytes]) -> tuple[bytes, np.ndarray]:
     return best[:n], hit
 
 
+def _length(rows: Rows, o: int, w: int, e: str, ev: str, logp: float, n_tests: int, region: str, kind: str,
+            start: int) -> tuple[Field, Region]:
+    """A length field at ``o`` and the region of that size it bounds, both with the evidence ``ev``."""
+    f = Field(o, w, type_name(w, e), "size", ev, rows.n, rows.n, name=f"len_0x{o:02x}",
+              alternatives=[f"chance 10^{logp:.0f} x {n_tests} tests"])
+    return f, Region(region, kind, start, size=f.name, evidence=ev)
+
+
 def chunk_lengths(rows: Rows, samples: list[Sample], views: dict, taken: np.ndarray, alpha: float,
                   endian: str) -> list[tuple[Field, Region]]:
     """Length fields of the root header and the region each one bounds (``pos`` a constant, ``size`` the field).
@@ -142,9 +150,7 @@ def chunk_lengths(rows: Rows, samples: list[Sample], views: dict, taken: np.ndar
                 continue
             ev = (f"size of the bytes from {ref:#x}: {ref:#x} + it {lands} in {rows.n - misses}/{rows.n} files "
                   f"({len(first)} distinct values)")
-            f = Field(o, w, type_name(w, e), "size", ev, rows.n, rows.n, name=f"len_0x{o:02x}",
-                      alternatives=[f"chance 10^{logp:.0f} x {n_tests} tests"])
-            out.append((f, Region(f"body_0x{o:02x}", "bytes", ref, size=f.name, evidence=ev)))
+            out.append(_length(rows, o, w, e, ev, logp, n_tests, f"body_0x{o:02x}", "bytes", ref))
             claimed[o:o + w] = True
             break
     return out
@@ -204,9 +210,7 @@ def text_lengths(rows: Rows, samples: list[Sample], views: dict, taken: np.ndarr
                 continue
             ev = (f"length of the text at {p:#x} in {rows.n}/{rows.n} files (it ends there in {len(exact)}; "
                   f"{len(lens)} distinct lengths, up to {int(c.max())})")
-            f = Field(o, w, type_name(w, e), "size", ev, rows.n, rows.n, name=f"len_0x{o:02x}",
-                      alternatives=[f"chance 10^{logp:.0f} x {n_tests} tests"])
-            out.append((f, Region(f"str_0x{p:02x}", "str", p, size=f.name, evidence=ev)))
+            out.append(_length(rows, o, w, e, ev, logp, n_tests, f"str_0x{p:02x}", "str", p))
             claimed[o:o + w] = True
             claimed[p] = True
             break

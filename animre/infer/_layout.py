@@ -20,7 +20,7 @@ from ._chain import chained_records
 from ._change import content_change
 from ._chunks import chunk_lengths, text_lengths
 from ._directory import directory_field
-from ._limits import MAX_RECORD_WIDTH, MAX_RECORDS, MAX_RECORDS_PER_FILE, TARGET_PEEK
+from ._limits import MAX_RECORD_WIDTH, MAX_RECORDS, MAX_RECORDS_PER_FILE, STATIONARY_MIN, TARGET_PEEK
 from ._model import Field, Layout, Region
 from ._roles import file_size_fields, offset_fields, pair_sizes, relation_fields, start_candidates
 from ._roles import views as row_views
@@ -331,7 +331,9 @@ def _segment_rest(w: _Work) -> list[Field]:
     if width < rows.width:  # the header before a table directory
         zone = width
     # before a table directory the header is evidenced: the stationarity test (for headerless data) is moot
-    cache: dict = {(k, e): 0.0 for k in (1, 2, 4) for e in ("le", "be")} if width < rows.width else {}
+    # and where the shortest file is hardly longer than a header, its rows hold no data that could be stationary
+    moot = width < rows.width or rows.width < STATIONARY_MIN
+    cache: dict = {(k, e): 0.0 for k in (1, 2, 4) for e in ("le", "be")} if moot else {}
     full, p = [], 0
     for f in fields + [None]:
         b = f.offset if f is not None else width

@@ -18,7 +18,8 @@ __all__ = [
     "CHUNK_WINDOW", "CHUNK_LANDING", "CHUNK_MISS_SHARE", "CHUNK_MIN_DISTINCT",
     "TEXT_GAP", "TEXT_MAX", "TEXT_MIN_DISTINCT",
     "TAG_WINDOW", "MIN_ARRAY", "SMALL_RUN", "SMALL_MAX", "SMALL_SHARE",
-    "CHANGE_WINDOW", "CHAIN_FIELD", "CHAIN_C", "CHAIN_HEAD", "CHAIN_LEAD", "CHAIN_MIN_LINKS", "CHAIN_STEPS",
+    "STATIONARY_MIN", "CHANGE_WINDOW",
+    "CHAIN_FIELD", "CHAIN_C", "CHAIN_HEAD", "CHAIN_LEAD", "CHAIN_MIN_LINKS", "CHAIN_STEPS",
 ]
 
 # ---------------------------------------------------------------- the guard (thresholds)
@@ -90,6 +91,10 @@ CHUNK_MIN_DISTINCT = 3
 #: A length may land elsewhere in this share of the files (a tracker that wrote another kind of block next, one
 #: damaged file) and still be a length: the guard pays for the choice of which files miss.
 CHUNK_MISS_SHARE = 0.1
+
+#: Rows narrower than this (the shortest file is hardly more than a header) are not tested for stationarity: an
+#: integer pattern that holds at most of their offsets is the header's, not data's (a TGA of 18 bytes).
+STATIONARY_MIN = 64
 
 # ---------------------------------------------------------------- offsets to where the content changes
 

@@ -27,6 +27,18 @@ def _instances(spec) -> dict:
     return yaml.safe_load(spec.ksy).get("instances") or {}
 
 
+def _where(spec, key: str, value) -> list[dict]:
+    """The inferred spec's root instances whose ``key`` is ``value``."""
+    return [r for r in _instances(spec).values() if r.get(key) == value]
+
+
+def _region_of(spec, offset: int, key: str) -> dict:
+    """The root instance whose ``key`` (``size``, ``repeat-expr``) names the field at a planted offset."""
+    got = _where(spec, key, _at(spec, offset))
+    assert got, spec.ksy
+    return got[0]
+
+
 def _data_start_and_size(n: int, seed: int) -> list[tuple[str, bytes]]:
     """``SNDX``, u4be where the data starts (a header of 24 to 44 bytes), u4be the data's size, zeros, data."""
     rng = random.Random(seed)
@@ -41,7 +53,7 @@ def _data_start_and_size(n: int, seed: int) -> list[tuple[str, bytes]]:
 def test_an_offset_to_the_data_and_its_size_used_as_pos_and_size():
     spec = animre.infer_spec(_data_start_and_size(7, seed=1), name="snd_like")
     ofs, size = _at(spec, 4), _at(spec, 8)
-    inst = [r for r in _instances(spec).values() if r.get("pos") == ofs]
+    inst = _where(spec, "pos", ofs)
     assert inst and inst[0].get("size") == size, spec.ksy
     # the next file: a header of another length, its data read where and as long as planted
     nxt = b"SNDX" + struct.pack(">II", 52, 9) + bytes(40) + b"abcdefghi" + b"tail"
@@ -58,9 +70,7 @@ def test_a_count_of_records_to_the_end_used_as_repeat_expr():
         files.append((f"r{i}.rec", b"RECS" + struct.pack("<HH", k, 0)
                       + bytes(rng.randrange(256) for _ in range(12 * k))))
     spec = animre.infer_spec(files, name="recs")
-    count = _at(spec, 4)
-    rep = [r for r in _instances(spec).values() if r.get("repeat-expr") == count]
-    assert rep and rep[0].get("pos") == 8, spec.ksy
+    assert _region_of(spec, 4, "repeat-expr").get("pos") == 8, spec.ksy
 
 
 def test_a_chunk_length_after_its_tag_used_as_size():
@@ -70,9 +80,7 @@ def test_a_chunk_length_after_its_tag_used_as_size():
         d = rng.randrange(30, 300)
         files.append((f"c{i}.chk", b"CHNK" + struct.pack("<I", d) + bytes(rng.randrange(256) for _ in range(d))))
     spec = animre.infer_spec(files, name="chunk")
-    length = _at(spec, 4)
-    body = [r for r in _instances(spec).values() if r.get("size") == length]
-    assert body and body[0].get("pos") == 8, spec.ksy
+    assert _region_of(spec, 4, "size").get("pos") == 8, spec.ksy
 
 
 def test_no_size_in_random_bytes_after_a_magic():
@@ -148,9 +156,7 @@ def test_a_chunk_length_that_lands_on_the_next_chunks_tag():
         files.append((f"w{i}.frm", b"FORMfmt " + struct.pack("<I", k) + bytes(rng.randrange(256) for _ in range(k))
                       + nxt + bytes(rng.randrange(256) for _ in range(rng.randrange(1000, 3000)))))
     spec = animre.infer_spec(files, name="form")
-    length = _at(spec, 8)
-    body = [r for r in _instances(spec).values() if r.get("size") == length]
-    assert body and body[0].get("pos") == 12, spec.ksy
+    assert _region_of(spec, 8, "size").get("pos") == 12, spec.ksy
 
 
 def test_two_block_counts_that_tile_the_file():
@@ -232,7 +238,7 @@ def _frames(n: int, seed: int) -> list[tuple[str, bytes]]:
 def test_frames_chained_by_their_own_sizes_counted_in_the_header():
     spec = animre.infer_spec(_frames(12, seed=17), name="anm")
     count = _at(spec, 4)
-    chain = [r for r in _instances(spec).values() if r.get("repeat-expr") == count]
+    chain = _where(spec, "repeat-expr", count)
     assert chain and chain[0].get("pos") == 16, spec.ksy
     # the next file: three frames of other sizes, each read whole (a frame's bytes past the record's head: its body)
     frames = [bytes(range(30)), bytes(range(120)), bytes(range(17))]
