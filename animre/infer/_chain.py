@@ -167,7 +167,7 @@ def chained_records(rows: Rows, samples: list[Sample], views: dict, taken: np.nd
     >>> samples = [Sample.of_bytes(str(i), d) for i, d in enumerate(data)]
     >>> [(f.offset, f.type, r.start, r.record.fields[-1].value) for f, r in chained_records(
     ...     rows, samples, row_views(rows), np.zeros(24, bool), [], [], 0.01, "le")]
-    [(4, 'u2le', 16, 'len_0x02 - 6')]
+    [(4, 'u2le', 16, 'len_0x02')]
     """
     if not rows.header or rows.base.any() or rows.n < 5:
         return []
@@ -219,19 +219,21 @@ def chained_records(rows: Rows, samples: list[Sample], views: dict, taken: np.nd
               f"each {c} + the u{w} at +{a} bytes long, {mark.hex(' ')} at +{d} of each ({links} links)")
         f = Field(o, cw, type_name(cw, ce), "count", f"number of the {ev}", rows.n, rows.n, name=name,
                   alternatives=[f"chain 10^{logp:.0f} x {n_tests} tests, count 10^{clog:.0f}"])
-        rr = _record_rows(samples, rows, walks, max(a + w, d + len(mark)))
+        rr = _record_rows(samples, rows, walks, max(a + w, d + len(mark)), c)
         rec = Layout(f"chunk_0x{o:02x}", rr.width, _record_fields(rr, a, w, endian, c), [], endian, rr.n)
         out.append((f, Region(f"chunks_0x{o:02x}", "chain", expr, count=name, record=rec, evidence=ev)))
         claimed[o:o + cw] = True
     return out
 
 
-def _record_rows(samples: list[Sample], rows: Rows, walks: list, head: int) -> Rows:
-    """Every walked record's first bytes (at most :data:`CHAIN_HEAD`, at least its ``head``; as many as the
-    shortest record holds) as rows, up to :data:`MAX_RECORDS` of them. The spec reads that many bytes of every
-    record as its head: a next file's record shorter than every record seen does not parse."""
+def _record_rows(samples: list[Sample], rows: Rows, walks: list, head: int, c: int) -> Rows:
+    """Every walked record's first bytes (its ``c`` bytes of head when its length counts only what follows them;
+    else at most :data:`CHAIN_HEAD`, at least its ``head``, as many as the shortest record holds) as rows, up to
+    :data:`MAX_RECORDS` of them. The spec reads that many bytes of every record as its head: where the length
+    counts the whole record, a next file's record shorter than every record seen does not parse."""
     where = [(int(f), p, n) for f, (_, _, ws) in zip(rows.file, walks) for p, n in ws][:MAX_RECORDS]
-    width = max(head, min([CHAIN_HEAD] + [n for _, _, n in where]))
+    # a length that counts only what follows a head of c bytes says where the head ends: c
+    width = c if c >= head else max(head, min([CHAIN_HEAD] + [n for _, _, n in where]))
     got = [(f, p, samples[f].window(p, width)) for f, p, _ in where]
     got = [(f, p, b) for f, p, b in got if len(b) == width]
     return Rows.of([b for _, _, b in got], [samples[f].size for f, _, _ in got], [p for _, p, _ in got],
