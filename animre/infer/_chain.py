@@ -15,8 +15,6 @@ count, and the spec reads ``repeat-expr: <count>`` records whose body has the si
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from ._chunks import landing
@@ -33,7 +31,7 @@ from ._limits import (
 )
 from ._model import Field, Layout, Region
 from ._roles import type_name
-from ._rows import Rows, int_view
+from ._rows import Rows, sized_ends
 from ._sample import Sample
 from ._values import segment
 
@@ -44,11 +42,7 @@ def _starts(rows: Rows, samples: list[Sample], regions: list[Region], fields: li
     """``(start expression, per-row starts, marker offset, marker bytes)`` to try: where a sized part of the
     header ends (its landing bytes the marker), and a few bytes before each constant of the header."""
     out = []
-    for r in regions:
-        g = next((f for f in fields if f.name == r.size), None)
-        if r.kind != "bytes" or g is None or not isinstance(r.start, (int, np.integer)):
-            continue
-        st = int(r.start) + int_view(rows.m[:, g.offset:g.end], g.width, "be" if g.type.endswith("be") else "le")[:, 0]
+    for r, st in sized_ends(rows, fields, regions):
         mark, _ = landing([samples[int(i)].window(int(x), 4) for i, x in zip(rows.file, st)])
         if len(mark) >= 2 and any(mark):
             out.append((f"{int(r.start)} + {r.size}", st, 0, mark))
@@ -178,12 +172,14 @@ def chained_records(rows: Rows, samples: list[Sample], views: dict, taken: np.nd
     claimed = taken.copy()
     out = []
     marks: dict = {}
+    shares: dict = {}
     heads = np.array([len(samples[int(i)].head) for i in rows.file], np.int64)
     for expr, st, d, mark in starts:
         if isinstance(expr, int) and claimed[expr:expr + 1].any():
             continue
-        if mark not in marks:
+        if mark not in marks:  # where the marker starts in each file's first bytes, and log10 of its share there
             marks[mark] = _marked([samples[int(i)].head for i in rows.file], mark)
+            shares[mark] = np.log10((marks[mark].sum(axis=1) + 1) / np.maximum(2, heads))
         best = None
         seconds = {}
         for a, w, c in templates:
@@ -201,9 +197,7 @@ def chained_records(rows: Rows, samples: list[Sample], views: dict, taken: np.nd
             if links < CHAIN_MIN_LINKS or len(set().union(*(n for _, n, _ in walks))) < 2 or \
                     (recs == 0).sum() > CHUNK_MISS_SHARE * rows.n:
                 continue
-            logp = sum(max(k - 1, 0) * math.log10((samples[int(i)].head.count(mark) + 1) /
-                                                  max(2, len(samples[int(i)].head)))
-                       for (k, _, _), i in zip(walks, rows.file))
+            logp = float((np.maximum(recs - 1, 0) * shares[mark]).sum())
             if accepted(logp, n_tests, alpha) and (best is None or links > best[0]):
                 best = (links, a, w, c, recs, logp, walks)
         if best is None:

@@ -20,6 +20,7 @@ import numpy as np
 
 from ._guard import accepted
 from ._limits import CHANGE_WINDOW as W
+from ._limits import MIN_FILES
 from ._sample import Sample
 
 __all__ = ["change_log10", "content_change"]
@@ -75,7 +76,7 @@ def change_log10(samples: list[Sample], files, values) -> tuple[float, int]:
     return _fisher_log10(shares), len(shares)
 
 
-def content_change(samples: list[Sample], rows, weak: dict, alpha: float, min_files: int = 5) -> list[tuple]:
+def content_change(samples: list[Sample], rows, weak: dict, alpha: float, min_files: int = MIN_FILES) -> list[tuple]:
     """The weak offsets (``name -> (field, values)``) whose values land where the content changes kind in
     their files: ``[(name, log10 chance, files tested)]``.
 

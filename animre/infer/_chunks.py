@@ -67,9 +67,9 @@ def _length_candidates(views: dict, taken: np.ndarray, endian: str, keep) -> lis
 
 
 def landing(peeks: list[bytes]) -> tuple[bytes, np.ndarray]:
-    """The bytes most landings start with and which landings do: ``(prefix, hit mask)``; the prefix is what every
-    landing of its first :data:`LANDING` bytes shares, and the other landings are at most :data:`MISS_SHARE`
-    of them (else ``b""``).
+    """The bytes most landings start with and which landings do: ``(prefix, hit mask)``: the most common first
+    :data:`LANDING` bytes when the other landings are at most :data:`MISS_SHARE` of them, else the prefix every
+    landing shares (possibly ``b""``), every landing a hit.
 
     Examples
     --------

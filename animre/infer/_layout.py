@@ -24,7 +24,7 @@ from ._limits import MAX_RECORD_WIDTH, MAX_RECORDS, MAX_RECORDS_PER_FILE, STATIO
 from ._model import Field, Layout, Region
 from ._roles import file_size_fields, offset_fields, pair_sizes, relation_fields, start_candidates
 from ._roles import views as row_views
-from ._rows import Rows, int_view
+from ._rows import Rows, field_values, sized_ends
 from ._sample import Sample
 from ._values import byte_order_vote, float_fields, segment, small_byte_runs, string_fields
 
@@ -101,10 +101,6 @@ def _name(f: Field, base: int = 0) -> str:
     return pre if f.role == "magic" else f"{pre}_0x{f.offset + base:02x}"
 
 
-def _values(rows: Rows, f: Field) -> np.ndarray:
-    w, e = f.width, (f.type[-2:] if f.type and f.type[-2:] in ("le", "be") else "le")
-    return int_view(rows.m[:, f.offset:f.end], w, e)[:, 0]
-
 
 def _consistent(samples: list[Sample], rows: Rows, vals: np.ndarray) -> bool:
     """The offsets land on the same two bytes, or on a NUL-terminated text, in every sample."""
@@ -143,9 +139,9 @@ def _pairs(rows: Rows, fields: list[Field], regions: list[Region]) -> None:
     offs = [f for f in fields if f.role == "offset"]
     ints = [f for f in fields if f.role == "int"]
     for o in offs:
-        ov = _values(rows, o)
+        ov = field_values(rows, o)
         for s in ints:
-            sv = _values(rows, s)
+            sv = field_values(rows, s)
             if (ov + sv > rows.fsize).any() or len(np.unique(sv)) < 3:
                 continue
             order = np.lexsort((ov, rows.file))
@@ -366,7 +362,7 @@ def _record_stage(w: _Work, lay: Layout, name: str, depth: int) -> None:
         cf = next((f for f in lay.fields if f.name == r.count), None)
         if cf is None:  # the count lies past the header laid out here: the records stay unlaid
             continue
-        cnt = _values(rows, cf)
+        cnt = field_values(rows, cf)
         st = w.offsets[r.start][1] if isinstance(r.start, str) else np.full(rows.n, r.start, np.int64)
         rr = _record_rows(w.samples, rows, st, cnt, r.stride)
         if rr.n >= 2 and rr.width == min(r.stride, MAX_RECORD_WIDTH):
@@ -392,14 +388,10 @@ def _inside(w: _Work) -> np.ndarray | None:
     """rows x bytes: where a byte lies inside each file's part of the header that a size field bounds (a region
     from a constant start, of a header field's size), or ``None`` when no size bounds one."""
     mask = None
-    for r in w.regions:
-        g = next((f for f in w.fields if f.name == r.size), None)
-        if r.kind != "bytes" or g is None or not isinstance(r.start, (int, np.integer)) or g.end > w.width:
-            continue
-        end = int(r.start) - w.b0 + _values(w.rows, g)
+    cols = np.arange(w.rows.width)
+    for r, end in sized_ends(w.rows, w.fields, w.regions):
         mask = np.ones((w.rows.n, w.rows.width), bool) if mask is None else mask
-        cols = np.arange(w.rows.width)
-        mask &= (cols[None, :] < end[:, None]) | (cols[None, :] < int(r.start) - w.b0)
+        mask &= (cols[None, :] < end[:, None] - w.b0) | (cols[None, :] < int(r.start) - w.b0)
     return mask
 
 
@@ -455,7 +447,7 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
     lay = Layout(name, w.width, full, w.regions, w.endian, rows.n)
     for f in full:  # constant offsets found by relations
         if f.role == "offset" and f.name not in w.offsets:
-            w.offsets[f.name] = (f, _values(rows, f))
+            w.offsets[f.name] = (f, field_values(rows, f))
     _record_stage(w, lay, name, depth)
     _target_stage(w)
     if not rows.header:

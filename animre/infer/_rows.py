@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Rows", "int_view", "distinct_counts", "TYPES"]
+__all__ = ["Rows", "int_view", "field_values", "sized_ends", "distinct_counts", "TYPES"]
 
 TYPES = [(w, e) for w in (1, 2, 4) for e in (("le",) if w == 1 else ("le", "be"))]
 
@@ -84,6 +84,23 @@ def int_view(m: np.ndarray, w: int, e: str) -> np.ndarray:
     for j in range(w):
         shift = 8 * (j if e == "le" else w - 1 - j)
         out |= m[:, j:j + k].astype(np.int64) << shift
+    return out
+
+
+def field_values(rows: Rows, f) -> np.ndarray:
+    """The integer a field (``offset``, ``width``, ``type`` ending in its byte order) holds in every row."""
+    e = f.type[-2:] if f.type and f.type[-2:] in ("le", "be") else "le"
+    return int_view(rows.m[:, f.offset:f.end], f.width, e)[:, 0]
+
+
+def sized_ends(rows: Rows, fields: list, regions: list) -> list[tuple]:
+    """``(region, per-row end)`` of every ``bytes`` region from a constant start whose size is a field of the
+    rows (a header's part a size field bounds: what a chain may follow, where an order list may run)."""
+    out = []
+    for r in regions:
+        g = next((f for f in fields if f.name == r.size), None)
+        if r.kind == "bytes" and g is not None and isinstance(r.start, (int, np.integer)) and g.end <= rows.width:
+            out.append((r, int(r.start) + field_values(rows, g)))
     return out
 
 
