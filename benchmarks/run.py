@@ -21,9 +21,9 @@ Sections
 6. modder scale: 2,000 such FLCs beside the 10,000 FRM files: parse only,
    cold scan (every core, one worker), warm scan, the scan after a one-field
    spec edit, peak memory per phase;
-7. with ``--baseline-rev REV``: cold open of the samples by this checkout
-   against the same by an earlier git revision, in fresh interpreters,
-   alternately;
+7. with ``--baseline-rev REV``: cold open of the samples, and the FLC decode
+   of the real a.fli and Civ3 unit FLCs, by this checkout against the same by
+   an earlier git revision, in fresh interpreters, alternately;
 8. notebooks on a 200-file Civ3 corpus (civ200, built from the real settler
    files, README "Real files"): notebooks 05 and 00 executed headless with
    ``DATA`` pointing at it; the slowest cell against the 5 s a researcher
@@ -587,6 +587,38 @@ for _ in range(n):
 print(min(times))
 """
 
+# The FLC decoder of either revision: the module it lived in there (the package split of f171ba7 and the
+# format folders of c0f2e25 moved it), then best-of-n time to decode each file, a JSON list of seconds.
+_DECODE_TIMER = """
+import importlib, json, sys, time
+sys.path.insert(0, sys.argv[1])
+for name in ("animre.formats.flc.decode", "animre.decode.flc", "animre.decode.flic"):
+    try:
+        dec = importlib.import_module(name)
+        break
+    except ImportError:
+        continue
+assert dec.__file__.startswith(sys.argv[1]), dec.__file__
+n, files = int(sys.argv[2]), sys.argv[3:]
+out = []
+for f in files:
+    dec.decode_frames(f)
+    times = []
+    for _ in range(n):
+        t = time.perf_counter()
+        dec.decode_frames(f)
+        times.append(time.perf_counter() - t)
+    out.append(min(times))
+print(json.dumps(out))
+"""
+
+
+def _decode_files() -> dict[str, list[str]]:
+    """The real files the decoder comparison times (README, "Real files"): a.fli and the Civ3 unit FLCs."""
+    groups = {"a.fli": [REALDATA / "flic" / "standard" / "a.fli"],
+              "real Civ3 unit FLCs": sorted((REALDATA / "flic" / "civ3").rglob("*.flc"))}
+    return {k: [str(f) for f in v if f.is_file()] for k, v in groups.items() if any(f.is_file() for f in v)}
+
 
 def section_revision(samples: Path, rev: str, repeat: int) -> dict:
     """Cold open of the sample corpus by this checkout and by an earlier revision, in the same run.
@@ -600,17 +632,36 @@ def section_revision(samples: Path, rev: str, repeat: int) -> dict:
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive, check=True)
         times = {"this": [], rev: []}
+        groups = _decode_files()
+        files = [f for v in groups.values() for f in v]
+        decode: dict = {"this": [], rev: []}
         for _ in range(repeat):
             for name, root in (("this", ROOT), (rev, tmp)):
                 out = subprocess.run([sys.executable, "-c", _OPEN_TIMER, str(root), str(samples), str(repeat)],
                                      check=True, capture_output=True, text=True).stdout
                 times[name].append(float(out.strip().splitlines()[-1]))
+                if files:  # best of 5 decodes per file, per round
+                    out = subprocess.run([sys.executable, "-c", _DECODE_TIMER, str(root), "5", *files],
+                                         check=True, capture_output=True, text=True).stdout
+                    decode[name].append(json.loads(out.strip().splitlines()[-1]))
         t_new, t_old = min(times["this"]), min(times[rev])
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"[revision] cold open of the sample corpus (no cache): this checkout {t_new:.2f} s, {rev} "
           f"{t_old:.2f} s -> {t_new / t_old:.2f}x the time of {rev}")
-    return {"rev": rev, "this_s": t_new, "rev_s": t_old, "this_over_rev": t_new / t_old}
+    res = {"rev": rev, "this_s": t_new, "rev_s": t_old, "this_over_rev": t_new / t_old}
+    i = 0
+    for label, group in groups.items():
+        sl = slice(i, i + len(group))
+        i += len(group)
+        new = sum(min(r[k] for r in decode["this"]) for k in range(sl.start, sl.stop))
+        old = sum(min(r[k] for r in decode[rev]) for k in range(sl.start, sl.stop))
+        print(f"[revision] FLC decode of {label} ({len(group)} files, best per file): this checkout "
+              f"{new * 1e3:.1f} ms, {rev} {old * 1e3:.1f} ms -> {new / old:.2f}x the time of {rev}")
+        res[f"decode {label}"] = {"this_ms": new * 1e3, "rev_ms": old * 1e3, "this_over_rev": new / old}
+    if not groups:
+        print("[revision] FLC decode: skipped (real files not present, see README)")
+    return res
 
 
 # ---------------------------------------------------------------- notebooks on 200 real-size Civ3 units
