@@ -51,6 +51,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import civ3  # noqa: E402 - the Civ3 corpora beside this script
 
 REALDATA = Path(os.environ.get("ANIMRE_REALDATA") or ROOT.parent / "shared" / "realdata")  # see README
+AFLI = REALDATA / "flic" / "standard" / "a.fli"  # the real standard FLI that Pillow also decodes
+
+
+def real_civ3_flcs() -> list[Path]:
+    """The real Civ3 unit FLCs (README, "Real files"); none when they are not present."""
+    return sorted((REALDATA / "flic" / "civ3").rglob("*.flc"))
 
 
 def best(fn, repeat: int) -> float:
@@ -113,14 +119,13 @@ def section_flc(samples: Path, repeat: int) -> dict:
             n_pix += int(np.prod(frames.shape))
 
     t_ours = best(ours, repeat)
-    afli = REALDATA / "flic" / "standard" / "a.fli"
-    if not afli.is_file():
+    if not AFLI.is_file():
         print(f"[flc] Civ3 samples: {n_frames} frames in {t_ours:.3f} s; the Pillow comparison is skipped: "
-              f"real files not present: {afli} (see README, 'Real files')")
+              f"real files not present: {AFLI} (see README, 'Real files')")
         return {"civ3_frames": n_frames, "skipped": "real files not present"}
 
     def pillow(copy: bool = False):
-        im = Image.open(afli)
+        im = Image.open(AFLI)
         n = 0
         for i in range(im.n_frames):
             im.seek(i)
@@ -137,12 +142,11 @@ def section_flc(samples: Path, repeat: int) -> dict:
 
     def ours_afli():
         nonlocal a_pix
-        frames, _ = decode_frames(afli)
+        frames, _ = decode_frames(AFLI)
         a_pix = int(np.prod(frames.shape))
 
     t_ours_a = best(ours_afli, repeat)
-    real_civ = sorted((REALDATA / "flic" / "civ3").rglob("*.flc"))
-    real_blobs = [f.read_bytes() for f in real_civ]
+    real_blobs = [f.read_bytes() for f in real_civ3_flcs()]
     r_pix = 0
 
     def ours_real():
@@ -613,11 +617,7 @@ print(json.dumps(out))
 """
 
 
-def _decode_files() -> dict[str, list[str]]:
-    """The real files the decoder comparison times (README, "Real files"): a.fli and the Civ3 unit FLCs."""
-    groups = {"a.fli": [REALDATA / "flic" / "standard" / "a.fli"],
-              "real Civ3 unit FLCs": sorted((REALDATA / "flic" / "civ3").rglob("*.flc"))}
-    return {k: [str(f) for f in v if f.is_file()] for k, v in groups.items() if any(f.is_file() for f in v)}
+DECODE_REPEAT = 5  # decodes of each file per round; the best is kept
 
 
 def section_revision(samples: Path, rev: str, repeat: int) -> dict:
@@ -632,7 +632,8 @@ def section_revision(samples: Path, rev: str, repeat: int) -> dict:
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive, check=True)
         times = {"this": [], rev: []}
-        groups = _decode_files()
+        groups = {k: [str(f) for f in v] for k, v in
+                  (("a.fli", [AFLI] if AFLI.is_file() else []), ("real Civ3 unit FLCs", real_civ3_flcs())) if v}
         files = [f for v in groups.values() for f in v]
         decode: dict = {"this": [], rev: []}
         for _ in range(repeat):
@@ -640,8 +641,8 @@ def section_revision(samples: Path, rev: str, repeat: int) -> dict:
                 out = subprocess.run([sys.executable, "-c", _OPEN_TIMER, str(root), str(samples), str(repeat)],
                                      check=True, capture_output=True, text=True).stdout
                 times[name].append(float(out.strip().splitlines()[-1]))
-                if files:  # best of 5 decodes per file, per round
-                    out = subprocess.run([sys.executable, "-c", _DECODE_TIMER, str(root), "5", *files],
+                if files:
+                    out = subprocess.run([sys.executable, "-c", _DECODE_TIMER, str(root), str(DECODE_REPEAT), *files],
                                          check=True, capture_output=True, text=True).stdout
                     decode[name].append(json.loads(out.strip().splitlines()[-1]))
         t_new, t_old = min(times["this"]), min(times[rev])
@@ -650,12 +651,11 @@ def section_revision(samples: Path, rev: str, repeat: int) -> dict:
     print(f"[revision] cold open of the sample corpus (no cache): this checkout {t_new:.2f} s, {rev} "
           f"{t_old:.2f} s -> {t_new / t_old:.2f}x the time of {rev}")
     res = {"rev": rev, "this_s": t_new, "rev_s": t_old, "this_over_rev": t_new / t_old}
+    fastest = {name: [min(per_file) for per_file in zip(*rounds)] for name, rounds in decode.items()}
     i = 0
     for label, group in groups.items():
-        sl = slice(i, i + len(group))
+        new, old = (sum(fastest[name][i:i + len(group)]) for name in ("this", rev))
         i += len(group)
-        new = sum(min(r[k] for r in decode["this"]) for k in range(sl.start, sl.stop))
-        old = sum(min(r[k] for r in decode[rev]) for k in range(sl.start, sl.stop))
         print(f"[revision] FLC decode of {label} ({len(group)} files, best per file): this checkout "
               f"{new * 1e3:.1f} ms, {rev} {old * 1e3:.1f} ms -> {new / old:.2f}x the time of {rev}")
         res[f"decode {label}"] = {"this_ms": new * 1e3, "rev_ms": old * 1e3, "this_over_rev": new / old}

@@ -6,7 +6,7 @@ import numpy as np
 
 from animre.base.errors import ParseError
 from animre.formats.flc import decode as flc_decode
-from animre.formats.flc.decode import _frames, _layout
+from animre.formats.flc.decode import _delta, _frames, _layout
 
 REAL = ("standard/a.fli", "standard/2422.flc", "standard/hopper.fli", "civ3/settler/Run.flc",
         "civ3/settler/Death.flc")
@@ -111,12 +111,11 @@ def test_header_walk_equals_the_spec_walk(samples_dir, real_or_none):
 def test_batched_run_after_an_odd_number_of_pixels():
     """An FLC word run whose first pixel is odd in the file's batch (after an FLI literal of 3 pixels) still
     repeats its word's two bytes in order (format rule: a negative SS2 count repeats the next word)."""
-    from animre.formats.flc.decode._delta import plan_deltas
-
     fli = bytes([0, 0, 1, 0, 1, 0, 3, 0x10, 0x11, 0x12])  # y0 0, 1 line; 1 packet: skip 0, 3 literal bytes
     flc = bytes([1, 0, 1, 0, 0, 0xFE, 0x21, 0x22])  # 1 line, 1 packet: skip 0, run of 2 words 21 22
     data = fli + flc
-    plans = plan_deltas(data, np.frombuffer(data, np.uint8),
-                        [("a", _layout.DELTA_FLI, 0, len(fli)), ("b", _layout.DELTA_FLC, len(fli), len(data))], 2, 8)
+    plans = _delta.plan_deltas(data, np.frombuffer(data, np.uint8),
+                               [("a", _layout.DELTA_FLI, 0, len(fli)), ("b", _layout.DELTA_FLC, len(fli), len(data))],
+                               2, 8)
     assert plans["a"][1].tolist() == [0, 1, 2] and plans["a"][2].tolist() == [0x10, 0x11, 0x12]
     assert plans["b"][1].tolist() == [0, 1, 2, 3] and plans["b"][2].tolist() == [0x21, 0x22, 0x21, 0x22]
