@@ -15,7 +15,7 @@ from ._layout import solve
 from ._limits import HEADER_MAX, MIN_FILES
 from ._result import EVIDENCE_COLUMNS, InferredSpec, evidence
 from ._rows import Rows
-from ._sample import HEAD, MAX_FILES, gather
+from ._sample import HEAD, MAX_FILES, gather, shared_suffix
 from ._variants import split_variants
 
 __all__ = ["InferredSpec", "infer_spec", "spec_time", "EVIDENCE_COLUMNS", "HEADER_MAX"]
@@ -77,7 +77,7 @@ def infer_spec(source: Any, *, name: str | None = None, min_files: int = MIN_FIL
     lay = solve(rows, samples, alpha=alpha, name=name)
     if variants:
         lay = split_variants(lay, rows, samples, alpha=alpha, min_files=min_files) or lay
-    text = to_ksy(lay, name=name, n_files=len(samples))
+    text = to_ksy(lay, name=name, n_files=len(samples), extension=shared_suffix(samples))
     return InferredSpec(text, evidence(lay), lay, [s.name for s in samples], seconds=time.perf_counter() - t0,
                         read_from=_read_from(source), named=named)
 

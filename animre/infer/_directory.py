@@ -24,8 +24,10 @@ import numpy as np
 
 from ._guard import accepted
 from ._limits import DIRECTORY_COUNT_AREA as COUNT_AREA
+from ._limits import DIRECTORY_EARLIER as EARLIER
 from ._limits import DIRECTORY_MAX_COUNT as MAX_COUNT
 from ._limits import DIRECTORY_MIN_DISTINCT as MIN_DISTINCT
+from ._limits import DIRECTORY_OFFSET_WIDTHS as OFFSET_WIDTHS
 from ._limits import DIRECTORY_PER_FILE as PER_FILE
 from ._limits import DIRECTORY_START_SPAN as START_SPAN
 from ._limits import DIRECTORY_STRIDES as STRIDES
@@ -34,7 +36,7 @@ from ._roles import type_name
 from ._rows import Rows, int_view
 from ._sample import Sample
 
-__all__ = ["directory_field", "COUNT_AREA", "STRIDES", "MAX_COUNT"]
+__all__ = ["directory_field", "earliest_start", "COUNT_AREA", "STRIDES", "MAX_COUNT"]
 
 
 def _blobs(samples: list[Sample], rows: Rows, at: int, n: np.ndarray) -> list[bytes]:
@@ -137,3 +139,97 @@ def directory_field(rows: Rows, samples: list[Sample], views: dict, taken: np.nd
     f = Field(o, w, type_name(w, endian), "count", ev, rows.n, rows.n,
               alternatives=[f"chance 10^{logp:.0f} x {n_tests} tests", f"{-neg_cols} in-file columns"])
     return f, Region("", "records", p, stride=s, evidence=ev)
+
+
+def _records(samples: list[Sample], rows: Rows, at: int, n: np.ndarray, s: int) -> list[np.ndarray] | None:
+    """Each row's ``n`` records of ``s`` bytes at ``at`` (the first :data:`PER_FILE` and the last two), or None
+    where a file is too short for them."""
+    out = []
+    for i in range(rows.n):
+        k = int(n[i])
+        smp = samples[int(rows.file[i])]
+        if k <= PER_FILE + 2:
+            b = smp.window(at, k * s)
+        else:
+            b = smp.window(at, PER_FILE * s) + smp.window(at + (k - 2) * s, 2 * s)
+            k = PER_FILE + 2
+        if len(b) < k * s:
+            return None
+        out.append(np.frombuffer(b, np.uint8).reshape(k, s))
+    return out
+
+
+def _offset_column(recs: list[np.ndarray], end: np.ndarray, fsize: np.ndarray, endian: str
+                   ) -> tuple[int, int] | None:
+    """The first ``(column, width)`` whose integers, record after record, do not decrease and lie between the
+    table's end and the file's end in every file (a last record of zeros excepted: a terminator), with at least
+    :data:`MIN_DISTINCT` distinct values."""
+    s = recs[0].shape[1]
+    for j in range(s):
+        for w in OFFSET_WIDTHS:
+            if j + w > s:
+                continue
+            seen: set = set()
+            for m, z, fs in zip(recs, end, fsize):
+                if len(m) and not m[-1].any():
+                    m = m[:-1]
+                v = int_view(m[:, j:j + w], w, endian)[:, 0]
+                if len(v) and ((v < z) | (v > fs)).any() or (np.diff(v) < 0).any():
+                    break
+                seen.update(v.tolist())
+            else:
+                if len(seen) >= MIN_DISTINCT:
+                    return j, w
+    return None
+
+
+def earliest_start(rows: Rows, samples: list[Sample], count: np.ndarray, start: int, s: int, end: np.ndarray,
+                   floor: int, endian: str, alpha: float) -> tuple[int, tuple[int, int], str] | None:
+    """How many records (``k``) a table of offsets starts before ``start``, its offset column, and why.
+
+    A count relation (``end == start + s * count``) fits any start ``s`` bytes earlier with ``count + 1``
+    records just as well: the equation cannot tell where the table starts. Its records can: a table of offsets
+    has a column that grows record after record and points past the table's end into the file. The table
+    starts ``k`` records early while the records before ``start`` hold that column too (a game's sprite table:
+    ``count + 2`` entries, the next-to-last the file's size, the last zeros). The chance that a header integer
+    passes by coincidence is the share of the header's integers that point into the file (never below what
+    uniform bytes give), per file and added record; the guard multiplies it by every record and column tried.
+    ``floor``: the first byte the table may take (past the count and every other field before ``start``).
+    """
+    if rows.n < 3:
+        return None
+    v4 = int_view(rows.m, 4, endian)
+    uniform = float(np.mean((rows.fsize + 1) / 2.0 ** 32))
+    q = min(1.0, max(uniform, float(((v4 >= 1) & (v4 <= rows.fsize[:, None])).mean()) if v4.size else 1.0))
+    n_tests = EARLIER * s * len(OFFSET_WIDTHS)
+    best = None
+    for k in range(0, EARLIER + 1):
+        p = start - s * k
+        if p < floor:
+            break
+        recs = _records(samples, rows, p, count + k, s)
+        if recs is None:
+            break
+        col = _offset_column(recs, end, rows.fsize, endian)
+        if col is None:
+            if k == 0:
+                return None
+            break
+        if k and not accepted(k * rows.n * math.log10(q), n_tests, alpha):
+            break
+        best = (k, col)
+    if best is None or best[0] == 0:
+        return None
+    k, (j, w) = best
+    recs = _records(samples, rows, start - s * k, count + k, s)
+    marks = []
+    for i in (2, 1):
+        vals = [int_view(m[len(m) - i:len(m) - i + 1, j:j + w], w, endian)[0, 0] for m in recs if len(m) >= i]
+        if len(vals) == rows.n and all(v == z for v, z in zip(vals, rows.fsize)):
+            marks.append(f"record count + {k - i} holds the file's size")
+        elif all(not m[len(m) - i].any() for m in recs if len(m) >= i):
+            marks.append(f"record count + {k - i} is zeros")
+    why = (f"{k} record(s) before {start:#x} hold the offset column at +{j} ({w} bytes) too: the table starts at "
+           f"{start - s * k:#x} with count + {k} records in {rows.n}/{rows.n} files" +
+           (f" ({'; '.join(marks)})" if marks else ""))
+    return k, (j, w), why

@@ -41,7 +41,10 @@ _Dumper.add_representer(_HexInt, _hexint)
 
 def _field(f: Field, endian: str) -> dict:
     d: dict = {"id": f.name}
-    if f.role == "magic":  # as the gallery writes it: a string where it is text, hex bytes otherwise
+    if f.role == "magic" and isinstance(f.value, list):  # one of a few texts (IWAD or PWAD)
+        d.update({"type": "str", "size": f.width, "encoding": "ASCII",
+                  "valid": {"any-of": [f'"{bytes(v).decode("ascii")}"' for v in f.value]}})
+    elif f.role == "magic":  # as the gallery writes it: a string where it is text, hex bytes otherwise
         text = bytes(f.value)
         d["contents"] = (text.decode("ascii") if all(0x20 <= b < 0x7F for b in text) and text.strip()
                          else _Hex(text))
@@ -54,7 +57,7 @@ def _field(f: Field, endian: str) -> dict:
         d.update({"type": "str", "size": f.width, "encoding": "ISO-8859-1", "pad-right": 0})
     else:
         t = f.type
-        if t.endswith(endian):
+        if t.endswith(endian) and not t.startswith("b"):  # a bit-sized integer's own order is not meta/endian
             t = t[:-2]
         d["type"] = t
         if f.role == "const":  # documented, never enforced: the next file may hold another value
@@ -72,9 +75,9 @@ def _region(r: Region, endian: str) -> dict:
     if r.absolute:
         d = {"io": "_root._io", **d}
     if r.kind in ("records", "chain") and r.record is not None:
-        d.update({"type": r.record.name, "repeat": "expr", "repeat-expr": r.count})
+        d.update({"type": r.record.name, "repeat": "expr", "repeat-expr": r.count_expr})
     elif r.kind == "records":
-        d.update({"size": r.stride, "repeat": "expr", "repeat-expr": r.count})
+        d.update({"size": r.stride, "repeat": "expr", "repeat-expr": r.count_expr})
     elif r.kind == "str":  # ISO-8859-1 reads any byte: a next file's name with a byte past ASCII still parses
         d.update({"type": "str", "size": r.size, "encoding": "ISO-8859-1"})
     elif r.kind == "strz":
@@ -134,8 +137,9 @@ def _type(lay: Layout, endian: str, types: dict) -> dict:
     return t
 
 
-def to_ksy(lay: Layout, *, name: str, n_files: int, doc: str = "") -> str:
-    """The spec text of a layout.
+def to_ksy(lay: Layout, *, name: str, n_files: int, doc: str = "", extension: str | None = None) -> str:
+    """The spec text of a layout; ``extension``: the suffix every file seen shares (``meta/file-extension``, so
+    that the spec claims the folder's files by their name where it has no magic to claim them by).
 
     Examples
     --------
@@ -164,7 +168,8 @@ def to_ksy(lay: Layout, *, name: str, n_files: int, doc: str = "") -> str:
         last["size-eos"] = True
         last["doc"] += f" (to the end of the file: {lay.fields[-1].width} bytes in the shortest file seen)"
     spec: dict = {
-        "meta": {"id": name, "title": f"{name} (inferred by animre from {n_files} files)", "endian": endian},
+        "meta": {"id": name, "title": f"{name} (inferred by animre from {n_files} files)", "endian": endian,
+                 **({"file-extension": extension} if extension else {})},
         "doc": doc or f"A first spec inferred by animre from {n_files} files; every field's doc states its evidence.",
     }
     spec.update(root)

@@ -19,8 +19,16 @@ import numpy as np
 from ._chain import chained_records
 from ._change import content_change
 from ._chunks import chunk_lengths, text_lengths
-from ._directory import directory_field
-from ._limits import MAX_RECORD_WIDTH, MAX_RECORDS, MAX_RECORDS_PER_FILE, STATIONARY_MIN, TARGET_PEEK
+from ._directory import directory_field, earliest_start
+from ._limits import (
+    MAGIC_TEXTS,
+    MAX_RECORD_WIDTH,
+    MAX_RECORDS,
+    MAX_RECORDS_PER_FILE,
+    MIN_FILES,
+    STATIONARY_MIN,
+    TARGET_PEEK,
+)
 from ._model import Field, Layout, Region
 from ._roles import file_size_fields, offset_fields, pair_sizes, relation_fields, start_candidates
 from ._roles import views as row_views
@@ -44,22 +52,55 @@ def _claim(taken: np.ndarray, f: Field) -> bool:
 _MAGIC_TEXT = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ._-#!")
 
 
+#: Control bytes a text magic ends in so that text tools stop or show a changed transfer: DOS's end of text
+#: (``^Z``, 0x1A: ``NES\x1a``) with carriage return and line feed (``\r\n\x1a\n``). Only a run holding the 0x1A
+#: joins the magic: a 10 or 13 alone is as often the low byte of a size.
+_MAGIC_GUARD = frozenset(b"\r\n\x1a")
+
+
 def _magic(rows: Rows) -> Field | None:
     cst = rows.const
     run = 0
     while run < rows.width and cst[run]:
         run += 1
+    if run < 2 and rows.n:
+        return _magic_texts(rows)
     if run < 2 or not rows.n:
         return None
     head = bytes(rows.m[0, :run])
     printable = 0
     while printable < run and head[printable] in _MAGIC_TEXT:
         printable += 1
+    if printable >= 2:  # a text magic may end in the control bytes that guard it (NES\x1a, \r\n\x1a\n)
+        tail = printable
+        while tail < run and tail - printable < 4 and head[tail] in _MAGIC_GUARD:
+            tail += 1
+        if 0x1A in head[printable:tail]:
+            printable = tail
     n = printable if printable >= 2 else min(run, 4)
     if not any(head[:n]):
         return None  # zeros are no magic: a field that is 0 in every file here may not be 0 in the next
     return Field(0, n, None, "magic", f"the same {n} bytes at the start of {rows.n}/{rows.n} files",
                  rows.n, rows.n, value=head[:n])
+
+
+def _magic_texts(rows: Rows) -> Field | None:
+    """A magic that is one of a few texts (``IWAD`` or ``PWAD``, ``RIFF`` or ``RIFX``): the first 4 bytes are
+    magic characters in every file, at most :data:`MAGIC_TEXTS` texts that differ in one byte, each in 2 or
+    more files. The texts seen are enforced (``valid: any-of``)."""
+    w = 4
+    if rows.width < w or rows.n < MIN_FILES:
+        return None
+    heads = [bytes(r[:w]) for r in rows.m]
+    if not all(c in _MAGIC_TEXT and chr(c).isalnum() for h in heads for c in h):
+        return None
+    got = sorted(set(heads))
+    if not 2 <= len(got) <= MAGIC_TEXTS or min(heads.count(t) for t in got) < 2:
+        return None
+    if sum(len({t[i] for t in got}) > 1 for i in range(w)) != 1:
+        return None
+    return Field(0, w, None, "magic", f"one of {', '.join(t.decode() for t in got)} at the start of "
+                 f"{rows.n}/{rows.n} files", rows.n, rows.n, value=got)
 
 
 def _later_magics(rows: Rows, fields: list[Field]) -> None:
@@ -293,6 +334,8 @@ def _relation_stage(w: _Work, views: dict) -> None:
             have = f
         elif have.width != f.width or have.role != f.role:
             continue
+        if reg.kind == "records" and isinstance(reg.start, int):
+            _earlier(w, reg, have)
         if isinstance(reg.start, int):  # a constant field holding the start is an offset
             for g in w.fields:
                 if g.role == "const" and g.value == reg.start:
@@ -303,6 +346,23 @@ def _relation_stage(w: _Work, views: dict) -> None:
         if any(r.name == reg.name for r in w.regions):
             reg.name += f"_{len(w.regions)}"
         w.regions.append(reg)
+
+
+def _earlier(w: _Work, reg: Region, count: Field) -> None:
+    """A table of offsets whose count relation fits a later start than its own: its ``count + k`` records start
+    where the offsets do (see :func:`animre.infer._directory.earliest_start`)."""
+    rows = w.rows
+    end = rows.fsize if reg.end == "_root._io.size" else {**w.weak, **w.offsets}.get(reg.end, (None, None))[1]
+    if end is None:
+        return
+    floor = max([count.end] + [g.end for g in w.fields if g.end <= reg.start - w.b0 and g.name != reg.end]) + w.b0
+    got = earliest_start(rows, w.samples, field_values(rows, count), reg.start, reg.stride, end, floor, w.endian,
+                         w.alpha)
+    if got is None:
+        return
+    k, col, why = got
+    reg.start, reg.extra, reg.column = reg.start - reg.stride * k, k, col
+    count.evidence = reg.evidence = f"count of the {reg.stride}-byte records from {reg.start:#x}: {why}"
 
 
 def _change_stage(w: _Work) -> None:
@@ -362,7 +422,7 @@ def _record_stage(w: _Work, lay: Layout, name: str, depth: int) -> None:
         cf = next((f for f in lay.fields if f.name == r.count), None)
         if cf is None:  # the count lies past the header laid out here: the records stay unlaid
             continue
-        cnt = field_values(rows, cf)
+        cnt = field_values(rows, cf) + r.extra
         st = w.offsets[r.start][1] if isinstance(r.start, str) else np.full(rows.n, r.start, np.int64)
         rr = _record_rows(w.samples, rows, st, cnt, r.stride)
         if rr.n >= 2 and rr.width == min(r.stride, MAX_RECORD_WIDTH):
@@ -371,6 +431,33 @@ def _record_stage(w: _Work, lay: Layout, name: str, depth: int) -> None:
             if r.stride > rr.width:
                 r.record.fields.append(Field(rr.width, r.stride - rr.width, None, "raw", "not looked at", 0, rr.n,
                                              name=f"unknown_0x{rr.width:02x}"))
+            if r.column is not None:
+                _offset_column(r.record, rr, r.column, w.endian)
+
+
+def _offset_column(lay: Layout, rr: Rows, column: tuple[int, int], endian: str) -> None:
+    """The records' offset column as one field of its width (3 bytes: ``b24``, the byte above it a field of its
+    own, as a 24-bit offset with a format byte in the top 8), the bytes it overlapped laid out again."""
+    j, width = column
+    if j + width > rr.width:
+        return
+    hit = [f for f in lay.fields if f.offset < j + width and j < f.end]
+    if len(hit) == 1 and hit[0].offset == j and hit[0].width == width:
+        hit[0].role = "offset"
+        return
+    lo, hi = min([j] + [f.offset for f in hit]), max([j + width] + [f.end for f in hit])
+    for f in hit:
+        lay.fields.remove(f)
+    kind = f"b{8 * width}{endian}" if width == 3 else f"u{width}{endian}"
+    new = [Field(j, width, kind, "offset", f"an offset past the table's end into the file in {rr.n}/{rr.n} records "
+                 "(a last record of zeros aside), growing record after record", rr.n, rr.n, name=f"ofs_0x{j:02x}")]
+    cache: dict = {}
+    for a, b in ((lo, j), (j + width, hi)):
+        if b > a:
+            new += segment(rr, a, b, endian, cache, ints=True)
+    for f in new:
+        f.name = f.name or _name(f)
+    lay.fields = sorted(lay.fields + new, key=lambda f: f.offset)
 
 
 def _target_stage(w: _Work) -> None:

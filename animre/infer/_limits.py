@@ -10,11 +10,11 @@ of ``benchmarks/infer_corpus.json`` only, and reported on its test half; see
 from __future__ import annotations
 
 __all__ = [
-    "ALPHA", "MIN_FILES", "HEADER_MAX", "MAX_FILES", "MAX_LISTED", "MAX_WINDOW",
+    "ALPHA", "MIN_FILES", "MAGIC_TEXTS", "HEADER_MAX", "MAX_FILES", "MAX_LISTED", "MAX_WINDOW",
     "MAX_K", "MAX_STRIDE", "COUNT_WINDOW", "PAIR_WINDOW", "START_WINDOW", "MAX_STARTS",
     "MAX_RECORDS", "MAX_RECORDS_PER_FILE", "MAX_RECORD_WIDTH", "TARGET_PEEK",
     "DIRECTORY_COUNT_AREA", "DIRECTORY_STRIDES", "DIRECTORY_START_SPAN", "DIRECTORY_MAX_COUNT",
-    "DIRECTORY_PER_FILE", "DIRECTORY_MIN_DISTINCT",
+    "DIRECTORY_PER_FILE", "DIRECTORY_MIN_DISTINCT", "DIRECTORY_EARLIER", "DIRECTORY_OFFSET_WIDTHS",
     "CHUNK_WINDOW", "CHUNK_LANDING", "CHUNK_MISS_SHARE", "CHUNK_MIN_DISTINCT",
     "TEXT_GAP", "TEXT_MAX", "TEXT_MIN_DISTINCT",
     "TAG_WINDOW", "MIN_ARRAY", "SMALL_RUN", "SMALL_MAX", "SMALL_SHARE",
@@ -69,6 +69,12 @@ MAX_RECORD_WIDTH = 1024
 #: Bytes read where an offset points, to see what is there (a text, the same bytes in every file).
 TARGET_PEEK = 256
 
+# ---------------------------------------------------------------- magics
+
+#: A magic that is one of a few texts (``IWAD``/``PWAD``): at most this many texts seen, each in 2 or more files
+#: (more are a field of text codes, not a signature).
+MAGIC_TEXTS = 3
+
 # ---------------------------------------------------------------- table directories
 
 #: Header bytes where a directory's count is looked for, the record strides tried (multiples of 4 up to 64:
@@ -80,6 +86,11 @@ DIRECTORY_START_SPAN = 32
 DIRECTORY_MAX_COUNT = 4096
 DIRECTORY_PER_FILE = 256
 DIRECTORY_MIN_DISTINCT = 3
+#: Records a table of offsets may start before where a count relation put it (``count + k`` entries: a game's
+#: sprite table holds an entry for the end of the file and a zero entry after its ``count`` frames), and the
+#: offset widths its records are read with (3: a 24-bit offset with a format byte in the top 8).
+DIRECTORY_EARLIER = 4
+DIRECTORY_OFFSET_WIDTHS = (4, 3, 2)
 
 # ---------------------------------------------------------------- chunk lengths
 

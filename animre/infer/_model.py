@@ -57,6 +57,13 @@ class Region:
     evidence: str = ""
     absolute: bool = False
     end: Any = None  # what a count's or a size's relation ends at: an offset field's name or ``_root._io.size``
+    extra: int = 0  # records past the count (a table of ``count + 2`` entries)
+    column: tuple | None = None  # (position, width) of the records' offset column, when one is evidenced
+
+    @property
+    def count_expr(self) -> str | None:
+        """The number of records as the spec writes it (``num_0x00 + 2``)."""
+        return self.count if not self.extra or self.count is None else f"{self.count} + {self.extra}"
 
 
 @dataclass

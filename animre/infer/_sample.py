@@ -25,7 +25,7 @@ from ..base.errors import UsageError
 from ..sources import HEAD, IGNORED_SUFFIXES
 from ._limits import MAX_FILES, MAX_LISTED, MAX_WINDOW
 
-__all__ = ["Sample", "gather", "HEAD", "MAX_WINDOW", "MAX_LISTED", "MAX_FILES"]
+__all__ = ["Sample", "gather", "HEAD", "MAX_WINDOW", "MAX_LISTED", "MAX_FILES", "shared_suffix"]
 
 
 @dataclass
@@ -181,3 +181,20 @@ def gather(source: Any, *, files: Any = None, head: int = HEAD, max_files: int =
             seen.add(key)
             out.append(s)
     return out
+
+
+def shared_suffix(samples: list[Sample]) -> str | None:
+    """The file suffix (lower case, no dot) every sample's name has, or None (names without one, or several).
+
+    Examples
+    --------
+    >>> shared_suffix([Sample("A.SHP", 1, b""), Sample("b.shp", 1, b"")]), shared_suffix([Sample("a.x", 1, b"")])
+    ('shp', 'x')
+    >>> shared_suffix([Sample("a.shp", 1, b""), Sample("b.pal", 1, b"")]) is None
+    True
+    """
+    got = {Path(s.name).suffix.lower() for s in samples}
+    if len(got) != 1:
+        return None
+    suffix = got.pop()[1:]
+    return suffix if suffix.isalnum() else None

@@ -107,3 +107,99 @@ def test_a_two_byte_magic_past_a_size_and_a_version_that_is_not_one():
     assert not any("contents" in f or "valid" in f for f in seq if f is not by.get("len_file_0x00") and f not in magic)
     nxt = struct.pack("<I", 20) + b"\xe0\xa5\x07\x00\x05\x01" + bytes(10)
     parse_bytes(nxt, animre.spec.compile_spec(spec.ksy), "next.ase")
+
+
+def _sprite_files(n: int, seed: int, extra: bool = True) -> list[tuple[str, bytes, list[int]]]:
+    """A sprite sheet as some games keep one: a 14-byte header (frame count, size, flags), then a table of
+    ``count + 2`` 8-byte entries (a 24-bit offset with a format byte in the top 8, a 24-bit reference with its
+    own format byte); entry ``count`` holds the file's size, the last one is zeros; the frames follow. Without
+    ``extra``: exactly ``count`` entries of a 32-bit offset and a 32-bit length. Returns the planted offsets."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        count = rng.randrange(1, 40)
+        head = struct.pack("<7H", count, 0, 0, rng.randrange(8, 64), rng.randrange(8, 64), rng.randrange(100, 3000), 0)
+        sizes = [rng.randrange(20, 400) for _ in range(count)]
+        pos = len(head) + 8 * (count + (2 if extra else 0))
+        offs = []
+        for s in sizes:
+            offs.append(pos)
+            pos += s
+        table = b""
+        for k, (o, s) in enumerate(zip(offs, sizes)):
+            if extra:
+                fmt = 0x80 if k == 0 else rng.choice([0x20, 0x40, 0x80])
+                ref = 0 if fmt == 0x80 else offs[k - 1]
+                table += struct.pack("<II", o | fmt << 24, ref | (0x48 if ref else 0) << 24)
+            else:
+                table += struct.pack("<II", o, s)
+        if extra:
+            table += struct.pack("<II", pos, 0) + bytes(8)
+            offs += [pos, 0]
+        frames = bytes(rng.randrange(256) for _ in range(pos - len(head) - len(table)))
+        out.append((f"S{i:03d}.SHP", head + table + frames, offs))
+    return out
+
+
+def test_a_table_of_offsets_starts_where_its_offsets_do_with_count_plus_two_entries_of_24_bits():
+    files = _sprite_files(30, seed=5)
+    spec = animre.infer_spec([(n, d) for n, d, _ in files], name="sprites")
+    doc = yaml.safe_load(spec.ksy)
+    count = doc["seq"][0]["id"]
+    table = next(v for v in doc["instances"].values() if v.get("repeat") == "expr")
+    assert table["pos"] == 14 and table["repeat-expr"] == f"{count} + 2", spec.ksy
+    rec = doc["types"][table["type"]]["seq"]
+    assert rec[0]["type"] == "b24le" and rec[1]["type"] == "u1", spec.ksy  # the offset, then its format byte
+    mod = animre.spec.compile_spec(spec.ksy)
+    for name, data, offs in _sprite_files(3, seed=99):  # files the spec never saw: every planted offset read
+        obj = parse_bytes(data, mod, name)
+        got = [getattr(r, rec[0]["id"]) for r in getattr(obj, next(k for k, v in doc["instances"].items()
+                                                                   if v is table))]
+        assert got == offs
+
+
+def test_a_table_of_exactly_count_entries_keeps_its_start():
+    files = _sprite_files(30, seed=6, extra=False)
+    spec = animre.infer_spec([(n, d) for n, d, _ in files], name="plain")
+    doc = yaml.safe_load(spec.ksy)
+    count = doc["seq"][0]["id"]
+    tables = [v for v in (doc.get("instances") or {}).values() if v.get("repeat") == "expr"] + \
+             [f for f in doc["seq"] if f.get("repeat") == "expr" and f.get("repeat-expr") == count]
+    assert tables and all(t.get("repeat-expr") == count for t in tables), spec.ksy
+
+
+def test_a_spec_without_a_magic_opens_the_folder_it_was_inferred_from_by_the_files_suffix(tmp_path):
+    folder = tmp_path / "sprites"
+    folder.mkdir()
+    files = _sprite_files(12, seed=7)
+    for name, data, _ in files:
+        (folder / name).write_bytes(data)
+    spec = animre.infer_spec(folder, name="sprites")
+    assert "contents" not in spec.ksy and yaml.safe_load(spec.ksy)["meta"]["file-extension"] == "shp"
+    spec.save(tmp_path / "sprites.ksy")
+    c = animre.open_corpus(folder, specs=[tmp_path / "sprites.ksy"], formats=["sprites"], cache=False,
+                           progress=False)
+    assert sorted(c.tables["sprites"]["file"]) == sorted(n for n, _, _ in files)
+    table = next(t for t in c.tables if t.startswith("sprites_records"))
+    assert len(c.tables[table]) == sum(len(offs) for _, _, offs in files)  # count + 2 entries per file
+
+
+def test_a_text_magic_keeps_the_end_of_text_byte_that_guards_it():
+    files = _files(8, b"NES\x1a")  # iNES: "NES" and DOS's end-of-text byte
+    seq = yaml.safe_load(animre.infer_spec(files, name="rom").ksy)["seq"]
+    assert seq[0]["id"] == "magic" and seq[0]["contents"] == [0x4E, 0x45, 0x53, 0x1A]
+
+
+def test_a_magic_that_is_one_of_two_texts_is_enforced_as_either():
+    files = [(n, (b"IWAD" if i % 3 else b"PWAD") + d) for i, (n, d) in enumerate(_files(9, b"", body=60))]
+    spec = animre.infer_spec(files, name="wadlike")
+    seq = yaml.safe_load(spec.ksy)["seq"]
+    assert seq[0]["id"] == "magic" and sorted(seq[0]["valid"]["any-of"]) == ['"IWAD"', '"PWAD"'], spec.ksy
+    mod = animre.spec.compile_spec(spec.ksy)
+    parse_bytes(b"PWAD" + bytes(60), mod, "next.wad")
+    try:
+        parse_bytes(b"XWAD" + bytes(60), mod, "other.wad")
+    except ParseError as e:
+        assert e.path == "magic"
+    else:
+        raise AssertionError("a file with neither text was read as this format")
