@@ -74,7 +74,9 @@ def _region(r: Region, endian: str) -> dict:
     d: dict = {"pos": r.start if isinstance(r.start, str) else ksy_int(r.start)}
     if r.absolute:
         d = {"io": "_root._io", **d}
-    if r.kind in ("records", "chain") and r.record is not None:
+    if r.kind == "records" and r.per and r.record is not None:  # records that fill a region of a size field
+        d.update({"size": r.size, "type": f"{r.record.name}_table"})
+    elif r.kind in ("records", "chain") and r.record is not None:
         d.update({"type": r.record.name, "repeat": "expr", "repeat-expr": r.count_expr})
     elif r.kind == "records":
         d.update({"size": r.stride, "repeat": "expr", "repeat-expr": r.count_expr})
@@ -134,6 +136,9 @@ def _type(lay: Layout, endian: str, types: dict) -> dict:
     for r in lay.regions:
         if r.record is not None:
             types[r.record.name] = _type(r.record, endian, types)
+        if r.record is not None and r.per:
+            types[f"{r.record.name}_table"] = {"seq": [{"id": "records", "type": r.record.name, "repeat": "eos",
+                                                         "doc": f"records of {r.per} bytes to the end of {r.name}"}]}
     return t
 
 

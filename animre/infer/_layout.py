@@ -14,18 +14,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 
+import math
+
 import numpy as np
 
 from ._chain import chained_records
 from ._change import content_change
 from ._chunks import chunk_lengths, text_lengths
 from ._directory import directory_field, earliest_start
+from ._guard import accepted
 from ._limits import (
     MAGIC_TEXTS,
     MAX_RECORD_WIDTH,
     MAX_RECORDS,
     MAX_RECORDS_PER_FILE,
     MIN_FILES,
+    SIZED_MIN_DISTINCT,
+    SIZED_MIN_STRIDE,
     STATIONARY_MIN,
     TARGET_PEEK,
 )
@@ -260,14 +265,15 @@ class _Work:
 
 
 def _byte_order(w: _Work, views: dict, cands: list) -> str:
-    """The byte order: of the file-size fields, else of the aligned offsets, else of the integers' zero bytes,
-    else of the floats."""
+    """The byte order: of the file-size fields, else of the aligned offsets that land on the same bytes in every
+    file, else of the integers' zero bytes, else of the floats."""
     rows, fields = w.rows, w.fields
     if any(f.role == "file_size" for f in fields):
         return _endian(fields, rows)
-    if cands:
-        le = sum(1 for _, f, _ in cands if f.type.endswith("le") and f.offset % f.width == 0)
-        be = sum(1 for _, f, _ in cands if f.type.endswith("be") and f.offset % f.width == 0)
+    sure = [f for _, f, v in cands if _consistent(w.samples, rows, v)]  # a weak one is as often a coincidence
+    if sure:
+        le = sum(1 for f in sure if f.type.endswith("le") and f.offset % f.width == 0)
+        be = sum(1 for f in sure if f.type.endswith("be") and f.offset % f.width == 0)
         return "le" if le >= be else "be"
     vote = byte_order_vote(rows)
     hi, lo = max(vote.values()), min(vote.values())
@@ -319,7 +325,8 @@ def _relation_stage(w: _Work, views: dict) -> None:
         f.name = _name(f, b0)
         if f.name not in w.weak and f.name not in w.offsets:
             w.weak[f.name] = (f, v)
-    for f, reg in relation_fields(rows, views, w.taken, {**w.offsets, **w.weak}, w.alpha, w.endian):
+    for f, reg in relation_fields(rows, views, w.taken, {**w.offsets, **w.weak}, w.alpha, w.endian,
+                                  frozenset(w.offsets)):
         for bound in (reg.start, reg.end):
             _confirm(w, bound, f)
         if isinstance(reg.start, str) and reg.start not in w.offsets:
@@ -336,6 +343,8 @@ def _relation_stage(w: _Work, views: dict) -> None:
             continue
         if reg.kind == "records" and isinstance(reg.start, int):
             _earlier(w, reg, have)
+        if reg.kind == "bytes" and reg.stride == 1:
+            _sized_records(w, reg, have)
         if isinstance(reg.start, int):  # a constant field holding the start is an offset
             for g in w.fields:
                 if g.role == "const" and g.value == reg.start:
@@ -363,6 +372,24 @@ def _earlier(w: _Work, reg: Region, count: Field) -> None:
     k, col, why = got
     reg.start, reg.extra, reg.column = reg.start - reg.stride * k, k, col
     count.evidence = reg.evidence = f"count of the {reg.stride}-byte records from {reg.start:#x}: {why}"
+
+
+def _sized_records(w: _Work, reg: Region, size: Field) -> None:
+    """A region whose size is a multiple of one record size in every file: records that fill it (an archive's
+    directory, its length in bytes). The sizes' greatest common divisor is the stride, when it is at least
+    ``SIZED_MIN_STRIDE``; a divisor that large shared by ``d`` distinct sizes has a chance of ``stride ** -(d-1)``
+    by coincidence (the guard pays for every size relation)."""
+    c = field_values(w.rows, size)
+    vals = np.unique(c[c > 0])
+    if len(vals) < SIZED_MIN_DISTINCT:
+        return
+    g = int(np.gcd.reduce(vals))
+    if not SIZED_MIN_STRIDE <= g <= MAX_RECORD_WIDTH:
+        return
+    if not accepted(-(len(vals) - 1) * math.log10(g), max(1, len(w.regions) + 1), w.alpha):
+        return
+    reg.kind, reg.stride, reg.per, reg.size = "records", g, g, size.name if size.name else _name(size, w.b0)
+    reg.evidence += f"; a multiple of {g} in {w.rows.n}/{w.rows.n} files ({len(vals)} distinct sizes): records of {g} bytes"
 
 
 def _change_stage(w: _Work) -> None:
@@ -422,7 +449,7 @@ def _record_stage(w: _Work, lay: Layout, name: str, depth: int) -> None:
         cf = next((f for f in lay.fields if f.name == r.count), None)
         if cf is None:  # the count lies past the header laid out here: the records stay unlaid
             continue
-        cnt = field_values(rows, cf) + r.extra
+        cnt = field_values(rows, cf) // (r.per or 1) + r.extra
         st = w.offsets[r.start][1] if isinstance(r.start, str) else np.full(rows.n, r.start, np.int64)
         rr = _record_rows(w.samples, rows, st, cnt, r.stride)
         if rr.n >= 2 and rr.width == min(r.stride, MAX_RECORD_WIDTH):

@@ -15,6 +15,7 @@ __all__ = [
     "MAX_RECORDS", "MAX_RECORDS_PER_FILE", "MAX_RECORD_WIDTH", "TARGET_PEEK",
     "DIRECTORY_COUNT_AREA", "DIRECTORY_STRIDES", "DIRECTORY_START_SPAN", "DIRECTORY_MAX_COUNT",
     "DIRECTORY_PER_FILE", "DIRECTORY_MIN_DISTINCT", "DIRECTORY_EARLIER", "DIRECTORY_OFFSET_WIDTHS",
+    "SIZED_MIN_STRIDE", "SIZED_MIN_DISTINCT",
     "CHUNK_WINDOW", "CHUNK_LANDING", "CHUNK_MISS_SHARE", "CHUNK_MIN_DISTINCT",
     "TEXT_GAP", "TEXT_MAX", "TEXT_MIN_DISTINCT",
     "TAG_WINDOW", "MIN_ARRAY", "SMALL_RUN", "SMALL_MAX", "SMALL_SHARE",
@@ -91,6 +92,12 @@ DIRECTORY_MIN_DISTINCT = 3
 #: offset widths its records are read with (3: a 24-bit offset with a format byte in the top 8).
 DIRECTORY_EARLIER = 4
 DIRECTORY_OFFSET_WIDTHS = (4, 3, 2)
+
+#: A region whose size field is a multiple of one record size in every file is records of that size (a
+#: directory's length in bytes) when the divisor is at least this (smaller ones, 2 or 4, are how sizes of
+#: aligned data come anyway) and the sizes take this many distinct values.
+SIZED_MIN_STRIDE = 8
+SIZED_MIN_DISTINCT = 3
 
 # ---------------------------------------------------------------- chunk lengths
 

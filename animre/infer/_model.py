@@ -58,6 +58,7 @@ class Region:
     absolute: bool = False
     end: Any = None  # what a count's or a size's relation ends at: an offset field's name or ``_root._io.size``
     extra: int = 0  # records past the count (a table of ``count + 2`` entries)
+    per: int = 0  # records of ``stride`` bytes filling a region whose ``size`` is a field (an archive's directory)
     column: tuple | None = None  # (position, width) of the records' offset column, when one is evidenced
 
     @property

@@ -164,12 +164,13 @@ def _relation_null_log10(v: np.ndarray, c: np.ndarray, span: np.ndarray, stride:
 
 
 def relation_fields(rows: Rows, views: dict, taken: np.ndarray, offsets: dict[str, tuple[Field, np.ndarray]],
-                    alpha: float, endian: str = "le") -> list[tuple[Field, Region]]:
+                    alpha: float, endian: str = "le", confirmed: frozenset = frozenset()) -> list[tuple[Field, Region]]:
     """Counts and sizes: ``count * stride == end - start`` in every file.
 
     ``end`` is an offset field or the file's size; ``start`` an offset field
     or a position fitted on the files. A stride of 1 makes the field the
-    region's size.
+    region's size. ``confirmed``: the offsets that land on the same bytes in every file (a start read either
+    way is the smaller of the two, unless only the larger is confirmed: a directory at the end of an archive).
     """
     bounds = [(n, v) for n, (f, v) in offsets.items()] + [("_root._io.size", rows.fsize)]
     starts = [(None, None)] + [(n, v) for n, (f, v) in offsets.items()]
@@ -217,7 +218,7 @@ def relation_fields(rows: Rows, views: dict, taken: np.ndarray, offsets: dict[st
                         continue
                 if x is None and zn == "_root._io.size" and s == 1:
                     continue  # that is a file-size field
-                if s == 1 and x is not None and x.max() > c.max() and \
+                if s == 1 and x is not None and x.max() > c.max() and xn not in confirmed and \
                         any(n2 and np.array_equal(v2, c) for n2, v2 in starts):
                     continue  # start + size == end read either way: the start is the smaller (a header is short)
                 start = xn if x is not None else p

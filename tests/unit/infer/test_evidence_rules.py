@@ -203,3 +203,40 @@ def test_a_magic_that_is_one_of_two_texts_is_enforced_as_either():
         assert e.path == "magic"
     else:
         raise AssertionError("a file with neither text was read as this format")
+
+
+def _archives(n: int, seed: int) -> list[tuple[str, bytes, tuple[int, int]]]:
+    """An archive as Quake keeps one: "PACK", the directory's offset and its length in bytes, the members, then
+    the directory (64-byte entries: a name padded with zeros, offset, size) at the end. Returns (offset, length)."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        members = [bytes(rng.randrange(256) for _ in range(rng.randrange(0, 300))) for _ in range(rng.randrange(2, 30))]
+        pos, entries = 12, b""
+        for j, m in enumerate(members):
+            entries += f"maps/m{j}.bsp".encode().ljust(56, b"\0") + struct.pack("<II", pos, len(m))
+            pos += len(m)
+        out.append((f"P{i}.PAK", b"PACK" + struct.pack("<II", pos, len(entries)) + b"".join(members) + entries,
+                    (pos, len(entries))))
+    return out
+
+
+def test_a_directory_at_the_end_is_read_from_its_offset_with_its_length_as_size():
+    spec = animre.infer_spec([(n, d) for n, d, _ in _archives(20, seed=4)], name="pak")
+    doc = yaml.safe_load(spec.ksy)
+    ofs, length = doc["seq"][1]["id"], doc["seq"][2]["id"]  # the two header words after the magic
+    key, body = next((k, v) for k, v in doc["instances"].items() if v.get("pos") == ofs)
+    assert body.get("size") == length, spec.ksy
+    records = doc["types"][body["type"]]["seq"][0]  # the directory's 64-byte entries, as many as fill it
+    assert records["repeat"] == "eos" and doc["types"][records["type"]]["seq"][0]["type"] == "str", spec.ksy
+    mod = animre.spec.compile_spec(spec.ksy)
+    for name, data, (pos, n) in _archives(3, seed=40):  # files the spec never saw
+        obj = parse_bytes(data, mod, name)
+        assert (getattr(obj, ofs), getattr(obj, length)) == (pos, n)
+        assert len(getattr(getattr(obj, key), "records")) == n // 64
+
+
+def test_a_packed_little_endian_record_at_odd_offsets_is_read_little_endian(samples_dir):
+    # HoMM2's 821-byte FRM record: a byte, then signed 16-bit words at 1 and 3, floats and words at odd offsets
+    spec = animre.infer_spec(samples_dir / "frm", name="frm")
+    assert yaml.safe_load(spec.ksy)["meta"]["endian"] == "le"
