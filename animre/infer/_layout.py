@@ -11,10 +11,9 @@ the other offsets point at is peeked at (:func:`_target_stage`). The stages pass
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from dataclasses import field as dc_field
-
-import math
 
 import numpy as np
 
@@ -389,7 +388,8 @@ def _sized_records(w: _Work, reg: Region, size: Field) -> None:
     if not accepted(-(len(vals) - 1) * math.log10(g), max(1, len(w.regions) + 1), w.alpha):
         return
     reg.kind, reg.stride, reg.per, reg.size = "records", g, g, size.name if size.name else _name(size, w.b0)
-    reg.evidence += f"; a multiple of {g} in {w.rows.n}/{w.rows.n} files ({len(vals)} distinct sizes): records of {g} bytes"
+    reg.evidence += (f"; a multiple of {g} in {w.rows.n}/{w.rows.n} files ({len(vals)} distinct sizes): "
+                     f"records of {g} bytes")
 
 
 def _change_stage(w: _Work) -> None:

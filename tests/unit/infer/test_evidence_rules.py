@@ -233,7 +233,7 @@ def test_a_directory_at_the_end_is_read_from_its_offset_with_its_length_as_size(
     for name, data, (pos, n) in _archives(3, seed=40):  # files the spec never saw
         obj = parse_bytes(data, mod, name)
         assert (getattr(obj, ofs), getattr(obj, length)) == (pos, n)
-        assert len(getattr(getattr(obj, key), "records")) == n // 64
+        assert len(getattr(obj, key).records) == n // 64
 
 
 def test_a_packed_little_endian_record_at_odd_offsets_is_read_little_endian(samples_dir):
