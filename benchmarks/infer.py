@@ -110,6 +110,10 @@ def section_synthetic() -> dict:
                                       name="synb"))
     out["synd"] = row("synd", measure([(n, d) for n, d, _ in syn.synd_files(40, 7)], syn_truth(syn.SYND_HEADER),
                                       name="synd"))
+    out["syns"] = row("syns", measure([(n, d) for n, d, _ in syn.syns_files(40, 7)], syn_truth(syn.SYNS_HEADER),
+                                      name="syns"))
+    out["synp"] = row("synp", measure([(n, d) for n, d, _ in syn.synp_files(40, 7)], syn_truth(syn.SYNP_HEADER),
+                                      name="synp"))
     return out
 
 

@@ -40,6 +40,10 @@ num_tables`` (4 .. 24), ``u2be 0x10``, ``u4be reserved 0``, then from
 offset 12 ``num_tables`` records of 16 bytes (``tag`` 4 ASCII letters,
 ``u4be checksum`` random, ``u4be ofs_table``, ``u4be len_table``), then the
 tables' bytes (random, 4-aligned, in order) to the end.
+
+SYNS (a sprite table of ``count + 2`` entries with 24-bit offsets) and SYNP
+(an archive whose directory at the end is sized in bytes) are described by
+their generators, :func:`syns_files` and :func:`synp_files`.
 """
 
 from __future__ import annotations
@@ -49,8 +53,9 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["generate", "syna_files", "synv_files", "synb_files", "synd_files", "random_files", "sound_files",
-           "SYNA_HEADER", "SYNV_HEADER", "SYNB_HEADER", "SYND_HEADER"]
+__all__ = ["generate", "syna_files", "synv_files", "synb_files", "synd_files", "syns_files", "synp_files",
+           "random_files", "sound_files", "SYNA_HEADER", "SYNV_HEADER", "SYNB_HEADER", "SYND_HEADER", "SYNS_HEADER",
+           "SYNP_HEADER"]
 
 SYNA_HEADER = [  # (offset, width, field, role); role None for plain values
     (0, 4, "magic", "magic"), (4, 2, "version", "const"), (6, 2, "num_frames", "count"),
@@ -64,6 +69,9 @@ SYNB_HEADER = [(0, 8, "signature", "magic"), (8, 4, "len_head", "const"), (12, 4
                (26, 1, "comp", "const"), (27, 1, "filter", "const"), (28, 1, "flags", None)]
 SYND_HEADER = [(0, 4, "magic", "magic"), (4, 2, "num_tables", "count"), (6, 2, "unit", "const"),
                (8, 4, "reserved", "const")]
+SYNS_HEADER = [(0, 2, "num_frames", "count"), (2, 2, "x", "const"), (4, 2, "y", "const"), (6, 2, "width", None),
+               (8, 2, "height", None), (10, 2, "largest", None), (12, 2, "flags", "const")]
+SYNP_HEADER = [(0, 4, "magic", "magic"), (4, 4, "ofs_dir", "offset"), (8, 4, "len_dir", "size")]
 _WORDS = ["idle", "walk", "run", "jump", "fall", "land", "hit", "block", "kick", "punch", "spin", "dash", "roll",
           "duck", "taunt", "win", "lose", "throw", "grab", "climb"]
 
@@ -172,6 +180,73 @@ def synd_files(n: int = 24, seed: int = 4) -> list[tuple[str, bytes, dict]]:
             at += ln + (-ln % 4)
         data = struct.pack(">4sHHI", b"SYND", nt, 16, 0) + b"".join(recs) + b"".join(blobs)
         out.append((f"D{i:02d}.SYD", data, {"num_tables": nt, "tables": tables}))
+    return out
+
+
+def syns_files(n: int = 30, seed: int = 5, extra: bool = True) -> list[tuple[str, bytes, dict]]:
+    """``n`` SYNS files: a sprite sheet as some games keep one. A 14-byte header (``u2 num_frames``, ``u2 0``,
+    ``u2 0``, ``u2 width``, ``u2 height``, ``u2 largest``, ``u2 0``), then ``num_frames + 2`` 8-byte entries
+    (a 24-bit offset with a format byte 0x80/0x40/0x20 in the top 8, a 24-bit reference with its own format
+    byte); entry ``num_frames`` holds the file's size, the last is zeros; the frames follow. With
+    ``extra=False``: exactly ``num_frames`` entries of a 32-bit offset and a 32-bit length. The planted values:
+    ``offsets``, every entry's offset.
+
+    Examples
+    --------
+    >>> name, data, v = syns_files(1)[0]
+    >>> v["offsets"][-2] == len(data), v["offsets"][0] == 14 + 8 * (v["num_frames"] + 2)
+    (True, True)
+    """
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(n):
+        count = int(rng.integers(1, 40))
+        head = struct.pack("<7H", count, 0, 0, *(int(x) for x in rng.integers(8, 64, 2)), int(rng.integers(100, 3000)),
+                           0)
+        sizes = [int(x) for x in rng.integers(20, 400, count)]
+        pos = len(head) + 8 * (count + (2 if extra else 0))
+        offs = []
+        for size in sizes:
+            offs.append(pos)
+            pos += size
+        table = b""
+        for k, (o, size) in enumerate(zip(offs, sizes)):
+            if extra:
+                fmt = 0x80 if k == 0 else int(rng.choice([0x20, 0x40, 0x80]))
+                ref = 0 if fmt == 0x80 else offs[k - 1]
+                table += struct.pack("<II", o | fmt << 24, ref | (0x48 if ref else 0) << 24)
+            else:
+                table += struct.pack("<II", o, size)
+        if extra:
+            table += struct.pack("<II", pos, 0) + bytes(8)
+            offs += [pos, 0]
+        frames = rng.integers(0, 256, pos - len(head) - len(table), dtype=np.uint8).tobytes()
+        out.append((f"S{i:03d}.SHP", head + table + frames, {"num_frames": count, "offsets": offs}))
+    return out
+
+
+def synp_files(n: int = 20, seed: int = 4) -> list[tuple[str, bytes, dict]]:
+    """``n`` SYNP files: an archive as Quake keeps one. ``"PACK"``, ``u4 ofs_dir``, ``u4 len_dir`` (bytes), the
+    members, then the directory at the end: 64-byte entries (a name padded with zeros to 56 bytes, ``u4``
+    offset, ``u4`` size). The planted values: ``ofs_dir``, ``len_dir``.
+
+    Examples
+    --------
+    >>> name, data, v = synp_files(1)[0]
+    >>> v["ofs_dir"] + v["len_dir"] == len(data), v["len_dir"] % 64
+    (True, 0)
+    """
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(n):
+        members = [rng.integers(0, 256, int(rng.integers(0, 300)), dtype=np.uint8).tobytes()
+                   for _ in range(int(rng.integers(2, 30)))]
+        pos, entries = 12, b""
+        for j, m in enumerate(members):
+            entries += f"maps/m{j}.bsp".encode().ljust(56, b"\0") + struct.pack("<II", pos, len(m))
+            pos += len(m)
+        data = b"PACK" + struct.pack("<II", pos, len(entries)) + b"".join(members) + entries
+        out.append((f"P{i:02d}.PAK", data, {"ofs_dir": pos, "len_dir": len(entries)}))
     return out
 
 

@@ -12,6 +12,7 @@ import yaml
 
 import animre
 from animre.base.errors import ParseError
+from animre.samples import synthetic as syn
 from animre.spec.parse import parse_bytes
 
 
@@ -109,40 +110,8 @@ def test_a_two_byte_magic_past_a_size_and_a_version_that_is_not_one():
     parse_bytes(nxt, animre.spec.compile_spec(spec.ksy), "next.ase")
 
 
-def _sprite_files(n: int, seed: int, extra: bool = True) -> list[tuple[str, bytes, list[int]]]:
-    """A sprite sheet as some games keep one: a 14-byte header (frame count, size, flags), then a table of
-    ``count + 2`` 8-byte entries (a 24-bit offset with a format byte in the top 8, a 24-bit reference with its
-    own format byte); entry ``count`` holds the file's size, the last one is zeros; the frames follow. Without
-    ``extra``: exactly ``count`` entries of a 32-bit offset and a 32-bit length. Returns the planted offsets."""
-    rng = random.Random(seed)
-    out = []
-    for i in range(n):
-        count = rng.randrange(1, 40)
-        head = struct.pack("<7H", count, 0, 0, rng.randrange(8, 64), rng.randrange(8, 64), rng.randrange(100, 3000), 0)
-        sizes = [rng.randrange(20, 400) for _ in range(count)]
-        pos = len(head) + 8 * (count + (2 if extra else 0))
-        offs = []
-        for s in sizes:
-            offs.append(pos)
-            pos += s
-        table = b""
-        for k, (o, s) in enumerate(zip(offs, sizes)):
-            if extra:
-                fmt = 0x80 if k == 0 else rng.choice([0x20, 0x40, 0x80])
-                ref = 0 if fmt == 0x80 else offs[k - 1]
-                table += struct.pack("<II", o | fmt << 24, ref | (0x48 if ref else 0) << 24)
-            else:
-                table += struct.pack("<II", o, s)
-        if extra:
-            table += struct.pack("<II", pos, 0) + bytes(8)
-            offs += [pos, 0]
-        frames = bytes(rng.randrange(256) for _ in range(pos - len(head) - len(table)))
-        out.append((f"S{i:03d}.SHP", head + table + frames, offs))
-    return out
-
-
 def test_a_table_of_offsets_starts_where_its_offsets_do_with_count_plus_two_entries_of_24_bits():
-    files = _sprite_files(30, seed=5)
+    files = syn.syns_files(30, seed=5)
     spec = animre.infer_spec([(n, d) for n, d, _ in files], name="sprites")
     doc = yaml.safe_load(spec.ksy)
     count = doc["seq"][0]["id"]
@@ -151,15 +120,15 @@ def test_a_table_of_offsets_starts_where_its_offsets_do_with_count_plus_two_entr
     rec = doc["types"][table["type"]]["seq"]
     assert rec[0]["type"] == "b24le" and rec[1]["type"] == "u1", spec.ksy  # the offset, then its format byte
     mod = animre.spec.compile_spec(spec.ksy)
-    for name, data, offs in _sprite_files(3, seed=99):  # files the spec never saw: every planted offset read
+    for name, data, v in syn.syns_files(3, seed=99):  # files the spec never saw: every planted offset read
         obj = parse_bytes(data, mod, name)
         got = [getattr(r, rec[0]["id"]) for r in getattr(obj, next(k for k, v in doc["instances"].items()
                                                                    if v is table))]
-        assert got == offs
+        assert got == v["offsets"]
 
 
 def test_a_table_of_exactly_count_entries_keeps_its_start():
-    files = _sprite_files(30, seed=6, extra=False)
+    files = syn.syns_files(30, seed=6, extra=False)
     spec = animre.infer_spec([(n, d) for n, d, _ in files], name="plain")
     doc = yaml.safe_load(spec.ksy)
     count = doc["seq"][0]["id"]
@@ -171,7 +140,7 @@ def test_a_table_of_exactly_count_entries_keeps_its_start():
 def test_a_spec_without_a_magic_opens_the_folder_it_was_inferred_from_by_the_files_suffix(tmp_path):
     folder = tmp_path / "sprites"
     folder.mkdir()
-    files = _sprite_files(12, seed=7)
+    files = syn.syns_files(12, seed=7)
     for name, data, _ in files:
         (folder / name).write_bytes(data)
     spec = animre.infer_spec(folder, name="sprites")
@@ -181,7 +150,7 @@ def test_a_spec_without_a_magic_opens_the_folder_it_was_inferred_from_by_the_fil
                            progress=False)
     assert sorted(c.tables["sprites"]["file"]) == sorted(n for n, _, _ in files)
     table = next(t for t in c.tables if t.startswith("sprites_records"))
-    assert len(c.tables[table]) == sum(len(offs) for _, _, offs in files)  # count + 2 entries per file
+    assert len(c.tables[table]) == sum(len(v["offsets"]) for _, _, v in files)  # count + 2 entries per file
 
 
 def test_a_text_magic_keeps_the_end_of_text_byte_that_guards_it():
@@ -205,24 +174,8 @@ def test_a_magic_that_is_one_of_two_texts_is_enforced_as_either():
         raise AssertionError("a file with neither text was read as this format")
 
 
-def _archives(n: int, seed: int) -> list[tuple[str, bytes, tuple[int, int]]]:
-    """An archive as Quake keeps one: "PACK", the directory's offset and its length in bytes, the members, then
-    the directory (64-byte entries: a name padded with zeros, offset, size) at the end. Returns (offset, length)."""
-    rng = random.Random(seed)
-    out = []
-    for i in range(n):
-        members = [bytes(rng.randrange(256) for _ in range(rng.randrange(0, 300))) for _ in range(rng.randrange(2, 30))]
-        pos, entries = 12, b""
-        for j, m in enumerate(members):
-            entries += f"maps/m{j}.bsp".encode().ljust(56, b"\0") + struct.pack("<II", pos, len(m))
-            pos += len(m)
-        out.append((f"P{i}.PAK", b"PACK" + struct.pack("<II", pos, len(entries)) + b"".join(members) + entries,
-                    (pos, len(entries))))
-    return out
-
-
 def test_a_directory_at_the_end_is_read_from_its_offset_with_its_length_as_size():
-    spec = animre.infer_spec([(n, d) for n, d, _ in _archives(20, seed=4)], name="pak")
+    spec = animre.infer_spec([(n, d) for n, d, _ in syn.synp_files(20, seed=4)], name="pak")
     doc = yaml.safe_load(spec.ksy)
     ofs, length = doc["seq"][1]["id"], doc["seq"][2]["id"]  # the two header words after the magic
     key, body = next((k, v) for k, v in doc["instances"].items() if v.get("pos") == ofs)
@@ -230,10 +183,10 @@ def test_a_directory_at_the_end_is_read_from_its_offset_with_its_length_as_size(
     records = doc["types"][body["type"]]["seq"][0]  # the directory's 64-byte entries, as many as fill it
     assert records["repeat"] == "eos" and doc["types"][records["type"]]["seq"][0]["type"] == "str", spec.ksy
     mod = animre.spec.compile_spec(spec.ksy)
-    for name, data, (pos, n) in _archives(3, seed=40):  # files the spec never saw
+    for name, data, v in syn.synp_files(3, seed=40):  # files the spec never saw
         obj = parse_bytes(data, mod, name)
-        assert (getattr(obj, ofs), getattr(obj, length)) == (pos, n)
-        assert len(getattr(obj, key).records) == n // 64
+        assert (getattr(obj, ofs), getattr(obj, length)) == (v["ofs_dir"], v["len_dir"])
+        assert len(getattr(obj, key).records) == v["len_dir"] // 64
 
 
 def test_a_packed_little_endian_record_at_odd_offsets_is_read_little_endian(samples_dir):
