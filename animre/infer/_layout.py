@@ -111,12 +111,15 @@ def _later_magics(rows: Rows, fields: list[Field]) -> None:
     """Constants past the start that are magics too (``SCRM`` at 44 of an S3M, ``E0 A5`` at 4 of an Aseprite
     file): the same text of 2 or more magic characters, 2 or 3 bytes in the first 8 (after a size at most: past
     them the same two bytes are as often a stream's own header, as zlib's 78 DA) none of them zero and at most
-    one below 16 (a version 1.04 is 04 01), or 4 or more bytes of which 3 are not zero, in every file. Other
-    constants (a small number: its high byte is zero) stay documented."""
+    one below 16 (a version 1.04 is 04 01), or 4 or more bytes of which 3 are not zero, in every file; one byte
+    repeated (FF FF FF FF) is a fill, never a magic. Other constants (a small number: its high byte is zero)
+    stay documented."""
     for f in fields:
         if f.role != "const" or f.offset == 0 or f.width < 2 or f.end > rows.width:
             continue
         b = bytes(rows.m[0, f.offset:f.end])
+        if len(set(b)) < 2:  # one byte repeated is a fill (0xFF of unused slots), not a signature
+            continue
         text = all(c in _MAGIC_TEXT for c in b) and sum(chr(c).isalpha() for c in b) >= 2
         short = f.offset <= 8 and all(b) and sum(c < 0x10 for c in b) <= 1
         if text or (f.width >= 4 and sum(c != 0 for c in b) >= 3) or short:

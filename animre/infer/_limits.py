@@ -18,7 +18,7 @@ __all__ = [
     "SIZED_MIN_STRIDE", "SIZED_MIN_DISTINCT",
     "CHUNK_WINDOW", "CHUNK_LANDING", "CHUNK_MISS_SHARE", "CHUNK_MIN_DISTINCT",
     "TEXT_GAP", "TEXT_MAX", "TEXT_MIN_DISTINCT",
-    "TAG_WINDOW", "MIN_ARRAY", "SMALL_RUN", "SMALL_MAX", "SMALL_SHARE",
+    "TAG_WINDOW", "MIN_ARRAY", "SMALL_RUN", "SMALL_MAX", "SMALL_SHARE", "SMALL_FILL",
     "STATIONARY_MIN", "CHANGE_WINDOW",
     "CHAIN_FIELD", "CHAIN_C", "CHAIN_HEAD", "CHAIN_LEAD", "CHAIN_MIN_LINKS", "CHAIN_STEPS",
 ]
@@ -156,6 +156,10 @@ MIN_ARRAY = 3
 #: (fewer are as often flags and counts side by side; an order list or per-slot counts of a fixed record run
 #: longer), and SMALL_MAX is below the sign bit (a signed signal has bytes on both sides of it).
 SMALL_RUN = 8
+#: The byte an unused slot of such an array holds (a frame list of 16 ids of which the first few are used, the
+#: rest 0xFF): small or this, in every file. 0xFF alone is no signal's byte: a signal crosses the sign bit at
+#: every value, not at one.
+SMALL_FILL = 0xFF
 SMALL_MAX = 127
 #: Past its first SMALL_RUN bytes a run goes on over bytes small in this share of the files (an order list's
 #: unused tail is zeros in most files and leftovers in a few).

@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from ._guard import accepted, binom_tail_log10
-from ._limits import SMALL_MAX, SMALL_RUN, SMALL_SHARE
+from ._limits import SMALL_FILL, SMALL_MAX, SMALL_RUN, SMALL_SHARE
 from ._model import Field
 from ._roles import type_name
 from ._rows import Rows, distinct_counts, int_view
@@ -121,13 +121,14 @@ def small_byte_runs(rows: Rows, taken: np.ndarray, alpha: float, inside: np.ndar
     """Arrays of small bytes (an order list, per-slot counts of at most 5): one ``u1`` field per byte.
 
     A run starts at :data:`SMALL_RUN` or more adjacent bytes that vary between the rows and are at most
-    :data:`SMALL_MAX` in every row (wider integers of small values have constant high bytes between their
-    varying low bytes, so they never make such a run; mostly characters are a text, not a run); it goes on
-    over bytes that vary and are small in :data:`SMALL_SHARE` of the rows (the unused tail of an order list,
-    where a few files keep junk); bytes constant in every row end it (documented as constants). A run that
-    would start right after a byte that varies widely starts one byte later (that byte is the high byte of a
-    wider integer). Its chance by coincidence is the share of the rows' bytes that are at most the run's
-    largest value, to the power of its distinct (column, value) pairs, times every start tried.
+    :data:`SMALL_MAX` or the fill byte :data:`SMALL_FILL` (an unused slot) in every row (wider integers of
+    small values have constant high bytes between their varying low bytes, so they never make such a run;
+    mostly characters are a text, not a run); it goes on over bytes that vary and are small in
+    :data:`SMALL_SHARE` of the rows (the unused tail of an order list, where a few files keep junk); bytes
+    constant in every row end it (documented as constants). A run that would start right after a byte that
+    varies widely starts one byte later (that byte is the high byte of a wider integer). Its chance by
+    coincidence is the share of the rows' bytes that are at most the run's largest value (or the fill, where
+    the run holds it), to the power of its distinct (column, value) pairs, times every start tried.
     ``inside`` (rows x bytes, optional): where a byte lies inside its file's part of the header (a header whose
     size field ends it earlier in some files); past the core, a byte counts only in the files it lies inside, the
     run ends where it lies inside none, and once the header has ended in some files the run goes on to where it
@@ -147,11 +148,13 @@ def small_byte_runs(rows: Rows, taken: np.ndarray, alpha: float, inside: np.ndar
     if rows.n < 2 or rows.width < SMALL_RUN:
         return []
     free = ~taken[:rows.width]
-    small = (m <= SMALL_MAX).all(axis=0) & free
+    fill = m == SMALL_FILL
+    is_small = (m <= SMALL_MAX) | fill
+    small = is_small.all(axis=0) & free
     ins = np.ones(m.shape, bool) if inside is None else inside[:, :rows.width]
     n_in = ins.sum(axis=0)
     # past the core: an unused tail, junk in a few (of the files the byte lies inside)
-    mostly = (((m <= SMALL_MAX) & ins).sum(axis=0) >= SMALL_SHARE * np.maximum(n_in, 1)) & (n_in > 0) & free
+    mostly = ((is_small & ins).sum(axis=0) >= SMALL_SHARE * np.maximum(n_in, 1)) & (n_in > 0) & free
     vary = ~rows.const
     out: list[Field] = []
     p = 0
@@ -179,12 +182,15 @@ def small_byte_runs(rows: Rows, taken: np.ndarray, alpha: float, inside: np.ndar
         if ((core >= 0x20) & (core < 0x7F)).mean() > 0.3:  # characters: a text (a name padded with spaces)
             p = q
             continue
-        top = int(core.max())  # the evidence is the core's: every byte of it small in every row
-        share = max(float((m <= top).mean()), 1e-3)
+        used = core[core != SMALL_FILL]
+        top = int(used.max()) if used.size else 0  # the evidence is the core's: every byte of it small in every row
+        filled = bool((core == SMALL_FILL).any())
+        share = max(float(((m <= top) | (fill if filled else False)).mean()), 1e-3)
         n_eff = int(distinct_counts(core).sum())
         logp = n_eff * math.log10(share) if share < 1 else 0.0
         if accepted(logp, rows.width, alpha):
-            ev = f"a byte of 0..{top} in {rows.n}/{rows.n} {unit} for {q - p} bytes in a row" + (
+            what = f"0..{top}" + (f" or 0x{SMALL_FILL:X} (unused)" if filled else "")
+            ev = f"a byte of {what} in {rows.n}/{rows.n} {unit} for {q - p} bytes in a row" + (
                 f", then of 0..{SMALL_MAX} in {SMALL_SHARE:.0%} of them for {e0 - q} more" if e0 > q else "") + (
                 f", then {e - e0} more to where the header ends in every file (its size field)" if e > e0 else "")
             out += [Field(c, 1, "u1", "int", ev, rows.n, rows.n, alternatives=[f"chance 10^{logp:.0f}"])

@@ -193,3 +193,30 @@ def test_a_packed_little_endian_record_at_odd_offsets_is_read_little_endian(samp
     # HoMM2's 821-byte FRM record: a byte, then signed 16-bit words at 1 and 3, floats and words at odd offsets
     spec = animre.infer_spec(samples_dir / "frm", name="frm")
     assert yaml.safe_load(spec.ksy)["meta"]["endian"] == "le"
+
+
+def _frame_lists(n: int, seed: int) -> list[tuple[str, bytes]]:
+    """A fixed 130-byte record: a u2 id, 6 slots of 16 frame ids each (small, consecutive, the slot's unused
+    tail 0xFF; the last 6 positions of every slot unused in every file), then 32 bytes of other data."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        slots = b""
+        for _ in range(6):
+            k = rng.randrange(9, 11)
+            first = rng.randrange(0, 40)
+            slots += bytes(range(first, first + k)) + b"\xff" * (16 - k)
+        other = bytes(rng.randrange(256) for _ in range(32))
+        out.append((f"R{i:02d}.BIN", struct.pack("<H", rng.randrange(1, 999)) + slots + other))
+    return out
+
+
+def test_small_ids_with_unused_slots_of_0xff_are_arrays_and_the_fill_is_never_a_magic():
+    spec = animre.infer_spec(_frame_lists(12, seed=3), name="frames")
+    doc = yaml.safe_load(spec.ksy)
+    assert "contents" not in spec.ksy and "valid" not in spec.ksy, spec.ksy  # FF FF FF FF in every file: a fill
+    arrays = [f for f in doc["seq"] if f.get("type") == "u1" and f.get("repeat") == "expr"]
+    assert arrays and all("0xFF (unused)" in f["doc"] for f in arrays), spec.ksy
+    nxt = bytearray(_frame_lists(1, seed=30)[0][1])
+    nxt[2 + 15] = 7  # the next file uses a slot every file seen left unused: still read
+    parse_bytes(bytes(nxt), animre.spec.compile_spec(spec.ksy), "next.bin")
