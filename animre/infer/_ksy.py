@@ -142,6 +142,17 @@ def _type(lay: Layout, endian: str, types: dict) -> dict:
     return t
 
 
+def _to_the_end(t: dict, lay: Layout) -> None:
+    """Raw bytes that end a type read from the file's own stream run to the end of the file: they ran to the end
+    of the shortest file seen, and the next file may be shorter or longer (``size-eos``)."""
+    last = t["seq"][-1] if t["seq"] else None
+    if last is not None and "size" in last and "type" not in last and not lay.variants and lay.fields \
+            and lay.fields[-1].role == "raw":
+        last.pop("size")
+        last["size-eos"] = True
+        last["doc"] += f" (to the end of the file: {lay.fields[-1].width} bytes in the shortest file seen)"
+
+
 def to_ksy(lay: Layout, *, name: str, n_files: int, doc: str = "", extension: str | None = None) -> str:
     """The spec text of a layout; ``extension``: the suffix every file seen shares (``meta/file-extension``, so
     that the spec claims the folder's files by their name where it has no magic to claim them by).
@@ -166,12 +177,9 @@ def to_ksy(lay: Layout, *, name: str, n_files: int, doc: str = "", extension: st
     endian = lay.endian
     types: dict = {}
     root = _type(lay, endian, types)
-    last = root["seq"][-1] if root["seq"] else None
-    if last is not None and "size" in last and "type" not in last and not lay.variants and lay.fields \
-            and lay.fields[-1].role == "raw":  # bytes to the end of the files seen: to the end of the next one
-        last.pop("size")
-        last["size-eos"] = True
-        last["doc"] += f" (to the end of the file: {lay.fields[-1].width} bytes in the shortest file seen)"
+    _to_the_end(root, lay)
+    for v in lay.variants.values():  # a variant's body is read from the file's stream: its last bytes too
+        _to_the_end(types[v.name], v)
     spec: dict = {
         "meta": {"id": name, "title": f"{name} (inferred by animre from {n_files} files)", "endian": endian,
                  **({"file-extension": extension} if extension else {})},

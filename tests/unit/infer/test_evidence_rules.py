@@ -220,3 +220,29 @@ def test_small_ids_with_unused_slots_of_0xff_are_arrays_and_the_fill_is_never_a_
     nxt = bytearray(_frame_lists(1, seed=30)[0][1])
     nxt[2 + 15] = 7  # the next file uses a slot every file seen left unused: still read
     parse_bytes(bytes(nxt), animre.spec.compile_spec(spec.ksy), "next.bin")
+
+
+def _versions(n: int, seed: int, short: bool = False) -> list[tuple[str, bytes]]:
+    """``XYZ1`` (u2 count, u4 file size) and ``XYZ2`` (u4 count, u4 flags, u4 file size) headers, then data."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        body = bytes(rng.randrange(256) for _ in range(rng.randrange(5, 10) if short else rng.randrange(50, 300)))
+        if i % 2:
+            d = b"XYZ1" + struct.pack("<HI", rng.randrange(1, 50), 0) + body
+            d = d[:6] + struct.pack("<I", len(d)) + d[10:]
+        else:
+            d = b"XYZ2" + struct.pack("<III", rng.randrange(1, 50), rng.choice([1, 3, 5]), 0) + body
+            d = d[:12] + struct.pack("<I", len(d)) + d[16:]
+        out.append((f"f{i}.xyz", d))
+    return out
+
+
+def test_a_version_s_layout_reads_a_next_file_shorter_than_any_seen_to_its_end():
+    spec = animre.infer_spec(_versions(24, seed=2), name="xyz")
+    doc = yaml.safe_load(spec.ksy)
+    assert len(doc["seq"][-1]["type"]["cases"]) == 2, spec.ksy  # one layout per version
+    mod = animre.spec.compile_spec(spec.ksy)
+    for name, data in _versions(2, seed=20, short=True):  # 5 to 9 bytes of data: fewer than in any file seen
+        obj = parse_bytes(data, mod, name)
+        assert obj._io.pos() == len(data)
