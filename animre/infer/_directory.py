@@ -44,8 +44,10 @@ def _blobs(samples: list[Sample], rows: Rows, at: int, n: np.ndarray) -> list[by
 
 
 def _score(blobs: list[bytes], c: np.ndarray, fsize: np.ndarray, rel: int, s: int, p: int, e: str,
-           q: float) -> tuple[int, float] | None:
-    """(in-file columns, log10 chance of the best offset column) for ``c`` records at ``p`` of stride ``s``."""
+           q: float) -> tuple[int, float, tuple[int, int], tuple] | None:
+    """(in-file columns, log10 chance of the best offset column, its (position, width), and per file with records
+    its first record's value and the records' end) for ``c`` records at ``p`` of stride ``s``. A column is a
+    32-bit word at a multiple of 4 of the record, or its low 24 bits (an offset with a format byte above)."""
     recs, fs, ends = [], [], []
     for b, k, z in zip(blobs, c, fsize):
         k, full = int(min(k, PER_FILE)), int(k)
@@ -62,15 +64,19 @@ def _score(blobs: list[bytes], c: np.ndarray, fsize: np.ndarray, rel: int, s: in
     m, z, end = np.concatenate(recs), np.concatenate(fs), np.concatenate(ends)
     v = int_view(m, 4, e)[:, ::4]
     inside = ((v >= 1) & (v <= z[:, None])).all(axis=0)
-    past = ((v >= end[:, None]) & (v <= z[:, None])).all(axis=0)
-    logp = 0.0
-    for j in np.flatnonzero(past):
-        d = len(np.unique(v[:, j]))
-        if d >= MIN_DISTINCT:
-            logp = min(logp, d * math.log10(q))
-    if logp == 0.0:
+    logp, col, vals = 0.0, None, None
+    for w, vw in ((4, v), (3, v & 0xFFFFFF)):
+        past = ((vw >= end[:, None]) & (vw <= z[:, None])).all(axis=0)
+        for j in np.flatnonzero(past):
+            d = len(np.unique(vw[:, j]))
+            if d >= MIN_DISTINCT and d * math.log10(q) < logp:
+                logp, col, vals = d * math.log10(q), (4 * int(j) + (1 if w == 3 and e == "be" else 0), w), vw[:, j]
+        if col is not None:
+            break
+    if col is None:
         return None
-    return int(inside.sum()), logp
+    firsts = np.cumsum([0] + [len(r) for r in recs[:-1]])  # each file's first record
+    return int(inside.sum()), logp, col, (vals[firsts], end[firsts])
 
 
 def _fits(fwd: np.ndarray, anchors: np.ndarray, c: np.ndarray, x: int, s: int) -> bool:
@@ -111,7 +117,9 @@ def directory_field(rows: Rows, samples: list[Sample], views: dict, taken: np.nd
     n_tests = len(cands) * len(STRIDES) * (START_SPAN // 2) * (max(STRIDES) // 4)
     # columns that point forward inside the file in every file: where record 0's offset column can be
     pos = np.arange(v4.shape[1])
-    fwd = (v4 >= (pos + 4)[None, :]) & (v4 <= rows.fsize[:, None])
+    v3 = v4 & 0xFFFFFF
+    fwd = ((v4 >= (pos + 4)[None, :]) & (v4 <= rows.fsize[:, None])) | \
+        ((v3 >= (pos + 4)[None, :]) & (v3 <= rows.fsize[:, None]))
     anchors = fwd.all(axis=0)
     best = None
     for o, w, c in cands:
@@ -128,17 +136,36 @@ def directory_field(rows: Rows, samples: list[Sample], views: dict, taken: np.nd
                 got = _score(blobs, c, rows.fsize, p - lo, s, p, endian, q)
                 if got is None or not accepted(got[1], n_tests, alpha):
                     continue
-                key = (got[1], -got[0], p, s, -w)
+                extra, marks = _trailing(samples, rows, c, p, s, got[2], endian)
+                first, end = got[3]
+                follows = bool((first == end + s * extra).all())  # the data starts where the table ends
+                key = (got[1], not follows, -got[0], p, s, -w)
                 if best is None or key < best[0]:
-                    best = (key, o, w, c, s, p)
+                    best = (key, o, w, c, s, p, got[2], extra, marks)
     if best is None:
         return None
-    (logp, neg_cols, _p, _s, _w), o, w, c, s, p = best
+    (logp, _f, neg_cols, _p, _s, _w), o, w, c, s, p, col, extra, marks = best
     ev = (f"count x {s} of the records from {p:#x}, which hold offsets past their end in every record of "
-          f"{rows.n}/{rows.n} files ({len(np.unique(c))} distinct counts)")
+          f"{rows.n}/{rows.n} files ({len(np.unique(c))} distinct counts)" + (f"; {marks}" if marks else ""))
     f = Field(o, w, type_name(w, endian), "count", ev, rows.n, rows.n,
               alternatives=[f"chance 10^{logp:.0f} x {n_tests} tests", f"{-neg_cols} in-file columns"])
-    return f, Region("", "records", p, stride=s, evidence=ev)
+    return f, Region("", "records", p, stride=s, evidence=ev, extra=extra, column=col if col[1] == 3 else None)
+
+
+def _trailing(samples: list[Sample], rows: Rows, c: np.ndarray, p: int, s: int, col: tuple[int, int],
+              endian: str) -> tuple[int, str]:
+    """Records past the count that still belong to the table: one whose offset column holds the file's size in
+    every file (the end of the last entry's data), then one of zeros in every file (a terminator)."""
+    j, w = col
+    tail = [samples[int(rows.file[i])].window(p + s * int(c[i]), 2 * s) for i in range(rows.n)]
+    if any(len(t) < s for t in tail):
+        return 0, ""
+    ends = [int.from_bytes(t[j:j + w], "little" if endian == "le" else "big") for t in tail]
+    if any(e != int(z) for e, z in zip(ends, rows.fsize)):
+        return 0, ""
+    if all(len(t) == 2 * s and not any(t[s:]) for t in tail):
+        return 2, "record count holds the file's size and record count + 1 is zeros: count + 2 records"
+    return 1, "record count holds the file's size: count + 1 records"
 
 
 def _records(samples: list[Sample], rows: Rows, at: int, n: np.ndarray, s: int) -> list[np.ndarray] | None:

@@ -268,11 +268,13 @@ class _Work:
 
 def _byte_order(w: _Work, views: dict, cands: list) -> str:
     """The byte order: of the file-size fields, else of the aligned offsets that land on the same bytes in every
-    file, else of the integers' zero bytes, else of the floats."""
+    file, else of the aligned 32-bit offsets, else of the integers' zero bytes, else of the floats."""
     rows, fields = w.rows, w.fields
     if any(f.role == "file_size" for f in fields):
         return _endian(fields, rows)
-    sure = [f for _, f, v in cands if _consistent(w.samples, rows, v)]  # a weak one is as often a coincidence
+    # offsets that land on the same bytes in every file; else 32-bit ones (a 16-bit value lies inside a file by
+    # coincidence far more often: two of them made a packed little-endian record at odd offsets big-endian)
+    sure = [f for _, f, v in cands if _consistent(w.samples, rows, v)] or [f for _, f, _ in cands if f.width == 4]
     if sure:
         le = sum(1 for f in sure if f.type.endswith("le") and f.offset % f.width == 0)
         be = sum(1 for f in sure if f.type.endswith("be") and f.offset % f.width == 0)
