@@ -43,6 +43,13 @@ def _blobs(samples: list[Sample], rows: Rows, at: int, n: np.ndarray) -> list[by
     return [samples[int(rows.file[i])].window(at, int(n[i])) for i in range(rows.n)]
 
 
+def _in_file_share(rows: Rows, v4: np.ndarray) -> float:
+    """The share of the header's 32-bit integers that lie inside their file, never below what uniform bytes give:
+    the chance of one offset-like value by coincidence."""
+    uniform = float(np.mean((rows.fsize + 1) / 2.0 ** 32))
+    return min(1.0, max(uniform, float(((v4 >= 1) & (v4 <= rows.fsize[:, None])).mean()) if v4.size else 1.0))
+
+
 def _score(blobs: list[bytes], c: np.ndarray, fsize: np.ndarray, rel: int, s: int, p: int, e: str,
            q: float) -> tuple[int, float, tuple[int, int], tuple] | None:
     """(in-file columns, log10 chance of the best offset column, its (position, width), and per file with records
@@ -97,8 +104,7 @@ def directory_field(rows: Rows, samples: list[Sample], views: dict, taken: np.nd
     if not rows.header or rows.n < 3 or rows.base.any():
         return None
     v4 = views[(4, endian)]
-    uniform = float(np.mean((rows.fsize + 1) / 2.0 ** 32))
-    q = min(1.0, max(uniform, float(((v4 >= 1) & (v4 <= rows.fsize[:, None])).mean()) if v4.size else 1.0))
+    q = _in_file_share(rows, v4)
     if q >= 0.999:
         return None
     cands = []
@@ -168,7 +174,7 @@ def _trailing(samples: list[Sample], rows: Rows, c: np.ndarray, p: int, s: int, 
     return 1, "record count holds the file's size: count + 1 records"
 
 
-def _records(samples: list[Sample], rows: Rows, at: int, n: np.ndarray, s: int) -> list[np.ndarray] | None:
+def _table_records(samples: list[Sample], rows: Rows, at: int, n: np.ndarray, s: int) -> list[np.ndarray] | None:
     """Each row's ``n`` records of ``s`` bytes at ``at`` (the first :data:`PER_FILE` and the last two), or None
     where a file is too short for them."""
     out = []
@@ -226,15 +232,14 @@ def earliest_start(rows: Rows, samples: list[Sample], count: np.ndarray, start: 
     if rows.n < 3:
         return None
     v4 = int_view(rows.m, 4, endian)
-    uniform = float(np.mean((rows.fsize + 1) / 2.0 ** 32))
-    q = min(1.0, max(uniform, float(((v4 >= 1) & (v4 <= rows.fsize[:, None])).mean()) if v4.size else 1.0))
+    q = _in_file_share(rows, v4)
     n_tests = EARLIER * s * len(OFFSET_WIDTHS)
     best = None
     for k in range(0, EARLIER + 1):
         p = start - s * k
         if p < floor:
             break
-        recs = _records(samples, rows, p, count + k, s)
+        recs = _table_records(samples, rows, p, count + k, s)
         if recs is None:
             break
         col = _offset_column(recs, end, rows.fsize, endian)
@@ -248,15 +253,7 @@ def earliest_start(rows: Rows, samples: list[Sample], count: np.ndarray, start: 
     if best is None or best[0] == 0:
         return None
     k, (j, w) = best
-    recs = _records(samples, rows, start - s * k, count + k, s)
-    marks = []
-    for i in (2, 1):
-        vals = [int_view(m[len(m) - i:len(m) - i + 1, j:j + w], w, endian)[0, 0] for m in recs if len(m) >= i]
-        if len(vals) == rows.n and all(v == z for v, z in zip(vals, rows.fsize)):
-            marks.append(f"record count + {k - i} holds the file's size")
-        elif all(not m[len(m) - i].any() for m in recs if len(m) >= i):
-            marks.append(f"record count + {k - i} is zeros")
+    _, marks = _trailing(samples, rows, count, start - s * k, s, (j, w), endian)
     why = (f"{k} record(s) before {start:#x} hold the offset column at +{j} ({w} bytes) too: the table starts at "
-           f"{start - s * k:#x} with count + {k} records in {rows.n}/{rows.n} files" +
-           (f" ({'; '.join(marks)})" if marks else ""))
+           f"{start - s * k:#x} with count + {k} records in {rows.n}/{rows.n} files" + (f" ({marks})" if marks else ""))
     return k, (j, w), why

@@ -1,7 +1,7 @@
 """The layout solver: from rows of bytes to fields, the records they count and what they point at.
 
 Order of precedence (a byte belongs to the first that claims it), one stage each in :func:`solve`: the
-constant prefix (magic), file-size fields, the byte order (:func:`_byte_order`), offsets
+constant prefix (magic, :mod:`._magic`), file-size fields, the byte order (:func:`_byte_order`), offsets
 (:func:`_offset_stage`), counts and sizes, the relations between them (:func:`_relation_stage`), a table
 directory, chunk lengths (:mod:`._chunks`), the header's cut where records start, strings, floats; the
 rest is segmented into constants, plain integers and raw bytes (:func:`_segment_rest`). Records found by a
@@ -23,17 +23,16 @@ from ._chunks import chunk_lengths, text_lengths
 from ._directory import directory_field, earliest_start
 from ._guard import accepted
 from ._limits import (
-    MAGIC_TEXTS,
     MAX_RECORD_WIDTH,
     MAX_RECORDS,
-    MAX_RECORDS_PER_FILE,
-    MIN_FILES,
     SIZED_MIN_DISTINCT,
     SIZED_MIN_STRIDE,
     STATIONARY_MIN,
     TARGET_PEEK,
 )
-from ._model import Field, Layout, Region
+from ._magic import later_magics, start_magic
+from ._model import Field, Layout, Region, field_name
+from ._records import lay_out_offset_column, offset_size_pairs, record_rows
 from ._roles import file_size_fields, offset_fields, pair_sizes, relation_fields, start_candidates
 from ._roles import views as row_views
 from ._rows import Rows, field_values, sized_ends
@@ -50,84 +49,6 @@ def _claim(taken: np.ndarray, f: Field) -> bool:
     return True
 
 
-#: Bytes a text magic is made of (``RIFF``, ``.snd``, ``GIF89a``, ``DDS ``): letters, digits and a few marks.
-#: Other printable bytes (``|`` = 124, ``(`` = 40) are as often the low byte of a size after the magic; a text
-#: magic that ran on into them would swallow that field.
-_MAGIC_TEXT = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ._-#!")
-
-
-#: Control bytes a text magic ends in so that text tools stop or show a changed transfer: DOS's end of text
-#: (``^Z``, 0x1A: ``NES\x1a``) with carriage return and line feed (``\r\n\x1a\n``). Only a run holding the 0x1A
-#: joins the magic: a 10 or 13 alone is as often the low byte of a size.
-_MAGIC_GUARD = frozenset(b"\r\n\x1a")
-
-
-def _magic(rows: Rows) -> Field | None:
-    cst = rows.const
-    run = 0
-    while run < rows.width and cst[run]:
-        run += 1
-    if run < 2 and rows.n:
-        return _magic_texts(rows)
-    if run < 2 or not rows.n:
-        return None
-    head = bytes(rows.m[0, :run])
-    printable = 0
-    while printable < run and head[printable] in _MAGIC_TEXT:
-        printable += 1
-    if printable >= 2:  # a text magic may end in the control bytes that guard it (NES\x1a, \r\n\x1a\n)
-        tail = printable
-        while tail < run and tail - printable < 4 and head[tail] in _MAGIC_GUARD:
-            tail += 1
-        if 0x1A in head[printable:tail]:
-            printable = tail
-    n = printable if printable >= 2 else min(run, 4)
-    if not any(head[:n]):
-        return None  # zeros are no magic: a field that is 0 in every file here may not be 0 in the next
-    return Field(0, n, None, "magic", f"the same {n} bytes at the start of {rows.n}/{rows.n} files",
-                 rows.n, rows.n, value=head[:n])
-
-
-def _magic_texts(rows: Rows) -> Field | None:
-    """A magic that is one of a few texts (``IWAD`` or ``PWAD``, ``RIFF`` or ``RIFX``): the first 4 bytes are
-    magic characters in every file, at most :data:`MAGIC_TEXTS` texts that differ in one byte, each in 2 or
-    more files. The texts seen are enforced (``valid: any-of``)."""
-    w = 4
-    if rows.width < w or rows.n < MIN_FILES:
-        return None
-    heads = [bytes(r[:w]) for r in rows.m]
-    if not all(c in _MAGIC_TEXT and chr(c).isalnum() for h in heads for c in h):
-        return None
-    got = sorted(set(heads))
-    if not 2 <= len(got) <= MAGIC_TEXTS or min(heads.count(t) for t in got) < 2:
-        return None
-    if sum(len({t[i] for t in got}) > 1 for i in range(w)) != 1:
-        return None
-    return Field(0, w, None, "magic", f"one of {', '.join(t.decode() for t in got)} at the start of "
-                 f"{rows.n}/{rows.n} files", rows.n, rows.n, value=got)
-
-
-def _later_magics(rows: Rows, fields: list[Field]) -> None:
-    """Constants past the start that are magics too (``SCRM`` at 44 of an S3M, ``E0 A5`` at 4 of an Aseprite
-    file): the same text of 2 or more magic characters, 2 or 3 bytes in the first 8 (after a size at most: past
-    them the same two bytes are as often a stream's own header, as zlib's 78 DA) none of them zero and at most
-    one below 16 (a version 1.04 is 04 01), or 4 or more bytes of which 3 are not zero, in every file; one byte
-    repeated (FF FF FF FF) is a fill, never a magic. Other constants (a small number: its high byte is zero)
-    stay documented."""
-    for f in fields:
-        if f.role != "const" or f.offset == 0 or f.width < 2 or f.end > rows.width:
-            continue
-        b = bytes(rows.m[0, f.offset:f.end])
-        if len(set(b)) < 2:  # one byte repeated is a fill (0xFF of unused slots), not a signature
-            continue
-        text = all(c in _MAGIC_TEXT for c in b) and sum(chr(c).isalpha() for c in b) >= 2
-        short = f.offset <= 8 and all(b) and sum(c < 0x10 for c in b) <= 1
-        if text or (f.width >= 4 and sum(c != 0 for c in b) >= 3) or short:
-            f.role, f.type, f.value = "magic", None, b
-            f.evidence = f"the same {f.width} bytes at 0x{f.offset:x} of {rows.n}/{rows.n} files"
-            f.name = f"magic_0x{f.offset:02x}"
-
-
 def _endian(fields: list[Field], rows: Rows) -> str:
     votes = {"le": 0, "be": 0}
     for f in fields:
@@ -141,13 +62,6 @@ def _endian(fields: list[Field], rows: Rows) -> str:
         lo, hi = z[0:rows.width - 1:2].sum(), z[1:rows.width:2].sum()
         return "be" if lo > hi * 1.2 else "le"
     return "le"
-
-
-def _name(f: Field, base: int = 0) -> str:
-    pre = {"magic": "magic", "file_size": "len_file", "offset": "ofs", "count": "num", "size": "len",
-           "float": "float", "string": "str", "int": "unknown", "const": "unknown", "raw": "unknown"}[f.role]
-    return pre if f.role == "magic" else f"{pre}_0x{f.offset + base:02x}"
-
 
 
 def _consistent(samples: list[Sample], rows: Rows, vals: np.ndarray) -> bool:
@@ -167,45 +81,6 @@ def _target(samples: list[Sample], rows: Rows, vals: np.ndarray) -> tuple[str, i
     return "bytes", max(0, min(16, room))
 
 
-def _record_rows(samples: list[Sample], rows: Rows, start: np.ndarray, count: np.ndarray, stride: int) -> Rows:
-    data, fs, base, fl = [], [], [], []
-    per_file = max(1, min(MAX_RECORDS_PER_FILE, MAX_RECORDS // max(1, rows.n)))
-    for i in range(rows.n):
-        s = samples[int(rows.file[i])]
-        k = int(min(count[i], per_file, max(0, (1 << 16) // stride)))
-        blob = s.window(int(start[i]), k * stride)
-        for j in range(len(blob) // stride):
-            data.append(blob[j * stride:(j + 1) * stride][:MAX_RECORD_WIDTH])
-            fs.append(s.size)
-            base.append(int(start[i]) + j * stride)
-            fl.append(int(rows.file[i]))
-    return Rows.of(data, fs, base, fl, header=False)
-
-
-def _pairs(rows: Rows, fields: list[Field], regions: list[Region]) -> None:
-    """In records: an offset and a size whose regions tile the file: ``(offset, size)`` pairs."""
-    offs = [f for f in fields if f.role == "offset"]
-    ints = [f for f in fields if f.role == "int"]
-    for o in offs:
-        ov = field_values(rows, o)
-        for s in ints:
-            sv = field_values(rows, s)
-            if (ov + sv > rows.fsize).any() or len(np.unique(sv)) < 3:
-                continue
-            order = np.lexsort((ov, rows.file))
-            same = rows.file[order][1:] == rows.file[order][:-1]
-            gap = ov[order][1:] - (ov[order][:-1] + sv[order][:-1])
-            if same.sum() < 3 or (gap[same] < 0).any() or np.median(gap[same]) > 8:
-                continue
-            s.role, s.evidence = "size", (f"size of the bytes at {_name(o)}: the regions follow each other "
-                                          f"without overlap in {rows.n}/{rows.n} records")
-            s.name = _name(s)
-            for r in regions:
-                if r.start == _name(o):
-                    r.kind, r.size = "bytes", s.name
-            break
-
-
 def _rest_sizes(fields: list[Field], regions: list[Region]) -> None:
     """A file-size field ``== size - k`` whose ``k`` lies past it is the size of the bytes from ``k`` to the end
     (a chunk's length after its tag): a region of that size, so the field is used as ``size:``."""
@@ -220,7 +95,7 @@ def _directory(got: tuple[Field, Region], fields: list[Field], regions: list[Reg
     """Add a table directory's count field and its records."""
     f, reg = got
     _claim(taken, f)
-    f.name = _name(f, b0)
+    f.name = field_name(f, b0)
     fields.append(f)
     reg.count, reg.name = f.name, f"records_0x{f.offset + b0:02x}"
     regions.append(reg)
@@ -301,7 +176,7 @@ def _offset_stage(w: _Work, cands: list) -> None:
     for _logp, f, v in sorted(widest.values(), key=lambda t: (t[1].offset % t[1].width != 0, t[0], -t[1].width)):
         if w.taken[f.offset:f.end].any():
             continue
-        f.name = _name(f, w.b0)
+        f.name = field_name(f, w.b0)
         strong = f.value or _consistent(w.samples, w.rows, v)
         f.value = None
         if strong:
@@ -326,7 +201,7 @@ def _relation_stage(w: _Work, views: dict) -> None:
     """Counts and sizes (``count * stride == end - start``), their bounds confirmed as offsets, their regions."""
     rows, b0 = w.rows, w.b0
     for f, v in start_candidates(rows, views, w.taken, w.endian):
-        f.name = _name(f, b0)
+        f.name = field_name(f, b0)
         if f.name not in w.weak and f.name not in w.offsets:
             w.weak[f.name] = (f, v)
     for f, reg in relation_fields(rows, views, w.taken, {**w.offsets, **w.weak}, w.alpha, w.endian,
@@ -352,9 +227,9 @@ def _relation_stage(w: _Work, views: dict) -> None:
         if isinstance(reg.start, int):  # a constant field holding the start is an offset
             for g in w.fields:
                 if g.role == "const" and g.value == reg.start:
-                    g.role, g.evidence = "offset", f"= {reg.start:#x}, where {_name(f, b0)}'s region starts"
-                    reg.start = _name(g, b0)
-        reg.count = _name(have, b0)
+                    g.role, g.evidence = "offset", f"= {reg.start:#x}, where {field_name(f, b0)}'s region starts"
+                    reg.start = field_name(g, b0)
+        reg.count = field_name(have, b0)
         reg.name = f"{'records' if reg.kind == 'records' else 'body'}_0x{have.offset + b0:02x}"
         if any(r.name == reg.name for r in w.regions):
             reg.name += f"_{len(w.regions)}"
@@ -392,7 +267,7 @@ def _sized_records(w: _Work, reg: Region, size: Field) -> None:
         return
     if not accepted(-(len(vals) - 1) * math.log10(g), max(1, len(w.regions) + 1), w.alpha):
         return
-    reg.kind, reg.stride, reg.per, reg.size = "records", g, g, size.name if size.name else _name(size, w.b0)
+    reg.kind, reg.stride, reg.per, reg.size = "records", g, g, size.name if size.name else field_name(size, w.b0)
     reg.evidence += (f"; a multiple of {g} in {w.rows.n}/{w.rows.n} files ({len(vals)} distinct sizes): "
                      f"records of {g} bytes")
 
@@ -433,14 +308,14 @@ def _segment_rest(w: _Work) -> list[Field]:
             full.append(f)
             p = f.end
     for f in full:
-        f.name = f.name or _name(f, w.b0)
+        f.name = f.name or field_name(f, w.b0)
     for r in w.regions:  # a constant field holding a region's (constant) start is an offset
         g = next((g for g in full if g.role == "const" and g.width > 1 and isinstance(r.start, (int, np.integer))
                   and g.value == r.start and g.end <= r.start), None)
         if g is not None:
             g.role, g.evidence = "offset", f"= {int(r.start):#x} in {rows.n}/{rows.n} files, where {r.count}'s " \
                                            f"records start"
-            g.name = _name(g, w.b0)
+            g.name = field_name(g, w.b0)
             r.start = g.name
     return full
 
@@ -456,7 +331,7 @@ def _record_stage(w: _Work, lay: Layout, name: str, depth: int) -> None:
             continue
         cnt = field_values(rows, cf) // (r.per or 1) + r.extra
         st = w.offsets[r.start][1] if isinstance(r.start, str) else np.full(rows.n, r.start, np.int64)
-        rr = _record_rows(w.samples, rows, st, cnt, r.stride)
+        rr = record_rows(w.samples, rows, st, cnt, r.stride)
         if rr.n >= 2 and rr.width == min(r.stride, MAX_RECORD_WIDTH):
             pre = "" if name == "root" or rows.header and not b0 else f"{name}_"
             r.record = solve(rr, w.samples, alpha=w.alpha, name=f"{pre}rec_0x{cf.offset + b0:02x}", depth=depth + 1)
@@ -464,32 +339,7 @@ def _record_stage(w: _Work, lay: Layout, name: str, depth: int) -> None:
                 r.record.fields.append(Field(rr.width, r.stride - rr.width, None, "raw", "not looked at", 0, rr.n,
                                              name=f"unknown_0x{rr.width:02x}"))
             if r.column is not None:
-                _offset_column(r.record, rr, r.column, w.endian)
-
-
-def _offset_column(lay: Layout, rr: Rows, column: tuple[int, int], endian: str) -> None:
-    """The records' offset column as one field of its width (3 bytes: ``b24``, the byte above it a field of its
-    own, as a 24-bit offset with a format byte in the top 8), the bytes it overlapped laid out again."""
-    j, width = column
-    if j + width > rr.width:
-        return
-    hit = [f for f in lay.fields if f.offset < j + width and j < f.end]
-    if len(hit) == 1 and hit[0].offset == j and hit[0].width == width:
-        hit[0].role = "offset"
-        return
-    lo, hi = min([j] + [f.offset for f in hit]), max([j + width] + [f.end for f in hit])
-    for f in hit:
-        lay.fields.remove(f)
-    kind = f"b{8 * width}{endian}" if width == 3 else f"u{width}{endian}"
-    new = [Field(j, width, kind, "offset", f"an offset past the table's end into the file in {rr.n}/{rr.n} records "
-                 "(a last record of zeros aside), growing record after record", rr.n, rr.n, name=f"ofs_0x{j:02x}")]
-    cache: dict = {}
-    for a, b in ((lo, j), (j + width, hi)):
-        if b > a:
-            new += segment(rr, a, b, endian, cache, ints=True)
-    for f in new:
-        f.name = f.name or _name(f)
-    lay.fields = sorted(lay.fields + new, key=lambda f: f.offset)
+                lay_out_offset_column(r.record, rr, r.column, w.endian)
 
 
 def _target_stage(w: _Work) -> None:
@@ -520,7 +370,7 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
     w = _Work(rows, samples, alpha, b0, rows.width, np.zeros(rows.width, bool))
     root = rows.header and not rows.base.any()
     if root:
-        mg = _magic(rows)
+        mg = start_magic(rows)
         if mg is not None and _claim(w.taken, mg):
             w.fields.append(mg)
     views = row_views(rows)
@@ -561,7 +411,7 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
             w.fields.append(f)
     full = _segment_rest(w)
     if root:
-        _later_magics(rows, full)
+        later_magics(rows, full)
         _rest_sizes(full, w.regions)
     lay = Layout(name, w.width, full, w.regions, w.endian, rows.n)
     for f in full:  # constant offsets found by relations
@@ -570,5 +420,5 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
     _record_stage(w, lay, name, depth)
     _target_stage(w)
     if not rows.header:
-        _pairs(rows, full, w.regions)
+        offset_size_pairs(rows, full, w.regions)
     return lay

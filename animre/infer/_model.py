@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Field", "Region", "Layout", "ROLES"]
+__all__ = ["Field", "Region", "Layout", "ROLES", "field_name"]
 
 ROLES = ("magic", "const", "file_size", "offset", "count", "size", "float", "string", "int", "raw")
 
@@ -85,3 +85,10 @@ class Layout:
             if f.offset == offset:
                 return f
         return None
+
+
+def field_name(f: Field, base: int = 0) -> str:
+    """A field's name from its role and offset (``len_file_0x08``, ``ofs_0x0c``; ``magic`` alone)."""
+    pre = {"magic": "magic", "file_size": "len_file", "offset": "ofs", "count": "num", "size": "len",
+           "float": "float", "string": "str", "int": "unknown", "const": "unknown", "raw": "unknown"}[f.role]
+    return pre if f.role == "magic" else f"{pre}_0x{f.offset + base:02x}"
