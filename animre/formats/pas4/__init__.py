@@ -54,7 +54,7 @@ def _walk(data: bytes) -> tuple[list[Character] | None, str]:
 def locate(data: bytes) -> int:
     """Offset of the first PAS4 block: 0 for a bare block, else the first character's database.
 
-    An ANCS file is read by structure (:func:`animre.formats.pas4.ancs.characters`):
+    An ANCS file is read with its spec, ``ksy/ancs.ksy`` (:func:`animre.formats.pas4.ancs.characters`):
     character set, characters, each character's PAS4 database. When the
     structure does not read (a CHAR file of a later game, a damaged or
     unknown layout), the block is searched by its magic instead, and the
