@@ -11,7 +11,7 @@ For every shipped format, over its loose sample files (and the real files of
 - ``debug``: the kit's parse (:func:`animre.spec.parse.parse_bytes`: debug
   parser, ``_read()``, positional instances, failing value instances);
 - ``tables``: the kit's bytes-to-tables of one file (parse, flatten every
-  table with every cell's byte range: :func:`animre.tables.read.read_chunks`).
+  table with every cell's byte range: :func:`animre.tables.read.read_tables`).
 
 Ratios are against ``plain+inst`` measured in the same run, file by file in
 turn. Prints one line per format and the totals.
@@ -37,7 +37,7 @@ from animre.formats import all_formats, detect_format  # noqa: E402
 from animre.sources import HEAD  # noqa: E402
 from animre.spec.compiler import KSY_DIR, load_parser  # noqa: E402
 from animre.spec.parse import parse_bytes  # noqa: E402
-from animre.tables.read import read_chunks  # noqa: E402
+from animre.tables.read import read_tables  # noqa: E402
 
 
 def _files(fmt: str) -> list[tuple[str, bytes]]:
@@ -99,7 +99,7 @@ def main() -> int:
 
         def tables(ok=ok, fmt=fmt):
             for f, data in ok:
-                read_chunks(data, f, fmt)
+                read_tables(data, f, fmt)
 
         t = {k: best(fn, args.repeat) for k, fn in
              (("plain", plain), ("dseq", debug_seq), ("inst", inst), ("debug", debug), ("tables", tables))}

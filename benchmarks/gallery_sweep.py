@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from animre.base.errors import ParseError, SpecError  # noqa: E402
 from animre.formats import registry  # noqa: E402
 from animre.spec.source import read_spec  # noqa: E402
-from animre.tables.read import read_chunks  # noqa: E402
+from animre.tables.read import read_tables  # noqa: E402
 
 
 def patterns() -> list[bytes]:
@@ -55,7 +55,7 @@ def sweep(gallery: Path, only: list[str]) -> int:
             continue  # only imported by others (no seq, or parameters)
         for data in patterns():
             try:
-                read_chunks(data, "x.bin", fmt, None, instance_errors=[])
+                read_tables(data, "x.bin", fmt, None, instance_errors=[])
             except ParseError:
                 pass
             except SpecError as e:

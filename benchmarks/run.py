@@ -238,7 +238,7 @@ def _parse_every_value(data: bytes, fm) -> list:
 def section_formats(samples: Path, repeat: int) -> dict:
     import animre
     from animre.formats import all_formats
-    from animre.tables.read import read_chunks
+    from animre.tables.read import read_tables
 
     c = animre.open_corpus(samples, cache=False, progress=False)
     out = {}
@@ -254,7 +254,7 @@ def section_formats(samples: Path, repeat: int) -> dict:
         for _ in range(max(repeat, 5)):  # alternately, so all see the same machine
             only.append(best(lambda blobs=blobs, fm=fm: [_parse_only(b, fm) for b in blobs], 1))
             values.append(best(lambda blobs=blobs, fm=fm: [_parse_every_value(b, fm) for b in blobs], 1))
-            tables.append(best(lambda blobs=blobs, fm=fm: [read_chunks(b, "x", fm) for b in blobs], 1))
+            tables.append(best(lambda blobs=blobs, fm=fm: [read_tables(b, "x", fm) for b in blobs], 1))
         t_only, t_values, t_tables = min(only), min(values), min(tables)
         out[fmt] = {"files": len(files), "MB": mb, "s_per_MB": t_parse / mb, "read_s_per_MB": t_read / mb,
                     "ratio": t_parse / t_read, "parse_only_s": t_only, "parse_and_tables_s": t_tables,
@@ -271,14 +271,14 @@ def section_formats(samples: Path, repeat: int) -> dict:
 def section_hostile(samples: Path, repeat: int) -> dict:
     """Files claiming 2^32 elements: time to reject vs time to parse the valid original."""
     import animre
-    from animre.tables.read import parse_data
+    from animre.tables.read import parse
 
     c = animre.open_corpus(samples, cache=False, progress=False)
     out = {}
     for fmt, g in c.files[c.files.status == "parsed"].groupby("format"):
         name = g.sort_values("size").iloc[len(g) // 2].file
         data = c.read_bytes(name)
-        _, obj, bases = parse_data(data, name, fmt)
+        _, obj, bases = parse(data, name, fmt)
         f = animre.tables.fields_table(obj, name, bases, values=False)
         f = f[(f.kind == "value") & f.type.str.match(r"^[us][24]") & f.start.notna()
               & f.name.str.contains("num_|count|len_|ofs_|size")]
@@ -290,7 +290,7 @@ def section_hostile(samples: Path, repeat: int) -> dict:
             bad[s_:e_] = ((1 << (8 * (e_ - s_))) - 1).to_bytes(e_ - s_, order)
             bad = bytes(bad)
             try:
-                parse_data(bad, name, fmt)
+                parse(bad, name, fmt)
                 accepted += 1  # e.g. a header length nothing depends on
             except animre.ParseError as e:
                 err = e
@@ -300,12 +300,12 @@ def section_hostile(samples: Path, repeat: int) -> dict:
 
         def reject(bad=bad, name=name, fmt=fmt):
             try:
-                parse_data(bad, name, fmt)
+                parse(bad, name, fmt)
             except animre.ParseError:
                 pass
 
         t_bad = best(reject, repeat)
-        t_ok = best(lambda data=data, name=name, fmt=fmt: parse_data(data, name, fmt), repeat)
+        t_ok = best(lambda data=data, name=name, fmt=fmt: parse(data, name, fmt), repeat)
         out[fmt] = {"field": r.path, "reject_ms": t_bad * 1000, "parse_ms": t_ok * 1000,
                     "error": str(err), "harmless_before": accepted}
         print(f"[hostile {fmt}] {r.path} = 0x{(1 << (8 * (e_ - s_))) - 1:X}: rejected in {t_bad * 1000:.2f} ms "

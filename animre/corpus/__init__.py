@@ -9,11 +9,11 @@ snapshot kept (:mod:`.assemble`, :mod:`.cache`) and adds each format's
 derived columns (:mod:`.derive`). :class:`Corpus` is the result.
 """
 
-from ..tables.read import parse_blocks, parse_data, parse_file
+from ..tables.read import parse, parse_blocks
 from .cache import default_cache_dir
 from .model import Corpus
 from .open import open_corpus
 from .results import ERROR_COLUMNS, FILES_COLUMNS, UNAVAILABLE_COLUMNS, FileResult
 
-__all__ = ["Corpus", "open_corpus", "parse_file", "parse_data", "parse_blocks", "FileResult",
+__all__ = ["Corpus", "open_corpus", "parse", "parse_blocks", "FileResult",
            "default_cache_dir", "UNAVAILABLE_COLUMNS", "FILES_COLUMNS", "ERROR_COLUMNS"]

@@ -17,7 +17,7 @@ from ..base.errors import AnimreError, ParseError, SpecError, ToolchainError
 from ..formats import MIN_SCORE, Format, detect, registry, signature_of
 from ..sources import Source, read_source
 from ..spec.ranges import walk
-from ..tables.read import module_for, parse_data
+from ..tables.read import module_for, parse
 from .results import KEY_SCHEMA
 
 __all__ = ["Ident", "identify", "choose_format", "trial_parse", "trial"]
@@ -52,7 +52,7 @@ def trial(src: Source, fmt: Format, *, plausible: bool = False) -> str | None:
     """
     later: list = []
     try:
-        _, obj, bases = parse_data(read_source(src), src.name, fmt, instance_errors=later)
+        _, obj, bases = parse(read_source(src), src.name, fmt, instance_errors=later)
     except (SpecError, ToolchainError):  # the spec itself is broken: say so, never "not this format"
         raise
     except ParseError as e:  # a failed trial only rules the format out

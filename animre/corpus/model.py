@@ -12,7 +12,7 @@ from ..formats import Format, registry
 from ..sources import Source, read_source
 from ..tables.fields import fields_table
 from ..tables.plan import COLUMN_INFO
-from ..tables.read import parse_blocks, parse_data, plan_of
+from ..tables.read import parse, parse_blocks, plan_of
 from .assemble import assemble
 from .collector import Collector, Spans
 from .derive import derive
@@ -256,7 +256,7 @@ class Corpus:
         True
         """
         fmt = self.format_of(file)
-        _, obj, _ = parse_data(self.read_bytes(file), file, fmt, self.parsers, formats=self.formats)
+        _, obj, _ = parse(self.read_bytes(file), file, fmt, self.parsers, formats=self.formats)
         return obj
 
     def span(self, table: str, row: int, column: str) -> tuple[int, int]:

@@ -15,7 +15,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from ..base.errors import AnimreError, ParseError, UsageError
 from ..sources import keep_open, read_source
-from ..tables.read import read_chunks
+from ..tables.read import read_tables
 from .collector import Collector
 from .identify import Ident
 from .results import FileResult, error_row
@@ -35,7 +35,7 @@ def process_file(ident: Ident, parsers) -> FileResult:
         return res
     try:
         later: list[ParseError] = []
-        res.chunks = read_chunks(read_source(src), src.name, fmt, parsers, instance_errors=later)
+        res.chunks = read_tables(read_source(src), src.name, fmt, parsers, instance_errors=later)
         res.ok, res.status = True, "parsed"
         if later:  # the seq parsed, an instance did not: values kept, the instance is an error row
             res.error = error_row(later[0], fmt.name, src.container)

@@ -12,7 +12,7 @@ import pandas as pd
 from ..base.display import plain
 from ..base.errors import UsageError
 from ..tables.fields import fields_table
-from ..tables.read import parse_file
+from ..tables.read import parse
 from ._util import is_missing
 
 __all__ = ["diff", "diff_corpora", "DIFF_COLUMNS", "DIFF_CORPORA_COLUMNS"]
@@ -27,7 +27,7 @@ def _fields_of(x: Any, corpus: Any, parsers: Any) -> tuple[pd.DataFrame, str | N
     if corpus is not None and isinstance(x, str) and x in set(corpus.files["file"]):
         return corpus.fields(x, values=True), corpus.format_of(x), x
     if isinstance(x, (str, os.PathLike)):
-        fmt, obj, bases = parse_file(x, parsers=parsers or (getattr(corpus, "parsers", None) or None))
+        fmt, obj, bases = parse(x, parsers=parsers or (getattr(corpus, "parsers", None) or None))
         return fields_table(obj, str(x), bases, values=True), fmt.name, str(x)
     raise UsageError(f"cannot diff {type(x).__name__}: give a file path or a file name of the corpus")
 

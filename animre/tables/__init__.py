@@ -12,7 +12,7 @@ from .fields import FIELDS_COLUMNS, fields_table, spec_types
 from .flattener import Chunk, flatten
 from .plan import COLUMN_INFO, EXTENT, Plan
 from .planner import plan_for
-from .read import parse_blocks, parse_data, parse_file, read_chunks, read_tables
+from .read import parse, parse_blocks, read_tables
 
 __all__ = ["fields_table", "spec_types", "FIELDS_COLUMNS", "Chunk", "flatten", "Plan", "plan_for", "COLUMN_INFO",
-           "EXTENT", "parse_file", "parse_data", "parse_blocks", "read_chunks", "read_tables"]
+           "EXTENT", "parse", "parse_blocks", "read_tables"]

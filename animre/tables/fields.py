@@ -98,8 +98,8 @@ def fields_table(obj, file: str, bases: Bases | None = None, values: bool = True
 
     Examples
     --------
-    >>> from animre.tables.read import parse_file
-    >>> _, obj, bases = parse_file("data/samples/frm/GOBLNFRM.BIN")
+    >>> from animre.tables.read import parse
+    >>> _, obj, bases = parse("data/samples/frm/GOBLNFRM.BIN")
     >>> ft = fields_table(obj, "GOBLNFRM.BIN")
     >>> ft.query("name == 'walk_speed'")[["type", "value", "start", "end"]].values.tolist()
     [['u4', 400, 162, 166]]

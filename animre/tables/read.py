@@ -15,8 +15,6 @@ import types
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-import pandas as pd
-
 from ..base.errors import ParseError, UsageError
 from ..formats import Format, all_formats, detect_format
 from ..sources import HEAD
@@ -27,7 +25,7 @@ from .flattener import Chunk, flatten
 from .plan import Plan
 from .planner import plan_for
 
-__all__ = ["HEAD", "parse_file", "parse_data", "parse_blocks", "read_chunks", "read_tables", "module_for", "plan_of",
+__all__ = ["HEAD", "parse", "parse_blocks", "read_tables", "module_for", "plan_of",
            "spec_text"]
 
 Parsers = Mapping[str, types.ModuleType]
@@ -68,23 +66,6 @@ def plan_of(fmt: Format, parsers: Parsers | None = None) -> Plan:
     return plan_for(spec_text(fmt, parsers), imports=imports)
 
 
-def parse_file(path: str | os.PathLike, fmt: str | Format | None = None,
-               parsers: Parsers | None = None, name: str | None = None):
-    """Parse one file; returns ``(format, parsed_object, bases)``.
-
-    Raises :class:`~animre.base.errors.ParseError` (file, field path, offset) when
-    the file is not recognised or does not parse.
-
-    Examples
-    --------
-    >>> fmt, obj, bases = parse_file("data/samples/frm/GOBLNFRM.BIN")
-    >>> fmt.name, bases.span(obj, "walk_speed")
-    ('frm', (162, 166))
-    """
-    path = Path(path)
-    return parse_data(path.read_bytes(), name or str(path), fmt, parsers)
-
-
 def _format(fmt: str | Format | None, formats: Mapping[str, Format] | None) -> Format | None:
     if isinstance(fmt, str):
         reg = formats or all_formats()
@@ -94,9 +75,27 @@ def _format(fmt: str | Format | None, formats: Mapping[str, Format] | None) -> F
     return fmt
 
 
-def parse_data(data: bytes, name: str, fmt: str | Format | None = None, parsers: Parsers | None = None, *,
-               formats: Mapping[str, Format] | None = None, instance_errors: list | None = None):
-    """Like :func:`parse_file` for bytes already in memory (``formats``: the registry to detect with)."""
+def parse(source: bytes | str | os.PathLike, name: str | None = None, fmt: str | Format | None = None,
+          parsers: Parsers | None = None, *, formats: Mapping[str, Format] | None = None,
+          instance_errors: list | None = None):
+    """Parse one file (its bytes, or its path); returns ``(format, parsed_object, bases)`` of its first block.
+
+    ``name`` is the file's name in errors and detection (a path's own by
+    default); ``fmt`` a format or its id (detected when omitted, with the
+    registry ``formats``); :func:`parse_blocks` gives every block of a
+    container. Raises :class:`~animre.base.errors.ParseError` (file, field
+    path, offset) when the file is not recognised or does not parse.
+
+    Examples
+    --------
+    >>> fmt, obj, bases = parse("data/samples/frm/GOBLNFRM.BIN")
+    >>> fmt.name, bases.span(obj, "walk_speed")
+    ('frm', (162, 166))
+    """
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data, name = bytes(source), name or "<bytes>"
+    else:
+        data, name = Path(source).read_bytes(), name or str(source)
     fmt = _format(fmt, formats)
     if fmt is None:
         fmt, _ = detect_format(data[:HEAD], len(data), name, formats)
@@ -133,7 +132,7 @@ def parse_blocks(data: bytes, name: str, fmt: str | Format | None = None,
     finds the next one after the end of the previous, so work stays
     proportional to the file size.
     """
-    fmt, obj, bases = parse_data(data, name, fmt, parsers, formats=formats, instance_errors=instance_errors)
+    fmt, obj, bases = parse(data, name, fmt, parsers, formats=formats, instance_errors=instance_errors)
     yield fmt, 0, obj, bases
     if fmt.next_block is None:
         return
@@ -149,13 +148,22 @@ def parse_blocks(data: bytes, name: str, fmt: str | Format | None = None,
         pos = nxt + max(1, obj._io.pos())
 
 
-def read_chunks(data: bytes, name: str, fmt: Format, parsers: Parsers | None = None, *,
+def read_tables(data: bytes, name: str, fmt: Format, parsers: Parsers | None = None, *,
                 instance_errors: list | None = None) -> dict[str, Chunk]:
-    """Every table of one file as column chunks (what a corpus scan concatenates).
+    """Every table of one file as column chunks (what a corpus scan concatenates; ``.frames()`` gives
+    a chunk's values, start offsets and end offsets as DataFrames, int32 offsets, -1 = none).
 
     Containers with several blocks get a leading ``block`` key column, and the
     format's ``block_info`` columns (PAS4: ``character``, ``located_by``).
     ``instance_errors``: see :func:`animre.spec.parse.parse_bytes`.
+
+    Examples
+    --------
+    >>> from animre.formats import get_format
+    >>> data = open("data/samples/frm/GOBLNFRM.BIN", "rb").read()
+    >>> vals, starts, ends = read_tables(data, "GOBLNFRM.BIN", get_format("frm"))["frm_frames"].frames()
+    >>> list(vals.columns), int(starts.at[0, "frame_ids"])
+    (['slot', 'position', 'frame_ids'], 277)
     """
     plan = plan_of(fmt, parsers)
     out: dict[str, Chunk] = {}
@@ -192,20 +200,3 @@ def _one_file_of_garbage():
         if was:
             gc.enable()
             gc.collect(0)
-
-
-def read_tables(data: bytes, name: str, fmt: Format, parsers: Parsers | None = None
-                ) -> dict[str, tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]]:
-    """Every table of one file: table -> (values, start offsets, end offsets), int32 offsets (-1 = none).
-
-    Containers with several blocks get a leading ``block`` key column.
-
-    Examples
-    --------
-    >>> from animre.formats import get_format
-    >>> data = open("data/samples/frm/GOBLNFRM.BIN", "rb").read()
-    >>> vals, starts, ends = read_tables(data, "GOBLNFRM.BIN", get_format("frm"))["frm_frames"]
-    >>> list(vals.columns), int(starts.at[0, "frame_ids"])
-    (['slot', 'position', 'frame_ids'], 277)
-    """
-    return {t: c.frames() for t, c in read_chunks(data, name, fmt, parsers).items()}

@@ -20,7 +20,7 @@ from animre.base.errors import ParseError
 from animre.formats import all_formats
 from animre.spec.ranges import walk
 from animre.tables.flattener import flatten
-from animre.tables.read import parse_data, plan_of
+from animre.tables.read import parse, plan_of
 
 EXAMPLES = int(os.environ.get("ANIMRE_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
@@ -59,10 +59,10 @@ def originals(sample_corpus, samples_dir, real_or_none):
         picks = [cands[0], cands[len(g) // 2]]
         seen = set()
         for name, data in picks:
-            _, obj, bases = parse_data(data, name, fmt)
+            _, obj, bases = parse(data, name, fmt)
             seen |= _types_in(obj, bases)
         for name, data in cands:  # greedy: add a file only for types not reached yet
-            _, obj, bases = parse_data(data, name, fmt)
+            _, obj, bases = parse(data, name, fmt)
             new = _types_in(obj, bases) - seen
             if new:
                 picks.append((name, data))
@@ -81,7 +81,7 @@ def test_originals_reach_every_type(originals, realdata):
         imported_roots = {"OmfCommon"}  # a spec imported only for its types has no root record
         seen = set()
         for name, data in picks:
-            _, obj, bases = parse_data(data, name, fmt)
+            _, obj, bases = parse(data, name, fmt)
             seen |= _types_in(obj, bases)
         assert defined - imported_roots - seen == set(), (fmt, sorted(defined - seen))
 
@@ -136,7 +136,7 @@ def _parse_ok_or_parse_error(data: bytes, name: str, fmt: str | None):
     """Parse and tabulate; only ParseError may escape. Memory stays in proportion to the file size."""
     with _memory_bounded(data, name):
         try:
-            f, obj, bases = parse_data(data, name, fmt)
+            f, obj, bases = parse(data, name, fmt)
             flatten(obj, bases, plan_of(f))
         except ParseError as e:
             assert e.file == name
@@ -151,7 +151,7 @@ def test_every_format_has_samples(originals):
 @pytest.mark.parametrize("fmt", sorted(all_formats()))
 def test_truncation_at_every_field_boundary(fmt, originals):
     for name, data in originals.get(fmt, []):
-        _, obj, bases = parse_data(data, name, fmt)
+        _, obj, bases = parse(data, name, fmt)
         fields = animre.tables.fields_table(obj, name, bases, values=False)
         cuts = sorted(set(fields.start.dropna().astype(int)) | set(fields.end.dropna().astype(int)))
         if len(cuts) > 250:  # large files: the header boundaries and an even spread over the rest
@@ -171,7 +171,7 @@ def test_counts_and_offsets_set_to_hostile_values(fmt, originals):
     if fmt in FIXED_LAYOUT:
         pytest.skip(FIXED_LAYOUT[fmt])
     for name, data in originals.get(fmt, []):
-        _, obj, bases = parse_data(data, name, fmt)
+        _, obj, bases = parse(data, name, fmt)
         f = animre.tables.fields_table(obj, name, bases, values=False)
         f = f[(f["kind"] == "value") & f["type"].str.match(r"^[us][1248]") & f.start.notna()]
         f = f[f["name"].str.contains("|".join(COUNT_WORDS))]

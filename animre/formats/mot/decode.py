@@ -104,8 +104,8 @@ def track_coords(track: Any) -> np.ndarray:
 
     Examples
     --------
-    >>> from animre.tables import parse_file
-    >>> _, mot, _ = parse_file("data/samples/mot/nar/0001.mot")
+    >>> from animre.tables import parse
+    >>> _, mot, _ = parse("data/samples/mot/nar/0001.mot")
     >>> track_coords(mot.anims[0].gnta.tracks[0]).shape
     (5, 4)
     """

@@ -26,7 +26,7 @@ from animre.formats.flc.decode import (
     frame_roles,
     place_on_canvas,
 )
-from animre.tables.read import parse_data
+from animre.tables.read import parse
 
 # sub-chunk types of the FLIC format description (Jim Kent / Autodesk): the truth the spec's enum is checked against
 SUB_CHUNK_NAMES = {4: "color_256", 7: "delta_flc", 11: "color_64", 12: "delta_fli", 13: "black",
@@ -74,7 +74,7 @@ def test_every_sample_parses_to_its_end(truth, samples_dir, sample_corpus):
         assert bool(files.loc[name, "ok"]), name
         data = (samples_dir / name).read_bytes()
         assert len(data) == v["size"] == v["header"]["len_file"]
-        _, obj, _ = parse_data(data, name, "flc")
+        _, obj, _ = parse(data, name, "flc")
         end = obj._debug["chunks"]["arr"][-1]["end"]
         assert end == len(data) and obj._io.is_eof()
         assert len(obj.chunks) == v["num_chunks"]
@@ -288,7 +288,7 @@ def test_claims_on_samples(sample_corpus, truth, truths):
 
 def test_palette_with_impossible_size_is_read_by_packets(truth, samples_dir):
     name = truth["planted"]["cdcd_palettes"][0]["file"]
-    _, obj, _ = parse_data((samples_dir / name).read_bytes(), name, "flc")
+    _, obj, _ = parse((samples_dir / name).read_bytes(), name, "flc")
     sub = obj.chunks[0].body.chunks[1]
     assert sub.len_chunk == CDCD and not sub.has_valid_size and getattr(sub, "body", None) is None
     pal = sub.palette_unsized

@@ -17,7 +17,7 @@ from animre.formats.flc.decode import (
     place_on_canvas,
     ring_frames,
 )
-from animre.tables.read import parse_data
+from animre.tables.read import parse
 
 PILLOW_FILES = ("a.fli", "hopper.fli", "hopper_palette_chunk_second.fli")
 
@@ -94,7 +94,7 @@ def test_hostile_sizes_are_rejected(truth, samples_dir):
         bad = bytearray(data)
         struct.pack_into("<I", bad, pos, value)
         with pytest.raises(ParseError) as ei:
-            parse_data(bytes(bad), name, "flc")
+            parse(bytes(bad), name, "flc")
         assert ei.value.path.endswith(path), ei.value
         assert ei.value.offset in (pos, pos + 6)
         with pytest.raises(ParseError):

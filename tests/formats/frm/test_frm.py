@@ -155,10 +155,10 @@ def test_bad_files_give_one_error_row_each(samples_dir, tmp_path):
 def test_wrong_size_is_an_error(samples_dir):
     data = next((samples_dir / "frm").glob("*FRM.BIN")).read_bytes()
     with pytest.raises(ParseError) as ei:
-        animre.tables.read.parse_data(data + b"\0\0", "LONG_FRM.BIN", "frm")
+        animre.tables.read.parse(data + b"\0\0", "LONG_FRM.BIN", "frm")
     assert ei.value.path == "trailing" and ei.value.offset == 821
     with pytest.raises(ParseError) as ei:
-        animre.tables.read.parse_data(data[:100], "SHORTFRM.BIN", "frm")
+        animre.tables.read.parse(data[:100], "SHORTFRM.BIN", "frm")
     assert ei.value.path == "x_offsets[5].offsets[15]" or ei.value.path.startswith("x_offsets[")
     assert ei.value.offset <= 100
 

@@ -17,7 +17,7 @@ from animre.base.errors import ParseError
 from animre.formats import detect_format, get_format
 from animre.formats.base import CLAIM_COLUMNS, not_testable
 from animre.formats.mot.decode import float_to_half, half_to_float, rotation_direction_twist, track_coords
-from animre.tables.read import parse_data
+from animre.tables.read import parse
 
 KEY_COLS = ["file", "anim_id", "track", "key"]
 
@@ -436,7 +436,7 @@ def test_key_count_beyond_the_file_fails_naming_the_field(files, samples_dir):
     for fmt, pos, value in ((">H", t["offset"] + 6, 0xFFFF), (">I", t["offset"] + 4, 0xFFFFFFFF)):
         bad = _mutated(samples_dir, name, pos, fmt, value)
         with pytest.raises(ParseError) as ei:
-            parse_data(bad, "bad.mot", "mot")
+            parse(bad, "bad.mot", "mot")
         e = ei.value
         assert e.path == f"anims[{slot}].gnta.tracks[2].num_keys", e.path
         assert e.offset == t["offset"] + 6
@@ -464,7 +464,7 @@ def test_hostile_counts_and_offsets_fail_naming_the_field(files, samples_dir, fi
                   f"anims[{a['anim_id']}].gnta.tracks[{ti}].{field}"),
     }[where]
     with pytest.raises(ParseError) as ei:
-        parse_data(_mutated(samples_dir, name, pos, ">I", value), "bad.mot", "mot")
+        parse(_mutated(samples_dir, name, pos, ">I", value), "bad.mot", "mot")
     assert ei.value.path == path and ei.value.offset == pos
 
 
@@ -473,7 +473,7 @@ def test_truncated_and_empty_files_are_parse_errors(files, samples_dir, tmp_path
     data = (samples_dir / name).read_bytes()
     for cut in (0, 3, 15, 16, 40, len(data) // 2):
         with pytest.raises(ParseError) as ei:
-            parse_data(data[:cut], f"cut{cut}.mot", "mot")
+            parse(data[:cut], f"cut{cut}.mot", "mot")
         assert 0 <= ei.value.offset <= max(cut, 16)
     (tmp_path / "half.mot").write_bytes(data[: len(data) // 2])
     (tmp_path / "good.mot").write_bytes(data)

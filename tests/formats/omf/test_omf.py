@@ -21,7 +21,7 @@ from animre.formats.omf.sprites import (
     sprite_images,
 )
 from animre.spec.parse import parse_bytes
-from animre.tables.read import parse_data
+from animre.tables.read import parse
 
 AF, BK = get_format("af"), get_format("bk")  # as registered: the plugin's claims and the spec's
 
@@ -425,14 +425,14 @@ def test_huge_counts_fail_fast_with_the_field_named(samples_dir):
     data = bytearray((samples_dir / "af" / "FIGHTR0.AF").read_bytes())
     data[29 + 1 + 8: 29 + 1 + 10] = b"\xff\xff"  # num_coords of the first move
     with pytest.raises(ParseError, match="num_coords") as e:
-        parse_data(bytes(data), "bad.af", "af")
+        parse(bytes(data), "bad.af", "af")
     assert e.value.offset == 29 + 1 + 8
     bk = bytearray((samples_dir / "bk" / "ARENA0.BK").read_bytes())
     bk[7:9] = b"\xff\xff"  # height
     with pytest.raises(ParseError, match="height"):
-        parse_data(bytes(bk), "bad.bk", "bk")
+        parse(bytes(bk), "bad.bk", "bk")
     with pytest.raises(ParseError):
-        parse_data(bytes(data[:200]), "short.af", "af")
+        parse(bytes(data[:200]), "short.af", "af")
 
 
 def test_detection_by_content(truth, samples_dir, sample_corpus):

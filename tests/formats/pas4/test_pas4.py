@@ -15,7 +15,7 @@ from animre.formats import detect_format, get_format
 from animre.formats.pas4 import locate
 from animre.spec.compiler import KSY_DIR
 from animre.tables.planner import plan_for
-from animre.tables.read import parse_data
+from animre.tables.read import parse
 
 FAMILY = "pas4"
 
@@ -305,7 +305,7 @@ def test_unknown_parm_type_takes_no_bytes_in_a_hand_made_block():
     anim = struct.pack(">I", 42) + struct.pack(">f", 0.5)  # the unknown parm contributes 0 bytes
     data = _pas4([(5, [(7, 0, 1.0, b"", b""), (2, 1, 2.0, struct.pack(">f", 0.0), struct.pack(">f", 1.0))],
                    [anim])], default=5)
-    _, obj, _ = parse_data(data, "hand.pas4", "pas4")
+    _, obj, _ = parse(data, "hand.pas4", "pas4")
     st = obj.anim_states[0]
     assert not st.parm_infos[0].is_known_type and st.parm_infos[1].is_known_type
     assert not hasattr(st.parm_infos[0].min_value, "integer") and not hasattr(st.parm_infos[0].min_value, "real")
@@ -358,7 +358,7 @@ def test_claim_offsets_point_at_bytes(sample_corpus, samples_dir, pas_files):
 def test_huge_state_count_fails_naming_the_field():
     data = b"PAS4" + b"\xff\xff\xff\xff" + struct.pack(">i", -1) + bytes(64)
     with pytest.raises(ParseError) as ei:
-        parse_data(data, "huge.pas4", "pas4")
+        parse(data, "huge.pas4", "pas4")
     assert ei.value.path == "num_anim_states" and ei.value.offset == 4
     assert str(ei.value).startswith("huge.pas4: num_anim_states @ 0x4")
 
@@ -366,7 +366,7 @@ def test_huge_state_count_fails_naming_the_field():
 def test_huge_state_count_in_a_container_reports_absolute_offset():
     data = b"made-up ANCS head" + b"PAS4" + b"\xff\xff\xff\xff" + struct.pack(">i", -1) + bytes(8)
     with pytest.raises(ParseError) as ei:
-        parse_data(data, "huge.ancs", "pas4")
+        parse(data, "huge.ancs", "pas4")
     assert ei.value.path == "num_anim_states" and ei.value.offset == 17 + 4
 
 
@@ -379,7 +379,7 @@ def test_huge_inner_counts_fail_naming_the_field(which, path):
     counts[which] = 0xFFFFFFFF
     data = b"PAS4" + struct.pack(">Ii", 1, 5) + struct.pack(">III", *counts) + bytes(32)
     with pytest.raises(ParseError) as ei:
-        parse_data(data, "huge.pas4", "pas4")
+        parse(data, "huge.pas4", "pas4")
     assert ei.value.path == path
     assert ei.value.offset == 12 + 4 * which
 
@@ -388,13 +388,13 @@ def test_truncated_block_is_a_parse_error(samples_dir, pas_files):
     name = next(n for n, e in pas_files.items() if e["kind"] == "bare" and e["size"] > 200)
     data = (samples_dir / name).read_bytes()[:-3]
     with pytest.raises(ParseError) as ei:
-        parse_data(data, name, "pas4")
+        parse(data, name, "pas4")
     assert ei.value.path.startswith("anim_states[")
 
 
 def test_container_without_block():
     with pytest.raises(ParseError, match="no .* block found"):
-        parse_data(b"\x00\x01" + bytes(40), "nothing.ancs", "pas4")
+        parse(b"\x00\x01" + bytes(40), "nothing.ancs", "pas4")
 
 
 def test_detection_by_content():
@@ -409,7 +409,7 @@ def test_detection_by_content():
 
 def test_empty_block_round_trip():
     data = _pas4([])
-    _, obj, _ = parse_data(data, "e.pas4", "pas4")
+    _, obj, _ = parse(data, "e.pas4", "pas4")
     assert obj.num_anim_states == 0 and obj.default_anim_state == -1 and obj.anim_states == []
 
 

@@ -30,7 +30,7 @@ from animre.sources.containers.gcdisc import fst_files, image_format
 from animre.sources.containers.gcdisc import members as disc_members
 from animre.sources.containers.pak import members as pak_members
 from animre.spec.compiler import PROJECT_ROOT
-from animre.tables.read import parse_blocks, parse_data
+from animre.tables.read import parse, parse_blocks
 
 PAS4_TABLES = ("pas4", "pas4_states", "pas4_parms", "pas4_anims", "pas4_anim_values")
 NOT_VALUES = ["file", "block", "character", "located_by", "block_offset", "len_after_block"]
@@ -144,7 +144,7 @@ def test_single_character_ancs_samples_name_their_character(sample_corpus, manif
 def test_walker_block_length_is_the_spec_len_block(samples_dir, manifest):
     for f, e in manifest["formats"]["pas4"]["files"].items():
         data = (samples_dir / f).read_bytes()
-        _, obj, _ = parse_data(data, f, "pas4")
+        _, obj, _ = parse(data, f, "pas4")
         assert pas4_length(data, e["pas4_offset"]) == obj.len_block == e["pas4_end"] - e["pas4_offset"], f
 
 
@@ -612,7 +612,7 @@ def test_ancs_whose_first_block_lies_past_the_head_is_detected(samples_dir, mani
     fmt, _ = detect_format(data[:4096], len(data), "blob.bin")
     assert fmt is not None and fmt.name == "pas4"
     assert block_info(data, off) == {"character": "Ridley", "located_by": "ANCS structure"}
-    _, obj, bases = parse_data(data, "blob.bin", "pas4")
+    _, obj, bases = parse(data, "blob.bin", "pas4")
     assert bases.offset == off and obj.num_anim_states == manifest["formats"]["pas4"]["files"][bare]["num_anim_states"]
 
 

@@ -282,7 +282,7 @@ def test_value_instances_computed_by_column_equal_the_parsers_properties(samples
 
     from animre.formats import detect_format
     from animre.tables import flattener as flat
-    from animre.tables.read import read_chunks
+    from animre.tables.read import read_tables
 
     files = [p for p in sorted(samples_dir.rglob("*")) if p.is_file() and p.name != "manifest.json"]
     if real_or_none is not None:
@@ -295,7 +295,7 @@ def test_value_instances_computed_by_column_equal_the_parsers_properties(samples
             fm, _ = detect_format(data[:4096], len(data), p.name)
             if fm is not None:
                 try:
-                    out[p] = read_chunks(data, p.name, fm)
+                    out[p] = read_tables(data, p.name, fm)
                 except Exception as e:  # noqa: BLE001 - a bad file must fail alike both ways
                     out[p] = repr(e)
         return out

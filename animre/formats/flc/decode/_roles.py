@@ -101,8 +101,8 @@ def frame_roles(parsed: Any) -> list[FrameRole]:
 
     Examples
     --------
-    >>> from animre.tables import parse_file
-    >>> _, obj, _ = parse_file("data/samples/flc/Warrior/Run.flc")
+    >>> from animre.tables import parse
+    >>> _, obj, _ = parse("data/samples/flc/Warrior/Run.flc")
     >>> [r.frame for r in frame_roles(obj) if r.is_ring]
     [6, 13, 20, 27, 34, 41, 48, 55]
     """

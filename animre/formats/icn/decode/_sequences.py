@@ -119,7 +119,7 @@ def sequence_frames(tables: Mapping[str, pd.DataFrame], sprites: list[IcnSprite]
     >>> from animre.formats import get_format
     >>> from animre.tables.read import read_tables
     >>> from animre.formats.icn.decode import icn_sprites
-    >>> t = {k: v[0] for k, v in read_tables(open("data/samples/frm/GOBLNFRM.BIN", "rb").read(),
+    >>> t = {k: v.frames()[0] for k, v in read_tables(open("data/samples/frm/GOBLNFRM.BIN", "rb").read(),
     ...                                      "GOBLNFRM.BIN", get_format("frm")).items()}
     >>> frames, info = sequence_frames(t, icn_sprites("data/samples/icn/GOBLIN.ICN"), "static")
     >>> frames.shape[0], frames.shape[-1]
