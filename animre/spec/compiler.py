@@ -1,7 +1,7 @@
 """Compile ``ksy/*.ksy`` into Python parsers with the official Kaitai Struct compiler.
 
 The compiler is the npm package ``kaitai-struct-compiler`` (pinned in
-``package-lock.json``), run by Node.js through ``animre/ksc.js`` in debug mode:
+``package-lock.json``), run by Node.js through ``animre/spec/ksc.js`` (:mod:`.bridge`) in debug mode:
 every field records its ``_debug`` start/end and parsing is an explicit
 ``_read()``, so a failed parse keeps what it read.
 """
@@ -15,8 +15,6 @@ import keyword
 import linecache
 import os
 import re
-import shutil
-import subprocess
 import sys
 import tempfile
 import threading
@@ -28,6 +26,7 @@ from pathlib import Path
 import yaml
 
 from ..base.errors import SpecError, ToolchainError
+from .bridge import PROJECT_ROOT, compiler_request
 from .guard import guard_module, guard_source
 from .streams import place_module, place_source
 
@@ -45,37 +44,11 @@ __all__ = [
 ]
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent  # animre/
-PROJECT_ROOT = PACKAGE_DIR.parent
 KSY_DIR = PROJECT_ROOT / "ksy"
 PARSERS_DIR = PACKAGE_DIR / "parsers"
-_BRIDGE = Path(__file__).resolve().parent / "ksc.js"
 _GENERATED_MARK = "# This is a generated file!"
 _STAMP = "SPECS.json"  # sha256 of every spec the parsers were compiled from: catches any spec edit
 _LOCK = threading.RLock()
-
-
-def _node_modules() -> Path:
-    env = os.environ.get("ANIMRE_NODE_MODULES")
-    candidates = [Path(env)] if env else []
-    candidates += [PROJECT_ROOT / "node_modules", Path.cwd() / "node_modules"]
-    for c in candidates:
-        if (c / "kaitai-struct-compiler").is_dir() and (c / "js-yaml").is_dir():
-            return c
-    raise ToolchainError(
-        "the Kaitai Struct compiler (npm kaitai-struct-compiler 0.11.0) is not installed "
-        f"(looked in {', '.join(str(c) for c in candidates)}); run `make setup` "
-        "(or `make node-env`) in the animre checkout to install it"
-    )
-
-
-def _node() -> str:
-    node = shutil.which(os.environ.get("ANIMRE_NODE", "node"))
-    if not node:
-        raise ToolchainError(
-            "Node.js (`node`) is not on PATH; it runs the Kaitai Struct compiler. Install Node.js "
-            ">= 18 (Debian: apt-get install nodejs npm), then run `make setup`"
-        )
-    return node
 
 
 def run_compiler(specs: dict[str, str], mains: list[str], dirs: list[Path], *, debug: bool = True) -> dict[str, dict]:
@@ -83,25 +56,7 @@ def run_compiler(specs: dict[str, str], mains: list[str], dirs: list[Path], *, d
 
     ``debug=False`` compiles the ordinary way (no position tracking, parsing in the constructor).
     """
-    request = {"mains": mains, "specs": specs, "dirs": [str(d) for d in dirs], "debug": debug}
-    env = dict(os.environ, NODE_PATH=str(_node_modules()))
-    try:
-        proc = subprocess.run(
-            [_node(), str(_BRIDGE)],
-            input=json.dumps(request),
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=300,
-        )
-    except subprocess.TimeoutExpired as e:  # pragma: no cover - pathological
-        raise ToolchainError(f"the Kaitai compiler did not finish in {e.timeout} s") from e
-    if proc.returncode != 0 or not proc.stdout.strip():
-        raise ToolchainError(
-            f"the Kaitai compiler bridge failed (exit {proc.returncode}): {proc.stderr.strip()[-2000:]}; "
-            "run `make setup` to (re)install the toolchain"
-        )
-    out = json.loads(proc.stdout)
+    out = compiler_request({"mains": mains, "specs": specs, "dirs": [str(d) for d in dirs], "debug": debug})
     if "toolchain" in out:
         raise ToolchainError(out["toolchain"] + "; run `make setup` to install it")
     for res in out["results"].values():

@@ -27,10 +27,9 @@ function errText(e) {
   return parts.join(": ");
 }
 
-let input = "";
-process.stdin.on("data", (d) => (input += d));
-process.stdin.on("end", () => {
-  const req = JSON.parse(input);
+// Serves one request per line when started with --serve (animre keeps it running between compiles: loading
+// the compiler is most of a small compile's time), or the single request on stdin otherwise.
+function handle(req) {
   const load = (name, text) => {
     try {
       return yaml.load(text, { filename: name + ".ksy" });
@@ -61,9 +60,26 @@ process.stdin.on("end", () => {
       .then((files) => ({ files: files }))
       .catch((e) => ({ error: errText(e) }));
   };
-  Promise.all(req.mains.map(one)).then((res) => {
+  return Promise.all(req.mains.map(one)).then((res) => {
     const results = {};
     req.mains.forEach((m, i) => (results[m] = res[i]));
-    process.stdout.write(JSON.stringify({ results: results }));
+    return JSON.stringify({ results: results });
   });
-});
+}
+
+if (process.argv.includes("--serve")) {
+  const rl = require("readline").createInterface({ input: process.stdin });
+  let queue = Promise.resolve();
+  rl.on("line", (line) => {
+    if (!line.trim()) return;
+    queue = queue
+      .then(() => handle(JSON.parse(line)))
+      .catch((e) => JSON.stringify({ toolchain: "the compiler bridge failed: " + errText(e) }))
+      .then((out) => process.stdout.write(out + "\n"));
+  });
+  rl.on("close", () => queue.then(() => process.exit(0)));
+} else {
+  let input = "";
+  process.stdin.on("data", (d) => (input += d));
+  process.stdin.on("end", () => handle(JSON.parse(input)).then((out) => process.stdout.write(out)));
+}

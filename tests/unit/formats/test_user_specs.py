@@ -20,6 +20,7 @@ import pandas as pd
 import pytest
 
 import animre
+import animre.spec.bridge
 from animre.base.errors import SpecError, UsageError
 from animre.spec import source as specsource
 from animre.spec.compiler import load_modules, run_compiler
@@ -242,13 +243,13 @@ def test_a_spec_is_compiled_once(tpk_folder, tmp_path, monkeypatch):
     spec = work / "fmt" / "tpk" / "tpk.ksy"
     spec.write_text(spec.read_text() + "\n# a copy, so its hash is new to this cache\n")
     calls = []
-    real = animre.spec.compiler.subprocess.run
+    real = animre.spec.bridge.compiler_request
 
     def counting(*a, **k):
         calls.append(a)
         return real(*a, **k)
 
-    monkeypatch.setattr(animre.spec.compiler.subprocess, "run", counting)
+    monkeypatch.setattr(animre.spec.compiler, "compiler_request", counting)
     animre.open_corpus(d, specs=[spec], cache=False)
     assert len(calls) == 1
     specsource._MODULES.clear()  # a new session: only the cache folder remembers the parser

@@ -76,7 +76,7 @@ def test_missing_node_names_make_target(monkeypatch):
 
 
 def test_missing_compiler_names_make_target(monkeypatch, tmp_path):
-    import animre.spec.compiler as c
+    import animre.spec.bridge as c
 
     monkeypatch.setattr(c, "PROJECT_ROOT", tmp_path)
     monkeypatch.chdir(tmp_path)
@@ -147,3 +147,31 @@ def test_a_spec_with_parameters_is_no_format_of_its_own(tmp_path):
     assert c.tables["uses_digits_d"]["d"].tolist() == [7, 8, 9]
     c = animre.open_corpus(d, specs=[tmp_path], cache=False)  # a folder of specs: skipped without a word
     assert set(c.files["format"]) == {"uses"}
+
+
+def test_the_compiler_keeps_running_between_compiles_and_starts_again_when_it_died():
+    from animre.spec import bridge
+
+    def tiny(i):
+        mod = animre.spec.compile_spec(f"meta: {{id: keep{i}, endian: le}}\nseq: [{{id: a, type: u2}}]\n")
+        t = getattr(mod, f"Keep{i}").from_bytes(b"\x07\x01")
+        t._read()
+        return t.a
+
+    assert tiny(0) == 0x107
+    first = bridge._SERVER[0].proc
+    assert tiny(1) == 0x107 and bridge._SERVER[0].proc is first  # the same process answered
+    first.kill()
+    first.wait()
+    assert tiny(2) == 0x107 and bridge._SERVER[0].proc is not first
+
+
+def test_a_compile_that_takes_too_long_is_stopped(monkeypatch):
+    from animre.spec import bridge
+
+    monkeypatch.setattr(bridge, "TIMEOUT", 0.001)
+    with pytest.raises(ToolchainError) as ei:
+        animre.spec.compile_spec("meta: {id: slow_probe, endian: le}\nseq: [{id: a, type: u2}]\n")
+    assert "did not finish" in str(ei.value)
+    monkeypatch.undo()
+    assert animre.spec.compile_spec("meta: {id: after_probe, endian: le}\nseq: [{id: a, type: u1}]\n")
