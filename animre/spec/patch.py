@@ -23,6 +23,7 @@ id), and any of
 from __future__ import annotations
 
 import difflib
+import functools
 import io
 import os
 import re
@@ -65,6 +66,13 @@ def _dump(doc) -> str:
     s = io.StringIO()
     _yaml().dump(doc, s)
     return s.getvalue()
+
+
+@functools.lru_cache(maxsize=64)
+def _as_written(text: str) -> str:
+    """``text`` loaded and written back by the YAML library (the base every patch of it is spliced against;
+    a research loop patches the same spec over and over, and a round trip costs 0.1-0.2 s)."""
+    return _dump(_load(text))
 
 
 def find_type(doc: Mapping, type_name: str) -> Mapping | None:
@@ -316,7 +324,7 @@ def patch_text(text: str, edits: Iterable[Mapping]) -> tuple[str, list[dict]]:
         log.append({"edit": e, "applied": True, "reason": ""})
     if not any(x["applied"] for x in log):
         return text, log
-    return _splice(text, _dump(_load(text)), _dump(doc)), log
+    return _splice(text, _as_written(text), _dump(doc)), log
 
 
 def _indent(line: str) -> int:
