@@ -22,7 +22,8 @@ Per format present: ``animre.infer_spec(files, name=format)``, then
 
 then negative controls (random bytes, raw sound, zlib-compressed data; 10 files each from a fixed
 seed) that must get no count, offset, size or length field. Per half: macro F1, the formats below
-0.6, roles %, counts / sizes used %, leave-one-out %. A format that is absent from the corpus folder
+0.6, roles %, counts / sizes used % (pooled, and per format: each format weighed once, as a tracker's
+31 sample lengths otherwise outweigh a dozen formats), leave-one-out %. A format that is absent from the corpus folder
 is named, not measured; an error in one format is printed and scores 0, and the run goes on.
 """
 
@@ -225,18 +226,22 @@ def summary(name: str, results: dict, formats: dict) -> dict:
     rt = sum(v["roles"].get(r, (0, 0))[1] for v in good for r in FOUND_ROLES)
     uf = sum(v["used"][r][0] for v in good for r in ("count", "size"))
     ut = sum(v["used"][r][1] for v in good for r in ("count", "size"))
+    per = [sum(v["used"][r][0] for r in ("count", "size")) / sum(v["used"][r][1] for r in ("count", "size"))
+           for v in good if sum(v["used"][r][1] for r in ("count", "size"))]  # each format weighed once
     lf = sum(v["loo"][0] for v in good)
     lt = sum(v["loo"][1] for v in good) + sum(1 for v in ms.values() if "error" in v)
     game = [f1[k] for k in ms if formats[k]["game"]]
     out = {"formats": len(ms), "macro_f1": sum(f1.values()) / len(f1), "below_0_6": below,
-           "roles": (rf, rt), "used": (uf, ut), "loo": (lf, lt), "errors": sorted(k for k in ms if "error" in ms[k]),
+           "roles": (rf, rt), "used": (uf, ut), "loo": (lf, lt),
+           "used_per_format": sum(per) / len(per) if per else None, "errors": sorted(k for k in ms if "error" in ms[k]),
            "game_macro_f1": sum(game) / len(game) if game else None, "game_formats": len(game),
            "absent": absent}
     pct = lambda a, b: f"{a / b:.0%} ({a}/{b})" if b else "-"  # noqa: E731
     print(f"[general] {name}: {len(ms)} formats: macro F1 {out['macro_f1']:.2f} "
           f"(game formats {out['game_macro_f1'] if out['game_macro_f1'] is None else round(out['game_macro_f1'], 2)}"
           f" over {len(game)}); below 0.6: {len(below)} ({', '.join(f'{k} {f1[k]:.3f}' for k in below) or '-'}); "
-          f"roles (magic, file size, offset) {pct(rf, rt)}; counts/sizes used {pct(uf, ut)}; "
+          f"roles (magic, file size, offset) {pct(rf, rt)}; counts/sizes used {pct(uf, ut)}"
+          + (f" (per format {sum(per) / len(per):.0%} over {len(per)})" if per else "") + "; "
           f"leave-one-out {pct(lf, lt)}" + (f"; errors: {', '.join(out['errors'])}" if out["errors"] else ""))
     return out
 

@@ -1,8 +1,8 @@
 """A clone without ``../shared`` skips the real-file tests with one reason; with ``CI`` set it fails.
 
 The checkout is copied into a temporary folder that has no ``shared/`` beside
-it, and a small subset of the suite runs there, once without and once with
-``CI`` set.
+it, and a small subset of the suite runs there (the two tests that need the
+real files and one that does not), once without and once with ``CI`` set.
 """
 
 from __future__ import annotations
@@ -38,7 +38,8 @@ def _run(clone, ci: bool):
         env["CI"] = "true"
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "-rs",  # one process: a subset
-         "tests/unit/formats/test_detect.py", "tests/e2e/test_fuzz.py::test_originals_reach_every_type"],
+         "tests/unit/formats/test_detect.py::test_real_files_are_recognised_without_their_names",
+         "tests/e2e/test_fuzz.py::test_originals_reach_every_type", "tests/unit/test_layers.py"],
         cwd=clone, env=env, capture_output=True, text=True, timeout=900)
 
 
@@ -47,7 +48,7 @@ def test_without_real_files_the_clone_skips_with_one_reason(lone_clone):
     out = r.stdout + r.stderr
     assert r.returncode == 0, out[-3000:]
     assert "real files not present: ../shared/realdata" in out
-    assert "2 skipped" in out and "passed" in out  # the other detection tests still run
+    assert "2 skipped" in out and "passed" in out  # the tests without real files still run
     assert "animre: 2 test(s) skipped because the real files not present" in out
 
 
