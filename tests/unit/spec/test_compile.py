@@ -166,10 +166,15 @@ def test_the_compiler_keeps_running_between_compiles_and_starts_again_when_it_di
     assert tiny(2) == 0x107 and bridge._SERVER[0].proc is not first
 
 
-def test_a_compile_that_takes_too_long_is_stopped(monkeypatch):
+def test_a_compile_that_takes_too_long_is_stopped(monkeypatch, tmp_path):
     from animre.spec import bridge
 
-    monkeypatch.setattr(bridge, "TIMEOUT", 0.001)
+    # a compiler that reads its requests and never answers (a real compile can beat any short timeout)
+    silent = tmp_path / "silent.js"
+    silent.write_text("process.stdin.on('data', () => {}); setInterval(() => {}, 1000);\n")
+    monkeypatch.setattr(bridge, "_SCRIPT", silent)
+    monkeypatch.setattr(bridge, "TIMEOUT", 0.5)
+    monkeypatch.setattr(bridge, "_SERVER", [None])  # this test's own compiler process
     with pytest.raises(ToolchainError) as ei:
         animre.spec.compile_spec("meta: {id: slow_probe, endian: le}\nseq: [{id: a, type: u2}]\n")
     assert "did not finish" in str(ei.value)
