@@ -21,12 +21,13 @@ from ..sources import HEAD
 from ..spec.compiler import KSY_DIR, load_parser, spec_hash
 from ..spec.parse import parse_bytes
 from ..spec.ranges import Bases
+from .fixed import FixedReader, fixed_reader
 from .flattener import Chunk, flatten
 from .plan import Plan
 from .planner import plan_for
 
 __all__ = ["HEAD", "parse", "parse_blocks", "read_tables", "module_for", "plan_of",
-           "spec_text"]
+           "spec_text", "fast_reader"]
 
 Parsers = Mapping[str, types.ModuleType]
 
@@ -149,13 +150,15 @@ def parse_blocks(data: bytes, name: str, fmt: str | Format | None = None,
 
 
 def read_tables(data: bytes, name: str, fmt: Format, parsers: Parsers | None = None, *,
-                instance_errors: list | None = None) -> dict[str, Chunk]:
+                instance_errors: list | None = None, fast: bool = True) -> dict[str, Chunk]:
     """Every table of one file as column chunks (what a corpus scan concatenates; ``.frames()`` gives
     a chunk's values, start offsets and end offsets as DataFrames, int32 offsets, -1 = none).
 
     Containers with several blocks get a leading ``block`` key column, and the
     format's ``block_info`` columns (PAS4: ``character``, ``located_by``).
-    ``instance_errors``: see :func:`animre.spec.parse.parse_bytes`.
+    ``instance_errors``: see :func:`animre.spec.parse.parse_bytes`. A format of a fixed layout is read
+    by :func:`fast_reader` (the same tables, values and ranges; a file it cannot read, the Kaitai parse
+    reads, with its exact error); ``fast=False`` reads every file with the Kaitai parse.
 
     Examples
     --------
@@ -166,6 +169,11 @@ def read_tables(data: bytes, name: str, fmt: Format, parsers: Parsers | None = N
     (['slot', 'position', 'frame_ids'], 277)
     """
     plan = plan_of(fmt, parsers)
+    reader = fast_reader(fmt, parsers, plan) if fast else None
+    if reader is not None:
+        got = reader.read(data)
+        if got is not None:
+            return got
     out: dict[str, Chunk] = {}
     with _one_file_of_garbage():
         for _, k, obj, bases in parse_blocks(data, name, fmt, parsers, instance_errors=instance_errors):
@@ -178,6 +186,22 @@ def read_tables(data: bytes, name: str, fmt: Format, parsers: Parsers | None = N
                 else:
                     out[t] = chunk
     return out
+
+
+def fast_reader(fmt: Format, parsers: Parsers | None = None, plan: Plan | None = None) -> FixedReader | None:
+    """The fixed-layout reader of a format's spec (:mod:`animre.tables.fixed`), or None.
+
+    A format gets one when its whole file is one block of a fixed layout
+    (no ``locate``, ``next_block`` or ``block_info``) and its parser is the
+    one compiled from its spec text (a hand-made parser module without
+    ``__animre_spec_text__`` is read with itself).
+    """
+    if fmt.locate is not None or fmt.next_block is not None or fmt.block_info is not None:
+        return None
+    mod = _override(fmt, parsers)
+    if mod is not None and getattr(mod, "__animre_spec_text__", None) is None:
+        return None
+    return fixed_reader(spec_text(fmt, parsers), plan if plan is not None else plan_of(fmt, parsers))
 
 
 @contextlib.contextmanager

@@ -1,0 +1,291 @@
+"""The fast path: a file of a fixed layout read into its tables with numpy, without the Kaitai parse.
+
+When every table of a spec's plan sits in types of a fixed layout
+(:func:`animre.spec.layout.fixed_layouts`), every cell's byte range is known
+before a file is read: the record offsets of each table, then each column's
+offset in its record. Reading a file is then one gather per column from the
+file's bytes, and the value instances are evaluated column by column over
+Python integers (object arrays, so results equal the parser's properties).
+What the Kaitai parse would check is checked too (``contents``, ``valid``,
+every instance evaluated); a file where anything fails, or that is shorter
+than its layout, is read by the Kaitai parse instead, which gives its exact
+error: :meth:`FixedReader.read` returns None for it. A spec with a
+construct the reader does not know gets no reader (:func:`fixed_reader`
+says why), so the Kaitai parse stays the reference and the fallback.
+"""
+
+from __future__ import annotations
+
+import keyword
+from dataclasses import dataclass
+
+import numpy as np
+import yaml
+
+from ..spec.compiler import KSY_DIR
+from ..spec.layout import Layout, Slot, contents_bytes, fixed_layouts, numpy_dtype
+from ..spec.model import load_model
+from ..spec.numbers import spec_int
+from .columnwise import FileValues, Rows, Unsupported, ValueOf, child_rows, compile_columnwise, const, is_record
+from .flattener import Chunk
+from .plan import Plan, TablePlan
+
+__all__ = ["FixedReader", "fixed_reader", "why_not"]
+
+
+@dataclass
+class _TableRows:
+    """How one table's rows sit in every file (static): its records, or the elements of a primitive array."""
+
+    plan: TablePlan
+    keys: list[tuple]
+    rows: Rows | None  # the records (None for a primitive array's elements)
+    holder: Rows | None = None  # a primitive array's holder records
+    slot: Slot | None = None  # the primitive array
+
+
+class FixedReader:
+    """Reads the tables of one spec's files of a fixed layout; built once per plan by :func:`fixed_reader`."""
+
+    def __init__(self, plan: Plan, layouts: dict, root: Layout, enums: dict, encoding: str | None):
+        self.plan, self.layouts, self.root, self.enums, self.encoding = plan, layouts, root, enums, encoding
+        self._exprs: dict[str, object] = {}
+        self._names: dict[str, dict[int, str]] = {}
+        self._children: dict[tuple, tuple] = {}
+        self.root_rows = Rows(root, np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), None, None)
+        self.tables = self._place()
+        self.min_size = root.size
+
+    def child(self, rows: Rows, slot: Slot, index: int | None) -> Rows:
+        """The records of a user-type field (:func:`_child`), made once: they are the same in every file."""
+        key = (id(rows), slot.id, index)
+        got = self._children.get(key)
+        if got is None:
+            got = self._children[key] = (child_rows(self.layouts, rows, slot, index), rows)
+        return got[0]
+
+    def expression(self, text: str):
+        fn = self._exprs.get(text)
+        if fn is None:
+            fn = self._exprs[text] = compile_columnwise(text, self.enums)
+        return fn
+
+    def _place(self) -> dict[str, _TableRows]:
+        out: dict[str, _TableRows] = {}
+        for t in self.plan.tables.values():
+            if t.where is not None:
+                raise Unsupported(f"{t.name}: -animre-where")
+            if t.parent is None:
+                out[t.name] = _TableRows(t, [()], self.root_rows)
+                continue
+            parent = out[t.parent]
+            if parent.rows is None:
+                raise Unsupported(f"{t.name}: a table inside a primitive array")
+            holder = parent.rows
+            *path, (arr, _) = t.steps
+            for attr, idx in path:
+                holder = self.child(holder, _slot(holder.layout, attr, "user"), idx)
+            slot = _slot(holder.layout, arr, None)
+            if slot.count is None:
+                raise Unsupported(f"{t.name}: {arr} is not an array")
+            keys = [k + (i,) for k in parent.keys for i in range(slot.count)]
+            if t.primitive is not None:
+                out[t.name] = _TableRows(t, keys, None, holder, slot)
+            elif slot.kind == "user":
+                out[t.name] = _TableRows(t, keys, self.child(holder, slot, None))
+            else:
+                raise Unsupported(f"{t.name}: rows of {slot.kind}")
+        return out
+
+    def read(self, data: bytes) -> dict[str, Chunk] | None:
+        """The tables of one file, or None when the Kaitai parse must read it (its error is the parse's)."""
+        if len(data) < self.min_size:
+            return None
+        f = FileValues(self, data)
+        try:
+            self._check(f, self.root_rows)
+            return {name: self._table(f, tr, len(data)) for name, tr in self.tables.items()}
+        except (Unsupported, UnicodeDecodeError, LookupError, ArithmeticError, TypeError, ValueError):
+            return None
+
+    def _check(self, f: FileValues, rows: Rows) -> None:
+        """What the Kaitai parse checks: contents, valid, every instance (which it evaluates too)."""
+        for s in rows.layout.slots.values():
+            if s.kind == "contents":
+                want = contents_bytes(s.raw)
+                if any(x != want for x in f.values(rows, s).reshape(-1).tolist()):
+                    raise Unsupported("contents")
+            if "valid" in s.raw:
+                if not _valid(self, f, rows, s):
+                    raise Unsupported("valid")
+            if s.kind == "user":
+                self._check(f, self.child(rows, s, None))
+        for iid in rows.layout.instances:
+            f.instance(rows, iid)
+
+    def _table(self, f: FileValues, tr: _TableRows, size: int) -> Chunk:
+        t = tr.plan
+        cols = t.columns + t.extents
+        n = len(tr.keys)
+        data: dict[str, list] = {k: [kk[j] for kk in tr.keys] for j, k in enumerate(t.keys)}
+        st = np.full((len(cols), n), -1, dtype=np.int64)
+        en = np.full((len(cols), n), -1, dtype=np.int64)
+        for j, c in enumerate(cols):
+            vals, s, e = self._column(f, tr, c)
+            if j < len(t.columns):
+                data[c.name] = vals
+            if s is not None:
+                st[j], en[j] = s, e
+                if c.role == "enum_name":  # a value no member names has no name, and so no range
+                    none = np.array([v is None for v in vals], dtype=bool)
+                    st[j][none] = en[j][none] = -1
+        bad = (st > size) | (en > size)
+        st[bad] = en[bad] = -1
+        return Chunk(list(data), data, [c.name for c in cols], st.astype(np.int32), en.astype(np.int32), n)
+
+    def _column(self, f: FileValues, tr: _TableRows, c):
+        if tr.rows is None:  # the elements of a primitive array
+            h, s = tr.holder, tr.slot
+            at = (h.offsets[:, None] + s.offset + np.arange(s.count)[None, :] * s.size).ravel()
+            vals = f.read_at(s, at)
+            return self._cells(c, vals), at, at + s.size
+        rows = tr.rows
+        *path, (attr, idx) = c.steps
+        for a, i in path:
+            rows = self.child(rows, _slot(rows.layout, a, "user"), i)
+        lay = rows.layout
+        if attr in lay.slots:
+            s = lay.slots[attr]
+            start = rows.offsets + s.offset
+            if s.kind == "eos":
+                return self._cells(c, f.values(rows, s)), start, np.full(rows.n, len(f.data))
+            if idx is not None:
+                if s.count is None or idx >= s.count:
+                    raise Unsupported(f"{c.name}: no element {idx}")
+                start = start + idx * s.size
+                vals = f.read_at(s, start)
+                return self._cells(c, vals), start, start + s.size
+            if s.kind == "user":
+                raise Unsupported(f"{c.name}: a record as a cell")
+            vals = f.values(rows, s)
+            if s.count is not None:  # one cell holding the list
+                lists = [list(r) for r in vals.tolist()] if vals.size else [[] for _ in range(rows.n)]
+                return [self._cells(c, np.array(v + [None], dtype=object)[:-1]) for v in lists], \
+                    start, start + s.span
+            return self._cells(c, vals), start, start + s.span
+        if attr not in lay.instances:
+            raise Unsupported(f"{c.name}: no field {attr}")
+        a = lay.instances[attr]
+        vals = f.instance(rows, attr)
+        if "value" not in a:
+            start = rows.bases + spec_int(a["pos"])
+            width = spec_int(a.get("size")) or int(numpy_dtype(str(a.get("type")), lay.endian)[-1])
+            return self._cells(c, vals), start, start + width
+        if c.span_from is not None:
+            s = lay.slots.get(c.span_from)
+            if s is None:
+                raise Unsupported(f"{c.name}: -animre-bytes {c.span_from}")
+            start = rows.offsets + s.offset
+            return self._cells(c, vals), start, start + s.span
+        return self._cells(c, vals), None, None
+
+    def _cells(self, c, vals: np.ndarray) -> list:
+        out = vals.tolist()
+        if any(is_record(v) for v in out[:1]):
+            raise Unsupported(f"{c.name}: a record as a value")
+        if c.role == "enum_name":
+            names = self._enum_names(c.field.enum)
+            return [names.get(v) if type(v) is int else None for v in out]
+        if c.role in ("extent", "records", "raw"):
+            return out
+        return out
+
+    def _enum_names(self, enum: str) -> dict[int, str]:
+        out = self._names.get(enum)
+        if out is None:
+            members = self.enums.get(str(enum).split("::")[-1])
+            if members is None:
+                raise Unsupported(f"enum {enum}")
+            out = self._names[enum] = {}
+            for name, v in members.items():
+                out.setdefault(v, name + "_" if keyword.iskeyword(name) else name)
+        return out
+
+
+def _slot(lay: Layout, attr: str, kind: str | None) -> Slot:
+    s = lay.slots.get(attr)
+    if s is None or (kind is not None and s.kind != kind):
+        raise Unsupported(f"{attr}: not a {kind or 'field'} of {lay.key[1] or 'the root'}")
+    return s
+
+
+def _valid(reader: FixedReader, f: FileValues, rows: Rows, s: Slot) -> bool:
+    v = s.raw["valid"]
+    if s.kind == "user":
+        raise Unsupported("valid on a record")
+    got = f.values(rows, s).reshape(-1)
+    if not isinstance(v, dict):
+        v = {"eq": v}
+    for k, want in v.items():
+        if k == "eq":
+            ok = all(x == const(want) for x in got.tolist())
+        elif k == "any-of":
+            opts = [const(w) for w in want]
+            ok = all(x in opts for x in got.tolist())
+        elif k == "min":
+            ok = all(x >= const(want) for x in got.tolist())
+        elif k == "max":
+            ok = all(x <= const(want) for x in got.tolist())
+        elif k == "expr":
+            res = reader.expression(str(want))(f, ValueOf(rows, got))
+            ok = bool(np.all(np.asarray(res, dtype=bool)))
+        else:
+            raise Unsupported(f"valid: {k}")
+        if not ok:
+            return False
+    return True
+
+
+def _reader_for(text: str, plan: Plan, enums: dict | None) -> FixedReader | str:
+    """Built once per plan (kept on it, as the row fillers are kept on their table plans)."""
+    got = plan.__dict__.get("_fixed_reader")
+    if got is not None and got[0] == text:
+        return got[1]
+    layouts = fixed_layouts(text)
+    if enums is None:
+        enums = load_model(text, str(KSY_DIR)).enums
+    root = next((v for k, v in layouts.items() if k[1] == ()), None)
+    if not isinstance(root, Layout):
+        out: FixedReader | str = f"the root type is not fixed: {root}"
+    else:
+        try:
+            encoding = ((yaml.safe_load(text) or {}).get("meta") or {}).get("encoding")
+            out = FixedReader(plan, layouts, root, enums, encoding)
+        except Unsupported as e:
+            out = str(e)
+    plan.__dict__["_fixed_reader"] = (text, out)
+    return out
+
+
+def fixed_reader(text: str, plan: Plan, enums: dict[str, dict[str, int]] | None = None) -> FixedReader | None:
+    """The fixed reader of a spec (YAML text) with its plan (and enums: the spec's own by default); None when
+    it has a construct the reader does not know (the Kaitai parse reads its files). :func:`why_not` says
+    which.
+
+    Examples
+    --------
+    >>> from animre.tables.planner import plan_for
+    >>> text = open("ksy/frm.ksy").read()
+    >>> r = fixed_reader(text, plan_for(text))
+    >>> chunk = r.read(open("data/samples/frm/GOBLNFRM.BIN", "rb").read())["frm_frames"]
+    >>> chunk.columns, int(chunk.st[chunk.span_cols.index("frame_ids"), 0])
+    (['slot', 'position', 'frame_ids'], 277)
+    """
+    got = _reader_for(text, plan, enums)
+    return got if isinstance(got, FixedReader) else None
+
+
+def why_not(text: str, plan: Plan, enums: dict[str, dict[str, int]] | None = None) -> str | None:
+    """Why a spec gets no fixed reader (None when it gets one)."""
+    got = _reader_for(text, plan, enums)
+    return None if isinstance(got, FixedReader) else got
