@@ -15,12 +15,12 @@ from concurrent.futures import ProcessPoolExecutor
 
 from ..base.errors import AnimreError, ParseError, UsageError
 from ..sources import keep_open, read_source
-from ..tables.read import read_tables
+from ..tables.read import fast_reader, read_tables
 from .collector import Collector
 from .identify import Ident
 from .results import FileResult, error_row
 
-__all__ = ["process_file", "scan", "worker_count", "batch_size", "advance", "PARALLEL_MIN_FILES"]
+__all__ = ["process_file", "process_files", "scan", "worker_count", "batch_size", "advance", "PARALLEL_MIN_FILES"]
 
 def process_file(ident: Ident, parsers) -> FileResult:
     src, fmt = ident.src, ident.fmt
@@ -68,6 +68,7 @@ def _listing_error(src) -> dict:
 
 
 PARALLEL_MIN_FILES = 256  # below this, starting worker processes costs more than it saves
+SERIAL_BATCH = 64  # files parsed (and their tables concatenated) at a time in this process
 _POOL_STATE: tuple | None = None  # (idents, parsers) inherited by forked workers: nothing of it is pickled
 
 
@@ -93,12 +94,52 @@ def process_batch(bounds: tuple[int, int]) -> tuple[list[FileResult], dict]:
     """
     idents, parsers = _POOL_STATE
     with keep_open():  # a container read from memory (and its temporary copy) closes with the batch
-        results = [process_file(i, parsers) for i in idents[bounds[0]:bounds[1]]]
-    collector = Collector(every=len(results) + 1)
-    for r in results:
-        collector.add(r)
+        return process_files(idents[bounds[0]:bounds[1]], parsers)
+
+
+def process_files(idents: list[Ident], parsers) -> tuple[list[FileResult], dict]:
+    """Parse files and concatenate their tables: ``(results, tables)`` as :meth:`Collector.absorb` takes them.
+
+    Consecutive files of one format with a fixed-layout reader
+    (:func:`animre.tables.read.fast_reader`) are read at once, every column
+    one gather over all of them; when any of them is not read so, each of
+    them goes through :func:`process_file` (the fast reader, else the Kaitai
+    parse, with its exact error).
+    """
+    results: list[FileResult] = []
+    collector = Collector(every=len(idents) + 1)
+    k = 0
+    while k < len(idents):
+        fmt = idents[k].fmt
+        reader = fast_reader(fmt, parsers) if fmt is not None and idents[k].src.error is None else None
+        end = k + 1
+        while reader is not None and end < len(idents) and idents[end].fmt is fmt and idents[end].src.error is None:
+            end += 1
+        run = idents[k:end]
+        got = _read_at_once(run, reader) if reader is not None and len(run) > 1 else None
+        if got is not None:
+            collector.add_many([r.file for r in got[0]], got[1])
+            results.extend(got[0])
+        else:
+            for i in run:
+                r = process_file(i, parsers)
+                collector.add(r)
+                results.append(r)
+        k = end
     collector._flush()
     return results, collector.chunks
+
+
+def _read_at_once(run: list[Ident], reader) -> tuple[list[FileResult], dict] | None:
+    try:
+        tables = reader.read_many([read_source(i.src) for i in run])
+    except Exception:  # noqa: BLE001 - each file is then read on its own, and its own error named
+        return None
+    if tables is None:
+        return None
+    return [FileResult(i.src.name, str(i.src.path), i.fmt.name, i.src.size, i.src.sha256, True, status="parsed",
+                       container=i.src.container, offset=i.src.offset, kind=i.src.kind, members=i.src.members,
+                       detected_by=i.by, reason=i.reason) for i in run], tables
 
 
 def batch_size(n: int, workers: int) -> int:
@@ -109,9 +150,8 @@ def batch_size(n: int, workers: int) -> int:
 def scan(todo: list[Ident], parsers, workers: int, parallel: bool, bar) -> Iterable[tuple[list, dict | None]]:
     """Parse every file of ``todo`` in order, in ``workers`` forked processes when ``parallel``.
 
-    Yields ``(results, tables)``: one file and ``None`` in this process (its
-    rows are still in ``results[0].chunks``), or a worker's batch with its
-    tables already concatenated.
+    Yields ``(results, tables)``: a batch of files with their tables already
+    concatenated (:func:`process_files`), in a worker or in this process.
     """
     if parallel and workers > 1 and len(todo) > 1 and "fork" in mp.get_all_start_methods():
         global _POOL_STATE
@@ -130,10 +170,10 @@ def scan(todo: list[Ident], parsers, workers: int, parallel: bool, bar) -> Itera
             todo = todo[done:]
         finally:
             _POOL_STATE = None
-    for ident in todo:
-        r = process_file(ident, parsers)
-        yield [r], None
-        advance(bar, [r])
+    for k in range(0, len(todo), SERIAL_BATCH):
+        batch, tables = process_files(todo[k:k + SERIAL_BATCH], parsers)
+        yield batch, tables
+        advance(bar, batch)
 
 
 def advance(bar, done: list[FileResult]) -> None:

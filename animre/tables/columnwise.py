@@ -23,7 +23,8 @@ from ..spec.expr import compile_row_expr
 from ..spec.layout import Layout, Slot, numpy_dtype
 from ..spec.numbers import spec_int
 
-__all__ = ["Unsupported", "Rows", "child_rows", "gather", "cut", "FileValues", "Resolver", "compile_columnwise",
+__all__ = ["Unsupported", "Rows", "root_rows", "child_rows", "gather", "cut_all", "FileValues", "Resolver",
+           "compile_columnwise",
            "ValueOf", "const", "is_record"]
 
 _TERNARY = re.compile(r"^([^?:]+)\?([^?:]+):([^?:]+)$")
@@ -35,11 +36,14 @@ class Unsupported(Exception):
 
 @dataclass
 class Rows:
-    """Records of one type in a file, as arrays over the records: where each starts and what it was passed."""
+    """Records of one type in the files being read, as arrays over the records: where each starts, the
+    stream it was read from (start and end), its file, its parent record and what it was passed."""
 
     layout: Layout
-    offsets: np.ndarray  # absolute start of each record
+    offsets: np.ndarray  # absolute start of each record (in the bytes of every file read, one after another)
     bases: np.ndarray  # absolute start of the stream each record was read from
+    ends: np.ndarray  # absolute end of that stream
+    file: np.ndarray  # the file (0, 1, ...) each record is in
     parent: Rows | None
     parent_row: np.ndarray | None  # the parent record of each record
     params: dict[str, np.ndarray] = field(default_factory=dict)
@@ -47,6 +51,11 @@ class Rows:
     @property
     def n(self) -> int:
         return len(self.offsets)
+
+
+def root_rows(layout: Layout, starts: np.ndarray, sizes: np.ndarray) -> Rows:
+    """The root records of files laid one after another from ``starts``, of ``sizes`` bytes."""
+    return Rows(layout, starts, starts, starts + sizes, np.arange(len(starts)), None, None)
 
 
 def child_rows(layouts: dict, rows: Rows, slot: Slot, index: int | None) -> Rows:
@@ -61,7 +70,10 @@ def child_rows(layouts: dict, rows: Rows, slot: Slot, index: int | None) -> Rows
         at = (rows.offsets[:, None] + slot.offset + np.arange(k)[None, :] * slot.size).ravel()
         parent_row = np.repeat(np.arange(rows.n), k)
         elem = np.tile(np.arange(k), rows.n)
-    bases = at.copy() if slot.substream else rows.bases[parent_row]
+    if slot.substream:
+        bases, ends = at.copy(), at + slot.size
+    else:
+        bases, ends = rows.bases[parent_row], rows.ends[parent_row]
     params = {}
     for p, a in zip(sub.params, slot.args):
         if a == "_index":
@@ -70,7 +82,7 @@ def child_rows(layouts: dict, rows: Rows, slot: Slot, index: int | None) -> Rows
             params[p] = np.full(len(at), spec_int(a), dtype=object)
         else:
             raise Unsupported(f"argument {a!r} of {slot.id}")
-    return Rows(sub, at, bases, rows, parent_row, params)
+    return Rows(sub, at, bases, ends, rows.file[parent_row], rows, parent_row, params)
 
 
 def gather(buf: np.ndarray, offsets: np.ndarray, dtype: str) -> np.ndarray:
@@ -84,27 +96,34 @@ def gather(buf: np.ndarray, offsets: np.ndarray, dtype: str) -> np.ndarray:
     return got.reshape(offsets.shape)
 
 
-def cut(raw: dict, data: bytes) -> bytes:
-    pad = raw.get("pad-right")
+def cut_all(raw: dict, blobs: list[bytes]) -> list[bytes]:
+    """Values of a sized field as the parser keeps them: ``pad-right`` stripped, then cut at its
+    ``terminator`` (read once for all the values)."""
+    pad, term = raw.get("pad-right"), raw.get("terminator")
     if pad is not None:
-        data = data.rstrip(bytes([spec_int(pad)]))
-    term = raw.get("terminator")
+        pad_b = bytes([spec_int(pad)])
+        blobs = [b.rstrip(pad_b) for b in blobs]
     if term is not None:
-        i = data.find(bytes([spec_int(term)]))
-        if i >= 0:
-            data = data[:i + (1 if raw.get("include") else 0)]
-    return data
+        term_b, keep = bytes([spec_int(term)]), 1 if raw.get("include") else 0
+        out = []
+        for b in blobs:
+            i = b.find(term_b)
+            out.append(b[:i + keep] if i >= 0 else b)
+        blobs = out
+    return blobs
 
 
 class FileValues:
-    """One file being read: its bytes, and the values of every field asked for (each read once).
+    """The files being read (their bytes one after another): the values of every field asked for, each read
+    once.
 
-    ``reader`` is the :class:`animre.tables.fixed.FixedReader` reading it: its
-    ``child``, ``expression``, ``encoding`` and ``root_rows``.
+    ``reader`` is the :class:`animre.tables.fixed.FixedReader` reading them
+    (its ``expression`` and ``encoding``); ``child`` makes (and keeps) the
+    records of a user-type field; ``root`` is the files' root records.
     """
 
-    def __init__(self, reader, data: bytes):
-        self.reader, self.data = reader, data
+    def __init__(self, reader, data: bytes, root: Rows, child):
+        self.reader, self.data, self.root, self.child = reader, data, root, child
         self.buf = np.frombuffer(data, dtype=np.uint8)
         self.memo: dict = {}
 
@@ -117,31 +136,44 @@ class FileValues:
         if slot.kind == "user":
             if slot.count is not None:
                 raise Unsupported(f"{slot.id}: an array of records in an expression")
-            got = self.reader.child(rows, slot, None)
+            got = self.child(rows, slot, None)
+        elif slot.kind == "eos":
+            got = np.array([self.data[a:e] for a, e in zip((rows.offsets + slot.offset).tolist(),
+                                                           rows.ends.tolist())] + [None], dtype=object)[:-1]
+        elif slot.kind == "num":
+            got = np.array(self.numbers(rows, slot).tolist(), dtype=object)
         else:
-            at = rows.offsets + slot.offset
-            if slot.count is not None:
-                at = at[:, None] + np.arange(slot.count)[None, :] * slot.size
-            got = self.read_at(slot, at)
+            got = self.read_at(slot, self.places(rows, slot))
         self.memo[key] = (got, rows)  # rows kept alive: its id stays unique while memoised
         return got
+
+    @staticmethod
+    def places(rows: Rows, slot: Slot) -> np.ndarray:
+        """Where a field's values start: (n,), or (n, count) for an array."""
+        at = rows.offsets + slot.offset
+        if slot.count is not None:
+            at = at[:, None] + np.arange(slot.count)[None, :] * slot.size
+        return at
+
+    def numbers(self, rows: Rows, slot: Slot) -> np.ndarray:
+        """A number field's values as a numpy array of its own dtype."""
+        key = (id(rows), slot.id, "typed")
+        got = self.memo.get(key)
+        if got is None:
+            got = self.memo[key] = (gather(self.buf, self.places(rows, slot), slot.dtype), rows)
+        return got[0]
 
     def read_at(self, slot: Slot, at: np.ndarray) -> np.ndarray:
         if slot.kind == "num":
             return np.array(gather(self.buf, at, slot.dtype).tolist(), dtype=object).reshape(at.shape)
-        if slot.kind == "eos":
-            return np.array([self.data[int(a):] for a in at.reshape(-1)] + [None], dtype=object)[:-1]
-        size = slot.size
-        out = np.empty(at.shape, dtype=object)
-        flat = out.reshape(-1)
-        for i, a in enumerate(at.reshape(-1).tolist()):
-            b = self.data[a:a + size]
-            if slot.kind in ("bytes", "str"):
-                b = cut(slot.raw, b)
-            if slot.kind == "str":
-                b = b.decode(str(slot.raw.get("encoding") or self.reader.encoding))
-            flat[i] = b
-        return out
+        size, data = slot.size, self.data
+        got = [data[a:a + size] for a in at.reshape(-1).tolist()]
+        if slot.kind in ("bytes", "str"):
+            got = cut_all(slot.raw, got)
+        if slot.kind == "str":
+            enc = str(slot.raw.get("encoding") or self.reader.encoding)
+            got = [b.decode(enc) for b in got]
+        return np.array(got + [None], dtype=object)[:-1].reshape(at.shape)
 
     def instance(self, rows: Rows, iid: str):
         key = (id(rows), "_m_" + iid)
@@ -156,13 +188,13 @@ class FileValues:
         else:
             dt = numpy_dtype(str(a.get("type")), rows.layout.endian) if a.get("type") else None
             at = rows.bases + spec_int(a["pos"])
+            size = np.dtype(dt).itemsize if dt is not None else spec_int(a["size"])
+            if np.any(at + size > rows.ends):
+                raise Unsupported(f"instance {iid} past the end of its stream")
             if dt is not None:
                 got = np.array(gather(self.buf, at, dt).tolist(), dtype=object)
             else:
-                size = spec_int(a["size"])
-                if int(at.max(initial=0)) + size > len(self.data):
-                    raise Unsupported(f"instance {iid} past the end of the file")
-                got = np.array([cut(a, self.data[p:p + size]) for p in at.tolist()] + [None], dtype=object)[:-1]
+                got = np.array(cut_all(a, [self.data[p:p + size] for p in at.tolist()]) + [None], dtype=object)[:-1]
         self.memo[key] = (got, rows)
         return got
 
@@ -180,7 +212,7 @@ class Resolver:
                 raise Unsupported("_parent of the root")
             return _Up(rows)
         if name == "_root":
-            return self.file.reader.root_rows
+            return self.file.root
         if name in rows.params:
             return rows.params[name]
         if name in lay.slots:
@@ -188,7 +220,8 @@ class Resolver:
         if name in lay.instances:
             return self.file.instance(rows, name)
         if name == "_file_size" or (name == "_io" and rows.parent is None):
-            return _RootStream(len(self.file.data))
+            root = self.file.root
+            return _RootStream(np.array((root.ends - root.offsets)[rows.file].tolist() + [None], dtype=object)[:-1])
         raise Unsupported(f"name {name!r}")
 
     def name(self, name: str):
@@ -245,7 +278,7 @@ class Resolver:
 
 @dataclass
 class _RootStream:
-    size: int  # the file's: ``_io`` of the root, and ``_file_size``
+    size: np.ndarray  # the file's, per record: ``_io`` of the root, and ``_file_size``
 
 
 def is_record(value) -> bool:

@@ -26,7 +26,18 @@ from ..spec.compiler import KSY_DIR
 from ..spec.layout import Layout, Slot, contents_bytes, fixed_layouts, numpy_dtype
 from ..spec.model import load_model
 from ..spec.numbers import spec_int
-from .columnwise import FileValues, Rows, Unsupported, ValueOf, child_rows, compile_columnwise, const, is_record
+from .columnwise import (
+    FileValues,
+    Rows,
+    Unsupported,
+    ValueOf,
+    child_rows,
+    compile_columnwise,
+    const,
+    gather,
+    is_record,
+    root_rows,
+)
 from .flattener import Chunk
 from .plan import Plan, TablePlan
 
@@ -35,48 +46,40 @@ __all__ = ["FixedReader", "fixed_reader", "why_not"]
 
 @dataclass
 class _TableRows:
-    """How one table's rows sit in every file (static): its records, or the elements of a primitive array."""
+    """How one table's rows sit in the files read: its records, or the elements of a primitive array."""
 
     plan: TablePlan
-    keys: list[tuple]
+    keys: list[tuple]  # the key columns' values of one file's rows
     rows: Rows | None  # the records (None for a primitive array's elements)
     holder: Rows | None = None  # a primitive array's holder records
     slot: Slot | None = None  # the primitive array
 
 
-class FixedReader:
-    """Reads the tables of one spec's files of a fixed layout; built once per plan by :func:`fixed_reader`."""
+class _Placement:
+    """Where every record of some files sits (files of these sizes, one after another): the root records,
+    each table's rows, and the records of every user-type field, each made once."""
 
-    def __init__(self, plan: Plan, layouts: dict, root: Layout, enums: dict, encoding: str | None):
-        self.plan, self.layouts, self.root, self.enums, self.encoding = plan, layouts, root, enums, encoding
-        self._exprs: dict[str, object] = {}
-        self._names: dict[str, dict[int, str]] = {}
-        self._children: dict[tuple, tuple] = {}
-        self.root_rows = Rows(root, np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), None, None)
+    def __init__(self, reader: FixedReader, sizes: np.ndarray):
+        self.reader = reader
+        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+        self.root = root_rows(reader.root, starts, sizes.astype(np.int64))
+        self.children: dict[tuple, tuple] = {}
         self.tables = self._place()
-        self.min_size = root.size
 
     def child(self, rows: Rows, slot: Slot, index: int | None) -> Rows:
-        """The records of a user-type field (:func:`_child`), made once: they are the same in every file."""
         key = (id(rows), slot.id, index)
-        got = self._children.get(key)
+        got = self.children.get(key)
         if got is None:
-            got = self._children[key] = (child_rows(self.layouts, rows, slot, index), rows)
+            got = self.children[key] = (child_rows(self.reader.layouts, rows, slot, index), rows)
         return got[0]
-
-    def expression(self, text: str):
-        fn = self._exprs.get(text)
-        if fn is None:
-            fn = self._exprs[text] = compile_columnwise(text, self.enums)
-        return fn
 
     def _place(self) -> dict[str, _TableRows]:
         out: dict[str, _TableRows] = {}
-        for t in self.plan.tables.values():
+        for t in self.reader.plan.tables.values():
             if t.where is not None:
                 raise Unsupported(f"{t.name}: -animre-where")
             if t.parent is None:
-                out[t.name] = _TableRows(t, [()], self.root_rows)
+                out[t.name] = _TableRows(t, [()], self.root)
                 continue
             parent = out[t.parent]
             if parent.rows is None:
@@ -97,41 +100,93 @@ class FixedReader:
                 raise Unsupported(f"{t.name}: rows of {slot.kind}")
         return out
 
+
+_READ_ERRORS = (Unsupported, UnicodeDecodeError, LookupError, ArithmeticError, TypeError, ValueError)
+
+
+class FixedReader:
+    """Reads the tables of one spec's files of a fixed layout; built once per plan by :func:`fixed_reader`.
+
+    :meth:`read` reads one file into per-file chunks (what the Kaitai path
+    gives); :meth:`read_many` reads many files at once, each column one
+    gather over all of them, into one chunk per table with the file of each
+    row (what a corpus scan gathers).
+    """
+
+    def __init__(self, plan: Plan, layouts: dict, root: Layout, enums: dict, encoding: str | None):
+        self.plan, self.layouts, self.root, self.enums, self.encoding = plan, layouts, root, enums, encoding
+        self._exprs: dict[str, object] = {}
+        self._names: dict[str, dict[int, str]] = {}
+        self._single: dict[int, _Placement] = {}  # one file's placement by its size
+        self.min_size = root.size
+        _Placement(self, np.array([root.size]))  # what cannot be placed is known now: no reader
+
+    def expression(self, text: str):
+        fn = self._exprs.get(text)
+        if fn is None:
+            fn = self._exprs[text] = compile_columnwise(text, self.enums)
+        return fn
+
     def read(self, data: bytes) -> dict[str, Chunk] | None:
         """The tables of one file, or None when the Kaitai parse must read it (its error is the parse's)."""
         if len(data) < self.min_size:
             return None
-        f = FileValues(self, data)
+        place = self._single.get(len(data))
+        if place is None:
+            if len(self._single) > 64:
+                self._single.clear()
+            place = self._single[len(data)] = _Placement(self, np.array([len(data)]))
+        f = FileValues(self, data, place.root, place.child)
         try:
-            self._check(f, self.root_rows)
-            return {name: self._table(f, tr, len(data)) for name, tr in self.tables.items()}
-        except (Unsupported, UnicodeDecodeError, LookupError, ArithmeticError, TypeError, ValueError):
+            self._check(f, place, place.root)
+            return {name: self._table(f, place, tr, False)[1] for name, tr in place.tables.items()}
+        except _READ_ERRORS:
             return None
 
-    def _check(self, f: FileValues, rows: Rows) -> None:
+    def read_many(self, blobs: list[bytes]) -> dict[str, tuple[np.ndarray, Chunk]] | None:
+        """The tables of several files at once: table -> (file index of each row, chunk of every row, file
+        after file, in the order of ``blobs``); None when any file is not read by the fast path (read them
+        one by one: :meth:`read`, then the Kaitai parse). Number cells are numpy arrays (int64, float64)."""
+        sizes = np.array([len(b) for b in blobs], dtype=np.int64)
+        if not len(blobs) or int(sizes.min()) < self.min_size:
+            return None
+        try:
+            place = _Placement(self, sizes)
+            f = FileValues(self, b"".join(blobs), place.root, place.child)
+            self._check(f, place, place.root)
+            return {name: self._table(f, place, tr, True) for name, tr in place.tables.items()}
+        except _READ_ERRORS:
+            return None
+
+    def _check(self, f: FileValues, place: _Placement, rows: Rows) -> None:
         """What the Kaitai parse checks: contents, valid, every instance (which it evaluates too)."""
         for s in rows.layout.slots.values():
             if s.kind == "contents":
-                want = contents_bytes(s.raw)
-                if any(x != want for x in f.values(rows, s).reshape(-1).tolist()):
+                want = np.frombuffer(contents_bytes(s.raw), dtype=np.uint8)
+                at = f.places(rows, s).reshape(-1)
+                if len(at) and not np.array_equal(f.buf[at[:, None] + np.arange(len(want))],
+                                                  np.broadcast_to(want, (len(at), len(want)))):
                     raise Unsupported("contents")
-            if "valid" in s.raw:
-                if not _valid(self, f, rows, s):
-                    raise Unsupported("valid")
+            if "valid" in s.raw and not _valid(self, f, rows, s):
+                raise Unsupported("valid")
             if s.kind == "user":
-                self._check(f, self.child(rows, s, None))
+                self._check(f, place, place.child(rows, s, None))
         for iid in rows.layout.instances:
             f.instance(rows, iid)
 
-    def _table(self, f: FileValues, tr: _TableRows, size: int) -> Chunk:
+    def _table(self, f: FileValues, place: _Placement, tr: _TableRows, typed: bool) -> tuple[np.ndarray, Chunk]:
         t = tr.plan
         cols = t.columns + t.extents
-        n = len(tr.keys)
-        data: dict[str, list] = {k: [kk[j] for kk in tr.keys] for j, k in enumerate(t.keys)}
+        file = tr.rows.file if tr.rows is not None else np.repeat(tr.holder.file, tr.slot.count)
+        n = len(file)
+        nfiles = len(place.root.offsets)
+        data: dict[str, object] = {k: [kk[j] for kk in tr.keys] for j, k in enumerate(t.keys)}
+        if typed:  # the same keys in every file
+            data = {k: np.tile(np.array(v, dtype=np.int64), nfiles) for k, v in data.items()}
         st = np.full((len(cols), n), -1, dtype=np.int64)
         en = np.full((len(cols), n), -1, dtype=np.int64)
         for j, c in enumerate(cols):
-            vals, s, e = self._column(f, tr, c)
+            vals, s, e = self._column(f, place, tr, c, typed)
             if j < len(t.columns):
                 data[c.name] = vals
             if s is not None:
@@ -139,47 +194,56 @@ class FixedReader:
                 if c.role == "enum_name":  # a value no member names has no name, and so no range
                     none = np.array([v is None for v in vals], dtype=bool)
                     st[j][none] = en[j][none] = -1
-        bad = (st > size) | (en > size)
+        base = place.root.offsets[file]
+        size = (place.root.ends - place.root.offsets)[file]
+        bad = (st < 0) | (st - base > size) | (en - base > size)
+        st -= base
+        en -= base
         st[bad] = en[bad] = -1
-        return Chunk(list(data), data, [c.name for c in cols], st.astype(np.int32), en.astype(np.int32), n)
+        return file, Chunk(list(data), data, [c.name for c in cols], st.astype(np.int32), en.astype(np.int32), n)
 
-    def _column(self, f: FileValues, tr: _TableRows, c):
+    def _column(self, f: FileValues, place: _Placement, tr: _TableRows, c, typed: bool):
         if tr.rows is None:  # the elements of a primitive array
             h, s = tr.holder, tr.slot
-            at = (h.offsets[:, None] + s.offset + np.arange(s.count)[None, :] * s.size).ravel()
-            vals = f.read_at(s, at)
-            return self._cells(c, vals), at, at + s.size
+            at = f.places(h, s).ravel()
+            if typed and s.kind == "num" and _typed_ok(s.dtype):
+                return _wide(gather(f.buf, at, s.dtype)), at, at + s.size
+            return self._cells(c, f.read_at(s, at)), at, at + s.size
         rows = tr.rows
         *path, (attr, idx) = c.steps
         for a, i in path:
-            rows = self.child(rows, _slot(rows.layout, a, "user"), i)
+            rows = place.child(rows, _slot(rows.layout, a, "user"), i)
         lay = rows.layout
         if attr in lay.slots:
             s = lay.slots[attr]
             start = rows.offsets + s.offset
             if s.kind == "eos":
-                return self._cells(c, f.values(rows, s)), start, np.full(rows.n, len(f.data))
+                return self._cells(c, f.values(rows, s)), start, rows.ends
+            if s.kind == "user":
+                raise Unsupported(f"{c.name}: a record as a cell")
             if idx is not None:
                 if s.count is None or idx >= s.count:
                     raise Unsupported(f"{c.name}: no element {idx}")
                 start = start + idx * s.size
-                vals = f.read_at(s, start)
-                return self._cells(c, vals), start, start + s.size
-            if s.kind == "user":
-                raise Unsupported(f"{c.name}: a record as a cell")
-            vals = f.values(rows, s)
+                if typed and s.kind == "num" and _typed_ok(s.dtype) and c.role == "value":
+                    return _wide(f.numbers(rows, s)[:, idx]), start, start + s.size
+                return self._cells(c, f.read_at(s, start)), start, start + s.size
             if s.count is not None:  # one cell holding the list
+                vals = f.values(rows, s)
                 lists = [list(r) for r in vals.tolist()] if vals.size else [[] for _ in range(rows.n)]
                 return [self._cells(c, np.array(v + [None], dtype=object)[:-1]) for v in lists], \
                     start, start + s.span
-            return self._cells(c, vals), start, start + s.span
+            if typed and s.kind == "num" and _typed_ok(s.dtype) and c.role == "value":
+                return _wide(f.numbers(rows, s)), start, start + s.span
+            return self._cells(c, f.values(rows, s)), start, start + s.span
         if attr not in lay.instances:
             raise Unsupported(f"{c.name}: no field {attr}")
         a = lay.instances[attr]
         vals = f.instance(rows, attr)
         if "value" not in a:
             start = rows.bases + spec_int(a["pos"])
-            width = spec_int(a.get("size")) or int(numpy_dtype(str(a.get("type")), lay.endian)[-1])
+            dt = numpy_dtype(str(a.get("type")), lay.endian) if a.get("type") else None
+            width = np.dtype(dt).itemsize if dt is not None else spec_int(a["size"])
             return self._cells(c, vals), start, start + width
         if c.span_from is not None:
             s = lay.slots.get(c.span_from)
@@ -196,8 +260,6 @@ class FixedReader:
         if c.role == "enum_name":
             names = self._enum_names(c.field.enum)
             return [names.get(v) if type(v) is int else None for v in out]
-        if c.role in ("extent", "records", "raw"):
-            return out
         return out
 
     def _enum_names(self, enum: str) -> dict[int, str]:
@@ -244,6 +306,16 @@ def _valid(reader: FixedReader, f: FileValues, rows: Rows, s: Slot) -> bool:
         if not ok:
             return False
     return True
+
+
+def _typed_ok(dtype: str) -> bool:
+    """Whether a number's values fit int64 or float64 unchanged (not ``u8``: Python integers keep those)."""
+    return dtype[-2:] != "u8"
+
+
+def _wide(values: np.ndarray) -> np.ndarray:
+    """A number column as the Kaitai path's Python numbers would make it: int64 or float64."""
+    return values.astype(np.float64 if values.dtype.kind == "f" else np.int64)
 
 
 def _reader_for(text: str, plan: Plan, enums: dict | None) -> FixedReader | str:

@@ -15,12 +15,15 @@ import struct
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import animre
 from animre.base.errors import ParseError
+from animre.corpus.collector import Collector
+from animre.corpus.results import FileResult
 from animre.formats import all_formats, registry
-from animre.tables.fixed import why_not
+from animre.tables.fixed import FixedReader, why_not
 from animre.tables.read import fast_reader, plan_of, read_tables, spec_text
 
 SPECS = Path(__file__).parent / "specs" / "fixed"
@@ -162,16 +165,51 @@ def test_a_file_the_fast_path_cannot_read_gets_the_kaitai_error(fxd, case, path,
         assert (fast_err.value.path, fast_err.value.offset) == (path, offset)
 
 
-def test_a_corpus_of_the_spec_reads_the_same_either_way(fxd, tmp_path):
+@pytest.mark.parametrize("with_bad", [False, True])
+def test_a_corpus_of_the_spec_reads_the_planted_values(fxd, tmp_path, with_bad, monkeypatch):
+    """Files read at once (no bad file among them) or one by one (a bad file sends them all there)."""
+    at_once = []
+    read_many = FixedReader.read_many
+    monkeypatch.setattr(FixedReader, "read_many", lambda self, blobs: at_once.append(
+        read_many(self, blobs) is not None) or read_many(self, blobs))
     for s in range(6):
         (tmp_path / f"f{s}.fxd").write_bytes(build(s)[0])
-    (tmp_path / "bad.fxd").write_bytes(build(1, code=0)[0])  # detection takes it (no constant is broken)
+    if with_bad:
+        (tmp_path / "bad.fxd").write_bytes(build(1, code=0)[0])  # detection takes it (no constant is broken)
     c = animre.open_corpus(tmp_path, specs=[SPECS / "fxd.ksy"], formats=["fxd"], cache=False, workers=1)
     assert len(c.files[c.files.status == "parsed"]) == 6
-    assert c.errors[["file", "path", "offset"]].values.tolist() == [["bad.fxd", "footer.code", 69]]
-    assert sorted(c.tables["fxd_points"].x) == sorted(10 * j - s for s in range(6) for j in range(4))
-    starts, _ = c.spans["fxd_points"]
-    assert sorted(set(starts.x)) == [43 + 5 * j for j in range(4)]
+    want = [["bad.fxd", "footer.code", 69]] if with_bad else []
+    assert c.errors[["file", "path", "offset"]].values.tolist() == want
+    points = c.tables["fxd_points"]
+    assert sorted(zip(points.file, points.x)) == sorted((f"f{s}.fxd", 10 * j - s) for s in range(6) for j in range(4))
+    starts, ends = c.spans["fxd_points"]
+    assert sorted(set(starts.x)) == [43 + 5 * j for j in range(4)] and sorted(set(ends.x)) == [45 + 5 * j
+                                                                                               for j in range(4)]
+    assert at_once == [not with_bad]
+    root = c.tables["fxd"].set_index("file")
+    assert [root.at[f"f{s}.fxd", "big"] for s in range(6)] == [0x01020304 + s for s in range(6)]
+    assert [root.at[f"f{s}.fxd", "rest"] for s in range(6)] == [bytes(range(s + 3)) for s in range(6)]
+
+
+@pytest.mark.parametrize("name", ["frm", "pal", "fxd"])
+def test_files_read_at_once_give_the_tables_of_files_read_one_by_one(name, fxd):
+    """``read_many`` and ``Collector.add_many`` against the Kaitai parse of each file, frame for frame."""
+    fmt = fxd if name == "fxd" else all_formats()[name]
+    if name == "fxd":
+        names, blobs = [f"f{s}.fxd" for s in range(6)], [build(s, version=1 + s % 2)[0] for s in range(6)]
+    else:
+        files = _sample_files(name)
+        names, blobs = [str(p) for p in files], [p.read_bytes() for p in files]
+    one = Collector()
+    for n, b in zip(names, blobs):
+        one.add(FileResult(n, n, name, len(b), "", True, chunks=read_tables(b, n, fmt, fast=False)))
+    many = Collector()
+    many.add_many(names, fast_reader(fmt).read_many(blobs))
+    want, got = one.tables(), many.tables()
+    assert list(got) == list(want)
+    for t in want:
+        for w, g in zip(want[t], got[t]):
+            pd.testing.assert_frame_equal(g, w, check_exact=True)
 
 
 def _sample_files(name: str) -> list[Path]:
