@@ -27,7 +27,11 @@ Sections
 8. notebooks on a 200-file Civ3 corpus (civ200, built from the real settler
    files, README "Real files"): notebooks 05 and 00 executed headless with
    ``DATA`` pointing at it; the slowest cell against the 5 s a researcher
-   waits at most (``--notebooks`` runs this section alone).
+   waits at most (``--notebooks`` runs this section alone);
+9. the fast-path targets (``benchmarks/fast.py``): FRM cold scan against a
+   plain ``struct`` reader, AF and Civ3 cold opens against the parsers alone
+   (and AF against pyomftools when present), the scan's peak memory (workers
+   counted) against the tables it returns.
 
 Machines are shared and noisy: each timing is the best of ``--repeat`` runs.
 """
@@ -754,6 +758,9 @@ def main(argv=None) -> int:
         res["latency"] = civ3.section_latency(REALDATA)
         infer_script = str(Path(__file__).with_name("infer.py"))
         res["infer"] = subprocess.run([sys.executable, infer_script], check=False).returncode
+        fast_script = str(Path(__file__).with_name("fast.py"))  # the fast-path targets, one line each
+        res["fast"] = subprocess.run([sys.executable, fast_script, "--frm", str(args.frm if not args.quick else 2000),
+                                      "--repeat", str(args.repeat)], check=False).returncode
         if not args.quick:
             res["big"] = section_big(tmp, args.frm, args.flc)
             res["notebooks"] = section_notebooks()
