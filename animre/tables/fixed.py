@@ -308,6 +308,21 @@ def _valid(reader: FixedReader, f: FileValues, rows: Rows, s: Slot) -> bool:
     return True
 
 
+MAX_BYTES = 1 << 26  #: a fixed layout larger than this (64 MiB) is read by the Kaitai parse
+MAX_RECORDS = 1 << 20  #: as is one of more records per file (the reader places every record of a file at once)
+
+
+def _records(layouts: dict, lay: Layout) -> int:
+    """Records of one file of this layout (itself and every nested record), capped past the limit."""
+    n = 1
+    for s in lay.slots.values():
+        if s.kind == "user":
+            n += (s.count if s.count is not None else 1) * _records(layouts, layouts[s.user])
+            if n > MAX_RECORDS:
+                return n
+    return n
+
+
 def _typed_ok(dtype: str) -> bool:
     """Whether a number's values fit int64 or float64 unchanged (not ``u8``: Python integers keep those)."""
     return dtype[-2:] != "u8"
@@ -329,6 +344,8 @@ def _reader_for(text: str, plan: Plan, enums: dict | None) -> FixedReader | str:
     root = next((v for k, v in layouts.items() if k[1] == ()), None)
     if not isinstance(root, Layout):
         out: FixedReader | str = f"the root type is not fixed: {root}"
+    elif root.size > MAX_BYTES or _records(layouts, root) > MAX_RECORDS:
+        out = f"a fixed layout of {root.size} bytes, {_records(layouts, root)} records: too large to place"
     else:
         try:
             encoding = ((yaml.safe_load(text) or {}).get("meta") or {}).get("encoding")

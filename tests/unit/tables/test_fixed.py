@@ -24,6 +24,7 @@ from animre.corpus.collector import Collector
 from animre.corpus.results import FileResult
 from animre.formats import all_formats, registry
 from animre.tables.fixed import FixedReader, why_not
+from animre.tables.planner import plan_for
 from animre.tables.read import fast_reader, plan_of, read_tables, spec_text
 
 SPECS = Path(__file__).parent / "specs" / "fixed"
@@ -272,3 +273,12 @@ def test_real_flic_headers_through_a_users_fixed_spec(tmp_path):
         assert (int(got.st[j, 0]), int(got.en[j, 0])) == (128, len(data))
         read += 1
     assert read >= 8
+
+
+def test_an_absurd_fixed_layout_gets_no_reader():
+    """A constant count of 10^8 empty records places nothing: the Kaitai parse (and its guard) reads it."""
+    text = ("meta: {id: huge, endian: le}\nseq:\n  - {id: recs, type: e, repeat: expr, repeat-expr: 100000000}\n"
+            "types:\n  e:\n    seq: []\n")
+    assert "too large" in why_not(text, plan_for(text))
+    text = "meta: {id: huge2, endian: le}\nseq:\n  - {id: blob, size: 0x10000000}\n"
+    assert "too large" in why_not(text, plan_for(text))

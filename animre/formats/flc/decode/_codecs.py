@@ -93,20 +93,29 @@ def _packets(out, data: bytes, src, ctx: tuple, o: int, p: int, packets: int, w:
     DELTA_FLI, one 2-byte word for DELTA_FLC) that many times, a positive one copies that many units.
     """
     start, end = ctx[2], ctx[3]
-    what = f"{codec} line {y}"
     x = 0
     for _ in range(packets):
         if p + 2 > end:
-            _short(ctx, p - start, 2, what)
+            _short(ctx, p - start, 2, f"{codec} line {y}")
         x += data[p]  # column skip in pixels
         c = data[p + 1]
+        q = p + 2
+        # the pixels are drawn here; a check that fails goes through _run / _copy_run, which raise with the
+        # one message of each check (no call and no message built per packet)
         if c & 0x80:
-            x += _run(out, data, ctx, o, x, p + 2, 256 - c, unit, w, what)
-            p += 2 + unit
+            n = 256 - c
+            i = n * unit
+            if x + i > w or q + unit > end:
+                _run(out, data, ctx, o, x, q, n, unit, w, f"{codec} line {y}")
+            out[o + x:o + x + i] = data[q:q + unit] * n
+            p = q + unit
         else:
-            i = _copy_run(out, src, ctx, o, x, p + 2, c, unit, w, what)
-            x += i
-            p += 2 + i
+            i = c * unit
+            if x + i > w or q + i > end:
+                _copy_run(out, src, ctx, o, x, q, c, unit, w, f"{codec} line {y}")
+            out[o + x:o + x + i] = src[q:q + i]
+            p = q + i
+        x += i
     return p
 
 

@@ -16,12 +16,24 @@ import numpy as np
 from ....base.errors import ParseError, UsageError
 from ._codecs import FULL_FRAME, PIXEL_CODECS, apply_palette
 from ._delta import plan_deltas
-from ._layout import COLOR_64, COLOR_256, DELTA_FLC, DELTA_FLI, PSTAMP, layout_of_bytes, layout_of_tree, parse_flc
+from ._layout import (
+    BYTE_RUN,
+    COLOR_64,
+    COLOR_256,
+    DELTA_FLC,
+    DELTA_FLI,
+    PSTAMP,
+    layout_of_bytes,
+    layout_of_tree,
+    parse_flc,
+)
 from ._roles import FrameRole, roles_from_counts
 
 #: Pixels a file may decode to per byte of input (an empty 16-byte frame repeats a whole canvas).
 PIXELS_PER_BYTE = 4096
 MIN_PIXEL_BUDGET = 1 << 24
+#: Sub-chunk types the batched path (:func:`._delta.plan_deltas`) draws.
+_BATCHED = frozenset((DELTA_FLI, DELTA_FLC, BYTE_RUN))
 
 
 @dataclass
@@ -140,7 +152,7 @@ def _decode(src: str | os.PathLike | bytes, palette_changes: bool, max_pixels: i
     # each frame is drawn in place over a copy of the previous one (frame 0 over the zeroed canvas)
     plans = plan_deltas(data, np.frombuffer(data, np.uint8),
                          [((k, s.index), s.type, s.start, s.end) for k, (_, subs) in enumerate(layout.frames)
-                          for s in subs if s.type == DELTA_FLI or s.type == DELTA_FLC], h, w)
+                          for s in subs if s.type in _BATCHED], h, w)
     pal = np.repeat(np.arange(256, dtype=np.uint8)[:, None], 3, axis=1)
     pals = [pal.copy()]  # every palette in force, in order; each frame points at one
     which = np.zeros(len(frames), dtype=np.intp)
@@ -174,6 +186,8 @@ def _decode(src: str | os.PathLike | bytes, palette_changes: bool, max_pixels: i
                 if plan is None:
                     codec(out, base, h, w, data, raw, (file, f"chunks[{chunk}].body.chunks[{sub.index}].body",
                                                        sub.start, sub.end))
+                elif plan[1] is None:  # a whole frame (BYTE_RUN)
+                    out[base:base + hw] = plan[2]
                 else:
                     flat = frames[slot].reshape(-1)
                     if plan[0] is not None:
