@@ -39,9 +39,9 @@ Speed (numpy only, no compiled extension): the chunk tree comes from the
 Kaitai parse of ``ksy/flc.ksy`` (the spec decides what a well-formed file is
 and reports what is wrong); the packet headers of all delta chunks are
 followed in one tight loop and
-numpy builds the pixel index arrays of the whole file at once; each frame is
-drawn in place over a copy of the previous one; BYTE_RUN and any delta chunk
-that breaks a rule use the sequential codecs (memoryview slice copies), which
+numpy builds the pixels of the whole file at once (BYTE_RUN frames too); each
+frame is drawn in place over a copy of the previous one; any pixel chunk that
+breaks a rule uses the sequential codecs (memoryview slice copies), which
 raise the exact error. ``decode_frames`` draws ring frames in a scratch slot.
 
 Examples

@@ -1,8 +1,8 @@
 """The sequential FLI/FLC codecs: one sub-chunk (pixels or palette) drawn at a time.
 
 The reference decoding: Pillow-compatible, every check with its exact error.
-The batched delta path (:mod:`._delta`) leaves to these codecs every chunk
-that breaks a rule.
+The batched path (:mod:`._delta`: deltas and BYTE_RUN) leaves to these
+codecs every chunk that breaks a rule.
 """
 
 from __future__ import annotations

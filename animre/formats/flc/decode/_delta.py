@@ -12,13 +12,15 @@ from ._layout import BYTE_RUN, DELTA_FLC, DELTA_FLI
 # two steps: a tight Python loop follows each chunk's chain of line and packet
 # headers (one list append and one table look-up per packet, no pixel work),
 # then numpy turns all packets of the file at once into pixels: the values are
-# one ``np.repeat`` of the file's bytes (a literal byte once, a run's byte or
-# word as many times as the run is long), the destinations one cumulative sum
-# (+1 per pixel, a jump where a packet starts); each frame is then one copy of
-# the previous frame plus one fancy assignment (BYTE_RUN: one copy of the
-# whole frame). A chunk whose chain or packets break any rule (truncated, past
-# the width or height, repeated last-pixel option) is left to the sequential
-# codec (:mod:`._codecs`), which raises its exact error.
+# one gather of the bytes or words the packets take and one ``np.repeat`` (a
+# literal unit once, a run's byte or word as many times as the run is long),
+# the destinations one cumulative sum (+1 per pixel, a jump where a packet
+# starts); every temporary is as long as the pixels or the packets, never as
+# the file. Each frame is then one copy of the previous frame plus one fancy
+# assignment (BYTE_RUN: one copy of the whole frame). A chunk whose chain or
+# packets break any rule (truncated, past the width or height, repeated
+# last-pixel option) is left to the sequential codec (:mod:`._codecs`), which
+# raises its exact error.
 
 
 def _chain_fli(data: bytes, start: int, end: int, h: int, w: int, starts: list, lines: list) -> bool:
@@ -105,21 +107,30 @@ def _chain_byte_run(data: bytes, start: int, end: int, h: int, w: int, starts: l
     return True
 
 
-def _repeat_counts(size: int, lit_start: np.ndarray, lit_end: np.ndarray, run_at: np.ndarray,
-                   run_n: np.ndarray, stride: int) -> np.ndarray:
-    """How often each of ``size`` source units is drawn: once inside a literal range [start, end) (every
-    ``stride``-th unit from its start), ``run_n`` times at a run's unit, never elsewhere.
+def _values(D: np.ndarray, at: np.ndarray, units: np.ndarray, run: np.ndarray, step: int) -> np.ndarray:
+    """The pixel values of packets (none empty) in order: a literal's ``units`` units (bytes for ``step`` 1,
+    little-endian words for 2) once each, a run's one unit ``units`` times; packet k's first unit is at
+    ``D[at[k]]``, the next ones ``step`` bytes further.
 
-    The ranges and run units of chains in file order are disjoint, so a mark at each start and end and a
-    cumulative sum (in place: one array, a large temporary costs its page faults) suffice.
+    One gather of the units the packets take and one ``np.repeat``, with arrays as long as those units
+    (never as long as the file: a large temporary costs its page faults).
     """
-    cnt = np.zeros(size + stride, dtype=np.intp)
-    cnt[lit_start] = 1
-    cnt[lit_end] = -1
-    for r in range(stride):
-        np.cumsum(cnt[r::stride], out=cnt[r::stride])
-    cnt[run_at] = run_n
-    return cnt[:size]
+    taken = np.where(run, 1, units)
+    first = np.cumsum(taken) - taken
+    pos = np.full(int(first[-1] + taken[-1]) if len(taken) else 0, step, dtype=np.intp)
+    if len(taken):
+        jumps = at.copy()
+        jumps[1:] -= at[:-1] + step * (taken[:-1] - 1)
+        pos[first] = jumps
+    np.cumsum(pos, out=pos)
+    times = np.ones(len(pos), dtype=np.intp)
+    times[first[run]] = units[run]
+    if step == 1:
+        return np.repeat(D[pos], times)
+    pairs = np.empty((len(pos), 2), dtype=np.uint8)  # a word's two bytes, gathered apart (aligned gathers)
+    pairs[:, 0] = D[pos]
+    pairs[:, 1] = D[1:][pos]
+    return np.repeat(pairs, times, axis=0).reshape(-1)
 
 
 def _destinations(dst0: np.ndarray, n: np.ndarray, total: int) -> np.ndarray:
@@ -137,19 +148,12 @@ def _ints(values: list[int]) -> np.ndarray:
     return np.fromiter(values, dtype=np.intp, count=len(values))
 
 
-def _in_file_order(spans: list[tuple[int, int]]) -> bool:
-    """True when the chunks' spans follow one another without overlapping (their packets, inside them, are
-    then in file order, as :func:`_repeat_counts` needs); a layout that breaks it is left to the codecs."""
-    return all(a[1] <= b[0] for a, b in zip(spans, spans[1:]))
-
-
 def _plan_rows(data: bytes, D: np.ndarray, jobs: list, h: int, w: int, flc: bool) -> dict:
     """The plans of the DELTA_FLI (``flc`` False) or DELTA_FLC chunks ``jobs``."""
     starts: list[int] = []
     lines: list[int] = []
     last: list[tuple[int, int]] = []
     kept = []  # (key, first packet, end packet, end last-pixel, first last-pixel)
-    spans = []
     for key, _, start, end in jobs:
         marks = (len(starts), len(lines), len(last))
         try:
@@ -163,14 +167,11 @@ def _plan_rows(data: bytes, D: np.ndarray, jobs: list, h: int, w: int, flc: bool
             del starts[marks[0]:], lines[marks[1]:], last[marks[2]:]
             continue
         kept.append((key, marks[0], len(starts), len(last), marks[2]))
-        spans.append((start, end))
-    if not kept or not _in_file_order(spans):
+    if not kept:
         return {}
-    lo, hi = spans[0][0], spans[-1][1]
-    span = D[lo:hi]
-    S = _ints(starts) - lo
-    skip = span[S].astype(np.intp)
-    c = span[S + 1].astype(np.intp)
+    S = _ints(starts)
+    skip = D[S].astype(np.intp)
+    c = D[S + 1].astype(np.intp)
     run = c >= 128
     units = np.where(run, 256 - c, c)
     n = units * 2 if flc else units
@@ -187,16 +188,8 @@ def _plan_rows(data: bytes, D: np.ndarray, jobs: list, h: int, w: int, flc: bool
     dst0 = np.repeat((lines_a >> 16) * w, counts_a) + x_end - n
     full = n > 0
     dst = _destinations(dst0[full], n[full], total)
-    # values: literals read in order, a run repeats its byte (FLI) or its word (FLC: the bytes read as
-    # overlapping little-endian words, one per byte offset), all in one repeat of the chunks' bytes
-    lit = full & ~run
-    at = S + 2
-    if flc:
-        words = np.ndarray((len(span) - 1,), dtype="<u2", buffer=span, strides=(1,))
-        cnt = _repeat_counts(len(words), at[lit], at[lit] + n[lit], at[run], units[run], 2)
-        vals = np.repeat(words, cnt).view(np.uint8)
-    else:
-        vals = np.repeat(span, _repeat_counts(len(span), at[lit], at[lit] + n[lit], at[run], n[run], 1))
+    # values: literals read in order, a run repeats its byte (FLI) or its word (FLC)
+    vals = _values(D, S[full] + 2, units[full], run[full], 2 if flc else 1)
     bad = set(np.searchsorted([a for _, a, *_ in kept], bad_packets, side="right").tolist())
     pix_start = np.concatenate(([0], pix_end))
     out = {}
@@ -213,25 +206,29 @@ def _plan_rows(data: bytes, D: np.ndarray, jobs: list, h: int, w: int, flc: bool
 
 
 def _plan_byte_runs(data: bytes, D: np.ndarray, jobs: list, h: int, w: int) -> dict:
-    """The plans of the BYTE_RUN chunks ``jobs``, one chunk at a time (a few per file, each small): each
-    one's whole frame (destinations None)."""
-    out = {}
+    """The plans of the BYTE_RUN chunks ``jobs``: each one's whole frame (destinations None)."""
+    starts: list[int] = []
+    kept = []
     for key, _, start, end in jobs:
-        starts: list[int] = []
+        mark = len(starts)
         try:
-            if not _chain_byte_run(data, start, end, h, w, starts):
-                continue
+            ok = _chain_byte_run(data, start, end, h, w, starts)
         except IndexError:
-            continue
-        span = D[start:end]
-        S = _ints(starts) - (start - 1)  # the byte after each packet's count byte
-        c = span[S - 1].astype(np.intp)
-        lit = c >= 128
-        n = np.where(lit, 256 - c, c)
-        run = ~lit
-        out[key] = (None, None, np.repeat(span, _repeat_counts(len(span), S[lit], S[lit] + n[lit], S[run],
-                                                               n[run], 1)))
-    return out
+            ok = False
+        if ok:
+            kept.append(key)
+        else:
+            del starts[mark:]
+    if not kept:
+        return {}
+    S = _ints(starts)
+    c = D[S].astype(np.intp)
+    lit = c >= 128
+    n = np.where(lit, 256 - c, c)
+    full = n > 0  # a run of 0 draws nothing
+    vals = _values(D, S[full] + 1, n[full], ~lit[full], 1)
+    hw = h * w
+    return {key: (None, None, vals[i * hw:(i + 1) * hw]) for i, key in enumerate(kept)}
 
 
 def plan_deltas(data: bytes, D: np.ndarray, jobs: list[tuple[Any, int, int, int]], h: int, w: int) -> dict:

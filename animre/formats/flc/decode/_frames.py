@@ -1,8 +1,8 @@
 """Decode the frames of an FLI/FLC file: every frame chunk drawn over the previous one, palettes in force.
 
-Each frame is drawn in place over a copy of the previous one; the delta
-chunks come from the batched path (:mod:`._delta`) where it applies, every
-other sub-chunk from the sequential codecs (:mod:`._codecs`).
+Each frame is drawn in place over a copy of the previous one; the delta and
+BYTE_RUN chunks come from the batched path (:mod:`._delta`) where it applies,
+every other sub-chunk from the sequential codecs (:mod:`._codecs`).
 """
 
 from __future__ import annotations
