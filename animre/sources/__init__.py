@@ -96,11 +96,12 @@ def collect_files(path: str | os.PathLike | Iterable, keep: Iterable[str] = ()) 
     if isinstance(path, (str, os.PathLike)):
         p = Path(path)
         if p.is_dir():
-            files = sorted(
+            cut = len(str(p).rstrip(os.sep)) + 1  # the part of a found path below the folder, as a string:
+            files = sorted(                        # pathlib's relative_to per file costs more than the stat
                 f for f in p.rglob("*")
-                if f.is_file()
-                and not any(part.startswith(".") for part in f.relative_to(p).parts)
-                and (f.suffix.lower() not in IGNORED_SUFFIXES or f.suffix.lower() in kept)
+                if not _hidden(str(f)[cut:])
+                and (_suffix(f.name) not in IGNORED_SUFFIXES or _suffix(f.name) in kept)
+                and f.is_file()
             )
             return p, files
         if p.is_file():
@@ -115,6 +116,17 @@ def collect_files(path: str | os.PathLike | Iterable, keep: Iterable[str] = ()) 
     except ValueError:
         root = None
     return root, files
+
+
+def _hidden(rel: str) -> bool:
+    """Whether a path below a folder (``a/.b/c``) has a part starting with a dot."""
+    return rel.startswith(".") or (os.sep + ".") in rel
+
+
+def _suffix(name: str) -> str:
+    """``Path(name).suffix.lower()`` of a file name, without making a Path."""
+    i = name.rfind(".")
+    return name[i:].lower() if 0 < i < len(name) - 1 else ""
 
 
 def _hash_file(path: Path) -> tuple[str, int, bytes]:
@@ -161,8 +173,13 @@ def list_sources(path: str | os.PathLike | Iterable[str | os.PathLike],
     """
     root, files = collect_files(path, keep)
     out: list[Source] = []
+    prefix = str(root).rstrip(os.sep) + os.sep if root else None
     for f in files:
-        name = f.relative_to(root).as_posix() if root and f.is_relative_to(root) else str(f)
+        full = str(f)
+        if prefix is not None and full.startswith(prefix):  # what relative_to gives, as a string
+            name = full[len(prefix):].replace(os.sep, "/")
+        else:
+            name = f.relative_to(root).as_posix() if root and f.is_relative_to(root) else full
         try:
             sha, size, head = _hash_file(f)
         except OSError as e:
