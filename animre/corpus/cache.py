@@ -17,6 +17,7 @@ import tempfile
 import time
 import uuid
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pandas as pd
@@ -29,6 +30,8 @@ from ..base.errors import AnimreError
 __all__ = ["default_cache_dir", "snapshot_dir", "read_snapshot", "write_snapshot", "KEEP_GENERATIONS"]
 
 KEEP_GENERATIONS = 3
+#: Parquet files written at once (one per core, at most 4)
+WRITERS = min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 
 
 def snapshot_dir(cache_dir: Path, root: Path | None, files: list[Path], parsers) -> Path:
@@ -73,12 +76,13 @@ def write_snapshot(sdir: Path, keys: dict, payload: dict) -> None:
     name = f"g{time.time_ns():020d}-{uuid.uuid4().hex[:8]}"
     tmp = Path(tempfile.mkdtemp(dir=sdir, prefix=f".{name}."))
     try:
-        payload["files"].to_parquet(tmp / "files.parquet")
-        payload["errors"].to_parquet(tmp / "errors.parquet")
+        jobs = [(payload["files"], "files"), (payload["errors"], "errors")]
         for t, (df, st_, en) in payload["tables"].items():
-            df.to_parquet(tmp / f"{t}.rows.parquet")
-            st_.to_parquet(tmp / f"{t}.start.parquet")
-            en.to_parquet(tmp / f"{t}.end.parquet")
+            jobs += [(df, f"{t}.rows"), (st_, f"{t}.start"), (en, f"{t}.end")]
+        # pyarrow encodes and compresses without the GIL: the files are written side by side
+        with ThreadPoolExecutor(max_workers=WRITERS) as ex:
+            for f in [ex.submit(df.to_parquet, tmp / f"{stem}.parquet") for df, stem in jobs]:
+                f.result()  # the first error is raised here, after every write has ended
         (tmp / "index.json").write_text(json.dumps({"keys": keys, "tables": list(payload["tables"])}))
         os.replace(tmp, sdir / name)
         write_atomic(sdir / "CURRENT", name.encode())
