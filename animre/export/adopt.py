@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-import yaml
 
+from ..base import yamlio
 from ..base.atomic import write_atomic
 from ..base.errors import SpecError, UsageError
 from ..corpus import Corpus, open_corpus
@@ -85,7 +85,7 @@ WITHDRAWN_COLUMNS = ["spec", "type", "field", "edit", "reason", "files"]
 
 
 def _spec_id(text: str) -> str:
-    return str(((yaml.safe_load(text) or {}).get("meta") or {}).get("id"))
+    return str(((yamlio.load(text) or {}).get("meta") or {}).get("id"))
 
 
 def _affected_formats(folder: Path, spec_id: str, formats: set) -> list[str]:
@@ -96,7 +96,7 @@ def _affected_formats(folder: Path, spec_id: str, formats: set) -> list[str]:
         if f == spec_id:
             out.append(f)
         elif p.is_file():
-            if spec_id in import_names(yaml.safe_load(p.read_text(encoding="utf-8")) or {}):
+            if spec_id in import_names(yamlio.load(p.read_text(encoding="utf-8")) or {}):
                 out.append(f)
     return out
 
@@ -263,7 +263,7 @@ def apply_suggestions(suggestions: Any, spec_path: str | os.PathLike, corpus: Co
         edits = [item["edit"] for item in log if item["applied"]]
         if before is None:
             break
-        patched = yaml.safe_load(new_text) or {}
+        patched = yamlio.load(new_text) or {}
         try:
             parsers = _compile(path.parent, spec_id, new_text, formats)
         except SpecError as e:

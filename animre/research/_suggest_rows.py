@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 import yaml
 
+from ..base import yamlio
 from ..base.display import fmt, plain
 from ..base.errors import UsageError
 from ..spec.imports import import_name, import_names, walk_imports
@@ -60,7 +61,7 @@ def spec_docs(corpus: Any, spec: Any, ksy_dir: Path) -> dict[str, Mapping]:
         if sid in docs:
             return sid, docs[sid]
         text = text_of(sid)
-        return (sid, yaml.safe_load(text)) if text is not None else None
+        return (sid, yamlio.load(text)) if text is not None else None
 
     for sid in sorted(wanted):
         found = None if sid in docs else load(sid, sid)
@@ -83,7 +84,7 @@ def spec_id(spec: Any) -> str:
     if not p.is_file():
         raise UsageError(f"no spec file {p}")
     try:
-        doc = yaml.safe_load(p.read_text(encoding="utf-8"))
+        doc = yamlio.load(p.read_text(encoding="utf-8"))
     except yaml.YAMLError as e:
         raise UsageError(f"{p} is not a spec (YAML): {e}") from None
     meta = doc.get("meta") if isinstance(doc, Mapping) else None

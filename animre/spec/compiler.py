@@ -23,8 +23,7 @@ import weakref
 from collections.abc import Mapping
 from pathlib import Path
 
-import yaml
-
+from ..base import yamlio
 from ..base.errors import SpecError, ToolchainError
 from .bridge import PROJECT_ROOT, compiler_request
 from .guard import guard_module, guard_source
@@ -111,7 +110,7 @@ def repair(code: str) -> str:
 
 def _spec_id(text: str, fallback: str) -> str:
     try:
-        doc = yaml.safe_load(text)
+        doc = yamlio.load(text)
         return str(doc["meta"]["id"])
     except Exception:  # noqa: BLE001 - a broken spec is reported by the compiler itself
         return fallback

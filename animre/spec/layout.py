@@ -21,8 +21,7 @@ import functools
 import re
 from dataclasses import dataclass, field
 
-import yaml
-
+from ..base import yamlio
 from ..base.ktypes import BYTE_NUMBER
 from .numbers import spec_int
 
@@ -113,7 +112,7 @@ def fixed_layouts(text: str) -> dict[tuple, Layout | str]:
     >>> lay = got[("t", ())]; lay.size, lay.slots["b"].offset, lay.slots["a"].dtype
     (5, 2, '<u2')
     """
-    doc = yaml.safe_load(text) or {}
+    doc = yamlio.load(text) or {}
     meta = doc.get("meta") or {}
     sid = str(meta.get("id", "spec"))
     raw: dict[tuple, dict] = {}

@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from ..base import yamlio
 from ..base.errors import SpecError
 from ..base.ktypes import PRIMITIVE
 from .compiler import KSY_DIR
@@ -169,7 +170,7 @@ def _field(fid: str, a: dict, kind: str, sid: str, path: tuple, raw: dict) -> Fi
 @functools.lru_cache(maxsize=64)
 def load_model(text: str, ksy_dir: str, imports: tuple[tuple[str, str], ...] = ()) -> SpecModel:
     try:
-        main = yaml.safe_load(text) or {}
+        main = yamlio.load(text) or {}
     except yaml.YAMLError as e:
         raise SpecError("spec", f"YAML error: {e}") from e
     meta = main.get("meta") or {}
@@ -180,10 +181,10 @@ def load_model(text: str, ksy_dir: str, imports: tuple[tuple[str, str], ...] = (
     def load(entry: str, _importer: object) -> tuple[str, dict] | None:
         name = import_name(entry)
         if name in given:
-            sub = yaml.safe_load(given[name]) or {}
+            sub = yamlio.load(given[name]) or {}
             return str((sub.get("meta") or {}).get("id", name)), sub
         p = Path(ksy_dir) / f"{name}.ksy"
-        return (name, yaml.safe_load(p.read_text(encoding="utf-8")) or {}) if p.exists() else None
+        return (name, yamlio.load(p.read_text(encoding="utf-8")) or {}) if p.exists() else None
 
     for s, doc in walk_imports(sid, main, load):
         _collect(s, doc, (), raw)

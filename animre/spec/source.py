@@ -29,6 +29,7 @@ from pathlib import Path
 import yaml
 from ruamel.yaml import YAML
 
+from ..base import yamlio
 from ..base.dirs import default_cache_dir
 from ..base.errors import SpecError, UsageError
 from .compiler import (
@@ -154,7 +155,7 @@ def spec_files(items) -> list[Path]:
 
 def _load_yaml(text: str, name: str) -> dict:
     try:
-        doc = yaml.safe_load(text)
+        doc = yamlio.load(text)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" (line {mark.line + 1})" if mark is not None else ""

@@ -20,8 +20,8 @@ import keyword
 from dataclasses import dataclass
 
 import numpy as np
-import yaml
 
+from ..base import yamlio
 from ..spec.compiler import KSY_DIR
 from ..spec.layout import Layout, Slot, contents_bytes, fixed_layouts, numpy_dtype
 from ..spec.model import load_model
@@ -348,7 +348,7 @@ def _reader_for(text: str, plan: Plan, enums: dict | None) -> FixedReader | str:
         out = f"a fixed layout of {root.size} bytes, {_records(layouts, root)} records: too large to place"
     else:
         try:
-            encoding = ((yaml.safe_load(text) or {}).get("meta") or {}).get("encoding")
+            encoding = ((yamlio.load(text) or {}).get("meta") or {}).get("encoding")
             out = FixedReader(plan, layouts, root, enums, encoding)
         except Unsupported as e:
             out = str(e)
