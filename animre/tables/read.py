@@ -176,16 +176,23 @@ def read_tables(data: bytes, name: str, fmt: Format, parsers: Parsers | None = N
             return got
     out: dict[str, Chunk] = {}
     with _one_file_of_garbage():
-        for _, k, obj, bases in parse_blocks(data, name, fmt, parsers, instance_errors=instance_errors):
-            keys = {"block": k} if fmt.next_block is not None else None
-            if fmt.block_info is not None:
-                keys = {**(keys or {}), **fmt.block_info(data, bases.offset)}
-            for t, chunk in flatten(obj, bases, plan, keys, frames=False).items():
-                if t in out:
-                    out[t].extend(chunk)
-                else:
-                    out[t] = chunk
+        _parse_and_flatten(data, name, fmt, parsers, plan, instance_errors, out)
     return out
+
+
+def _parse_and_flatten(data: bytes, name: str, fmt: Format, parsers: Parsers | None, plan: Plan,
+                       instance_errors: list | None, out: dict[str, Chunk]) -> None:
+    """Parse every block and flatten it into ``out``; returns holding no parse tree (a function of its own, so
+    that the collection after the file finds the trees unreachable, see :func:`_one_file_of_garbage`)."""
+    for _, k, obj, bases in parse_blocks(data, name, fmt, parsers, instance_errors=instance_errors):
+        keys = {"block": k} if fmt.next_block is not None else None
+        if fmt.block_info is not None:
+            keys = {**(keys or {}), **fmt.block_info(data, bases.offset)}
+        for t, chunk in flatten(obj, bases, plan, keys, frames=False).items():
+            if t in out:
+                out[t].extend(chunk)
+            else:
+                out[t] = chunk
 
 
 def fast_reader(fmt: Format, parsers: Parsers | None = None, plan: Plan | None = None) -> FixedReader | None:
