@@ -132,7 +132,8 @@ def _join_files(pieces: list[_Files]) -> pd.Series:
     first = np.cumsum([0] + [len(p.names) for p in pieces[:-1]])
     index = np.concatenate([p.index + k for p, k in zip(pieces, first)])
     if isinstance(_STR, pd.StringDtype) and _STR.storage == "pyarrow":
-        return pd.Series(pd.array(pa.array(names, type=pa.large_string()).take(pa.array(index)), dtype=_STR))
+        return pd.Series(pd.array(pa.array(names, type=pa.large_string()).take(pa.array(index)), dtype=_STR),
+                         copy=False)
     return pd.Series(names[index])
 
 
@@ -142,7 +143,8 @@ def _join_values(pieces: list, sizes: list[int]) -> pd.Series:
     if all(isinstance(x, _Files) for x in pieces):
         return _join_files(pieces)
     if all(isinstance(x, np.ndarray) for x in pieces) and len({x.dtype for x in pieces}) == 1:
-        return pd.Series(np.concatenate(pieces) if len(pieces) > 1 else pieces[0])
+        # the joined array is the column's own: no further copy (pandas copies an array it is given otherwise)
+        return pd.Series(np.concatenate(pieces) if len(pieces) > 1 else pieces[0].copy(), copy=False)
     pieces = [pd.Series([None] * m) if x is None else pd.Series(x) if isinstance(x, np.ndarray) else x
               for x, m in zip(pieces, sizes)]
     if len(pieces) == 1:
@@ -158,7 +160,9 @@ def _join_values(pieces: list, sizes: list[int]) -> pd.Series:
 def _join_offsets(pieces: list, sizes: list[int]) -> pd.Series:
     """One offset column of every part (int32, -1 = none; a part without it: none) as an Int32 Series."""
     a = np.concatenate([np.full(m, -1, np.int32) if x is None else x for x, m in zip(pieces, sizes)])
-    return pd.Series(pd.arrays.IntegerArray(np.maximum(a, 0), a < 0))
+    none = a < 0
+    a[none] = 0  # the joined array is the column's own: no further copy
+    return pd.Series(pd.arrays.IntegerArray(a, none), copy=False)
 
 
 def _offsets(cols: list[str], rows: dict[str, np.ndarray], n: int) -> dict[str, np.ndarray]:

@@ -50,16 +50,41 @@ class DeriveContext:
         other = self.table(table)
         keys = [k for k in self._c.keys(table) if k in df.columns and k in other.columns]
         right = other[keys + [column]].drop_duplicates(keys)
+        # a child's rows come in runs of one parent (a file's 16 frames of one slot): each run is looked up
+        # once, its value repeated over the run (a run ends wherever a key changes or is missing)
+        first = _run_starts(df, keys)
+        wanted = df[keys].iloc[first] if len(first) < len(df) else df
         # positions through an index, not a merge: no copy of the key columns per row
         if len(keys) == 1:
-            pos = pd.Index(right[keys[0]]).get_indexer(df[keys[0]])
+            pos = pd.Index(right[keys[0]]).get_indexer(wanted[keys[0]])
         else:
-            pos = pd.MultiIndex.from_frame(right[keys]).get_indexer(pd.MultiIndex.from_frame(df[keys]))
-        return right[column].reset_index(drop=True).reindex(pos).to_numpy()
+            pos = pd.MultiIndex.from_frame(right[keys]).get_indexer(pd.MultiIndex.from_frame(wanted[keys]))
+        got = right[column].reset_index(drop=True).reindex(pos).to_numpy()
+        if len(first) == len(df):
+            return got
+        return np.repeat(got, np.diff(np.append(first, len(df))))
 
     def ends(self, table: str, column: str) -> pd.Series:
         return self._c.offsets(table, column, end=True)
 
+
+
+def _run_starts(df: pd.DataFrame, keys: list[str]) -> np.ndarray:
+    """The rows of ``df`` whose keys are not those of the row before (row 0 always; a missing key, or one
+    that does not compare equal, always starts a run)."""
+    n = len(df)
+    if n < 2 or not keys:
+        return np.arange(n)
+    same = np.ones(n - 1, dtype=bool)
+    for k in keys:
+        col = df[k]
+        try:
+            eq = col.iloc[1:].reset_index(drop=True) == col.iloc[:-1].reset_index(drop=True)
+            eq = eq.to_numpy(dtype=bool, na_value=False) if eq.dtype != bool else eq.to_numpy()
+        except (TypeError, ValueError):  # keys that do not compare (lists): every row its own run
+            return np.arange(n)
+        same &= eq
+    return np.flatnonzero(np.concatenate([[True], ~same]))
 
 
 def derive(corpus) -> None:
