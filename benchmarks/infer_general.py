@@ -91,26 +91,43 @@ def _walk(x, out: dict) -> None:
             _walk(v, out)
 
 
-def used_names(ksy: str) -> dict[str, set[str]]:
-    """The field names each of ``repeat-expr``, ``size`` and ``pos`` expressions name, anywhere in the spec."""
+def used_names(ksy: str, type_name: str | None = None) -> dict[str, set[str]]:
+    """The field names each of ``repeat-expr``, ``size`` and ``pos`` expressions name, anywhere in the spec (or
+    only inside the type ``type_name``: a record's own fields are named there, unqualified)."""
     out: dict[str, set[str]] = {"repeat-expr": set(), "size": set(), "pos": set()}
     try:
-        _walk(yaml.safe_load(ksy), out)
+        doc = yaml.safe_load(ksy)
     except yaml.YAMLError:
-        pass
+        return out
+    if type_name is not None:
+        doc = ((doc or {}).get("types") or {}).get(type_name)
+    _walk(doc, out)
     return out
 
 
 def used(truth: list[dict], inferred: list[dict], ksy: str) -> dict:
-    """Counts of the truth used as ``repeat-expr`` and sizes as ``size:``: ``{"count": (used, n), "size": ...}``."""
+    """Counts of the truth used as ``repeat-expr`` and sizes as ``size:``: ``{"count": (used, n), "size": ...}``.
+
+    A field of a record laid out at a constant position (``inferred_fields`` names it ``<type>.<field>``) is used
+    when its type's own expressions name it (a chained frame's length: ``size: len_0x00 - 16`` inside the frame).
+    """
     names = used_names(ksy)
     at = {}
     for g in inferred:
         at.setdefault(g["offset"], g.get("id"))
+
+    def named(fid, key: str) -> bool:
+        if not isinstance(fid, str):
+            return False
+        if "." in fid:
+            tname, _, own = fid.rpartition(".")
+            return own in used_names(ksy, tname)[key]
+        return fid in names[key]
+
     out = {}
     for role, key in (("count", "repeat-expr"), ("size", "size")):
         fs = [t for t in truth if t.get("role") == role]
-        out[role] = (sum(1 for t in fs if at.get(t["offset"]) in names[key]), len(fs))
+        out[role] = (sum(1 for t in fs if named(at.get(t["offset"]), key)), len(fs))
     return out
 
 
