@@ -102,12 +102,13 @@ class Collector:
             parts = self.chunks.pop(t)
             sizes = [len(p[0]["file"].index) for p in parts]
             frames = []
-            for k in range(3):
+            owned: set[int] = set()  # arrays a column of this table already is (a part's one piece is used as
+            for k in range(3):       # it is, unless another column already is that array)
                 cols: list[str] = list(dict.fromkeys(c for p in parts for c in p[k]))
                 data = {}
                 for col in cols:
                     pieces = [p[k].pop(col, None) for p in parts]
-                    data[col] = _join_values(pieces, sizes) if k == 0 else _join_offsets(pieces, sizes)
+                    data[col] = _join_values(pieces, sizes, owned) if k == 0 else _join_offsets(pieces, sizes, owned)
                     del pieces
                 frames.append(pd.DataFrame(data, columns=cols, copy=False))
             out[t] = tuple(frames)
@@ -137,14 +138,23 @@ def _join_files(pieces: list[_Files]) -> pd.Series:
     return pd.Series(names[index])
 
 
-def _join_values(pieces: list, sizes: list[int]) -> pd.Series:
+def _own(x: np.ndarray, owned: set[int]) -> np.ndarray:
+    """A part's only piece of a column as the column's own array: itself, or a copy when another column of
+    the table already is that array."""
+    if id(x) in owned:
+        x = x.copy()
+    owned.add(id(x))
+    return x
+
+
+def _join_values(pieces: list, sizes: list[int], owned: set[int]) -> pd.Series:
     """One value column of every part: numpy arrays of one dtype joined as they are; else as Series, with one
     inference over the whole column when the parts' dtypes differ (integers with gaps stay nullable)."""
     if all(isinstance(x, _Files) for x in pieces):
         return _join_files(pieces)
     if all(isinstance(x, np.ndarray) for x in pieces) and len({x.dtype for x in pieces}) == 1:
         # the joined array is the column's own: no further copy (pandas copies an array it is given otherwise)
-        return pd.Series(np.concatenate(pieces) if len(pieces) > 1 else pieces[0].copy(), copy=False)
+        return pd.Series(np.concatenate(pieces) if len(pieces) > 1 else _own(pieces[0], owned), copy=False)
     pieces = [pd.Series([None] * m) if x is None else pd.Series(x) if isinstance(x, np.ndarray) else x
               for x, m in zip(pieces, sizes)]
     if len(pieces) == 1:
@@ -157,11 +167,19 @@ def _join_values(pieces: list, sizes: list[int]) -> pd.Series:
     return joined.reset_index(drop=True)
 
 
-def _join_offsets(pieces: list, sizes: list[int]) -> pd.Series:
+def _join_offsets(pieces: list, sizes: list[int], owned: set[int]) -> pd.Series:
     """One offset column of every part (int32, -1 = none; a part without it: none) as an Int32 Series."""
-    a = np.concatenate([np.full(m, -1, np.int32) if x is None else x for x, m in zip(pieces, sizes)])
-    none = a < 0
-    a[none] = 0  # the joined array is the column's own: no further copy
+    if len(pieces) == 1 and pieces[0] is not None and pieces[0].dtype == np.int32:  # used as it is (never
+        a = _own(pieces[0], owned)                                                    # changed: it may be shared)
+        none = a < 0
+        if none.all():  # zeros not yet written (calloc): a column without offsets costs only its mask
+            a = np.zeros(len(a), np.int32)
+        elif none.any():
+            a = np.where(none, np.int32(0), a)
+    else:
+        a = np.concatenate([np.full(m, -1, np.int32) if x is None else x for x, m in zip(pieces, sizes)])
+        none = a < 0
+        a[none] = 0  # the joined array is the column's own: no further copy
     return pd.Series(pd.arrays.IntegerArray(a, none), copy=False)
 
 

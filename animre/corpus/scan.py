@@ -20,7 +20,8 @@ from .collector import Collector
 from .identify import Ident
 from .results import FileResult, error_row
 
-__all__ = ["process_file", "process_files", "scan", "worker_count", "batch_size", "advance", "PARALLEL_MIN_FILES"]
+__all__ = ["process_file", "process_files", "scan", "fast_runs", "worker_count", "batch_size", "advance",
+           "fast_batches", "PARALLEL_MIN_FILES", "SERIAL_BATCH", "FAST_BATCH", "FAST_BYTES"]
 
 def process_file(ident: Ident, parsers) -> FileResult:
     src, fmt = ident.src, ident.fmt
@@ -69,6 +70,8 @@ def _listing_error(src) -> dict:
 
 PARALLEL_MIN_FILES = 256  # below this, starting worker processes costs more than it saves
 SERIAL_BATCH = 64  # files parsed (and their tables concatenated) at a time in this process
+FAST_BATCH = 16384  # files a fixed-layout reader reads at once (each column one gather over all of them) ...
+FAST_BYTES = 32 << 20  # ... and at most this many of their bytes (a file larger than that: alone)
 _POOL_STATE: tuple | None = None  # (idents, parsers) inherited by forked workers: nothing of it is pickled
 
 
@@ -102,9 +105,10 @@ def process_files(idents: list[Ident], parsers) -> tuple[list[FileResult], dict]
 
     Consecutive files of one format with a fixed-layout reader
     (:func:`animre.tables.read.fast_reader`) are read at once, every column
-    one gather over all of them; when any of them is not read so, each of
-    them goes through :func:`process_file` (the fast reader, else the Kaitai
-    parse, with its exact error).
+    one gather over all of them; when any of them is not read so, the run is
+    read again in halves, down to runs of :data:`SPLIT_MIN` files, each of
+    which then goes through :func:`process_file` (the fast reader, else the
+    Kaitai parse, with its exact error).
     """
     results: list[FileResult] = []
     collector = Collector(every=len(idents) + 1)
@@ -116,23 +120,53 @@ def process_files(idents: list[Ident], parsers) -> tuple[list[FileResult], dict]
         while reader is not None and end < len(idents) and idents[end].fmt is fmt and idents[end].src.error is None:
             end += 1
         run = idents[k:end]
-        got = _read_at_once(run, reader) if reader is not None and len(run) > 1 else None
-        if got is not None:
-            collector.add_many([r.file for r in got[0]], got[1])
-            results.extend(got[0])
+        if reader is not None and len(run) > 1:
+            _read_run(run, _blobs(run), reader, parsers, collector, results)
         else:
-            for i in run:
-                r = process_file(i, parsers)
-                collector.add(r)
-                results.append(r)
+            _one_by_one(run, parsers, collector, results)
         k = end
     collector._flush()
     return results, collector.chunks
 
 
-def _read_at_once(run: list[Ident], reader) -> tuple[list[FileResult], dict] | None:
+SPLIT_MIN = 64  # a run the fixed reader cannot read at once is split in halves down to this many files
+
+
+def _read_run(run: list[Ident], blobs: list, reader, parsers, collector: Collector,
+              results: list[FileResult]) -> None:
+    got = _read_at_once(run, blobs, reader) if len(run) > 1 and all(b is not None for b in blobs) else None
+    if got is not None:
+        collector.add_many([r.file for r in got[0]], got[1])
+        results.extend(got[0])
+    elif len(run) > SPLIT_MIN:
+        h = len(run) // 2
+        _read_run(run[:h], blobs[:h], reader, parsers, collector, results)
+        _read_run(run[h:], blobs[h:], reader, parsers, collector, results)
+    else:
+        _one_by_one(run, parsers, collector, results)
+
+
+def _one_by_one(run: list[Ident], parsers, collector: Collector, results: list[FileResult]) -> None:
+    for i in run:
+        r = process_file(i, parsers)
+        collector.add(r)
+        results.append(r)
+
+
+def _blobs(run: list[Ident]) -> list[bytes | None]:
+    """The bytes of each file (None: it cannot be read; :func:`process_file` names the error)."""
+    out: list[bytes | None] = []
+    for i in run:
+        try:
+            out.append(read_source(i.src))
+        except Exception:  # noqa: BLE001 - that file is read on its own, and its own error named
+            out.append(None)
+    return out
+
+
+def _read_at_once(run: list[Ident], blobs: list[bytes], reader) -> tuple[list[FileResult], dict] | None:
     try:
-        tables = reader.read_many([read_source(i.src) for i in run])
+        tables = reader.read_many(blobs)
     except Exception:  # noqa: BLE001 - each file is then read on its own, and its own error named
         return None
     if tables is None:
@@ -147,33 +181,84 @@ def batch_size(n: int, workers: int) -> int:
     return max(16, min(256, -(-n // (workers * 4))))
 
 
+def fast_runs(todo: list[Ident], parsers) -> list[tuple[bool, int, int]]:
+    """``todo`` cut into consecutive runs ``(fast, start, end)``: files a fixed-layout reader reads
+    (:func:`animre.tables.read.fast_reader`), and the others."""
+    readers: dict[int, bool] = {}
+    runs: list[tuple[bool, int, int]] = []
+    for k, i in enumerate(todo):
+        fast = False
+        if i.fmt is not None and i.src.error is None:
+            got = readers.get(id(i.fmt))
+            if got is None:
+                got = readers[id(i.fmt)] = fast_reader(i.fmt, parsers) is not None
+            fast = got
+        if runs and runs[-1][0] == fast:
+            runs[-1] = (fast, runs[-1][1], k + 1)
+        else:
+            runs.append((fast, k, k + 1))
+    return runs
+
+
 def scan(todo: list[Ident], parsers, workers: int, parallel: bool, bar) -> Iterable[tuple[list, dict | None]]:
     """Parse every file of ``todo`` in order, in ``workers`` forked processes when ``parallel``.
 
     Yields ``(results, tables)``: a batch of files with their tables already
     concatenated (:func:`process_files`), in a worker or in this process.
+    Files a fixed-layout reader reads are read in this process in large batches (:func:`fast_batches`; a
+    worker's tables would cost more to send back than to read), while the workers parse the others.
     """
-    if parallel and workers > 1 and len(todo) > 1 and "fork" in mp.get_all_start_methods():
+    runs = fast_runs(todo, parsers)
+    slow = sum(e - s for fast, s, e in runs if not fast)
+    done = 0
+    if parallel and workers > 1 and slow > 1 and "fork" in mp.get_all_start_methods():
         global _POOL_STATE
         _POOL_STATE = (todo, parsers)
-        done = 0
         try:
             with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("fork")) as ex:
-                size = batch_size(len(todo), workers)
-                batches = [(k, min(k + size, len(todo))) for k in range(0, len(todo), size)]
-                for batch, tables in ex.map(process_batch, batches):
-                    done += len(batch)
-                    yield batch, tables
-                    advance(bar, batch)
+                size = batch_size(slow, workers)
+                jobs = {s: [ex.submit(process_batch, (k, min(k + size, e))) for k in range(s, e, size)]
+                        for fast, s, e in runs if not fast}
+                for fast, s, e in runs:
+                    if fast:
+                        for k, k2 in fast_batches(todo, s, e):
+                            batch, tables = process_files(todo[k:k2], parsers)
+                            done += len(batch)
+                            yield batch, tables
+                            advance(bar, batch)
+                        continue
+                    for job in jobs.pop(s):
+                        batch, tables = job.result()
+                        done += len(batch)
+                        yield batch, tables
+                        advance(bar, batch)
             return
         except Exception:  # noqa: BLE001 - a broken pool (e.g. a worker killed) falls back to one process
-            todo = todo[done:]
+            pass
         finally:
             _POOL_STATE = None
-    for k in range(0, len(todo), SERIAL_BATCH):
-        batch, tables = process_files(todo[k:k + SERIAL_BATCH], parsers)
-        yield batch, tables
-        advance(bar, batch)
+    for fast, s, e in runs:
+        s = max(s, done)
+        bounds = fast_batches(todo, s, e) if fast else [(k, min(k + SERIAL_BATCH, e))
+                                                        for k in range(s, e, SERIAL_BATCH)]
+        for k, k2 in bounds:
+            batch, tables = process_files(todo[k:k2], parsers)
+            yield batch, tables
+            advance(bar, batch)
+
+
+def fast_batches(todo: list[Ident], start: int, end: int) -> list[tuple[int, int]]:
+    """``todo[start:end]`` in batches of at most :data:`FAST_BATCH` files and :data:`FAST_BYTES` bytes."""
+    out, k, n, size = [], start, 0, 0
+    for j in range(start, end):
+        if n and (n == FAST_BATCH or size + todo[j].src.size > FAST_BYTES):
+            out.append((k, j))
+            k, n, size = j, 0, 0
+        n += 1
+        size += todo[j].src.size
+    if n:
+        out.append((k, end))
+    return out
 
 
 def advance(bar, done: list[FileResult]) -> None:
