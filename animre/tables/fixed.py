@@ -183,24 +183,29 @@ class FixedReader:
         data: dict[str, object] = {k: [kk[j] for kk in tr.keys] for j, k in enumerate(t.keys)}
         if typed:  # the same keys in every file
             data = {k: np.tile(np.array(v, dtype=np.int64), nfiles) for k, v in data.items()}
-        st = np.full((len(cols), n), -1, dtype=np.int64)
-        en = np.full((len(cols), n), -1, dtype=np.int64)
+        # offsets relative to each row's file, int32 (-1: none), written column by column
+        st = np.empty((len(cols), n), dtype=np.int32)
+        en = np.empty((len(cols), n), dtype=np.int32)
+        base = size = None
         for j, c in enumerate(cols):
             vals, s, e = self._column(f, place, tr, c, typed)
             if j < len(t.columns):
                 data[c.name] = vals
-            if s is not None:
-                st[j], en[j] = s, e
-                if c.role == "enum_name":  # a value no member names has no name, and so no range
-                    none = np.array([v is None for v in vals], dtype=bool)
-                    st[j][none] = en[j][none] = -1
-        base = place.root.offsets[file]
-        size = (place.root.ends - place.root.offsets)[file]
-        bad = (st < 0) | (st - base > size) | (en - base > size)
-        st -= base
-        en -= base
-        st[bad] = en[bad] = -1
-        return file, Chunk(list(data), data, [c.name for c in cols], st.astype(np.int32), en.astype(np.int32), n)
+            if s is None:
+                st[j] = en[j] = -1
+                continue
+            if base is None:
+                base = place.root.offsets[file]
+                size = (place.root.ends - place.root.offsets)[file]
+            s = np.broadcast_to(s, (n,)) - base
+            e = np.broadcast_to(e, (n,)) - base
+            bad = (s < -base) | (s > size) | (e > size)  # before the file's bytes, or past its end: none
+            if c.role == "enum_name":  # a value no member names has no name, and so no range
+                bad |= np.array([v is None for v in vals], dtype=bool)
+            if bad.any():
+                s[bad] = e[bad] = -1
+            st[j], en[j] = s, e
+        return file, Chunk(list(data), data, [c.name for c in cols], st, en, n)
 
     def _column(self, f: FileValues, place: _Placement, tr: _TableRows, c, typed: bool):
         if tr.rows is None:  # the elements of a primitive array
