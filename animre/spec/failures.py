@@ -9,6 +9,9 @@ would, so an outcome equals the ordinary compile's.
 
 from __future__ import annotations
 
+import ast
+import linecache
+import re
 import types
 
 from kaitaistruct import KaitaiStruct
@@ -72,7 +75,7 @@ def _classes(namespace: dict) -> list[type]:
     return out
 
 
-def value_failures(root: KaitaiStruct, file: str = "<bytes>") -> list[ParseError]:
+def value_failures(root: KaitaiStruct, file: str = "<bytes>", complete: bool = False) -> list[ParseError]:
     """Every instance of the tree that raises when read (value instances included), as ParseErrors.
 
     ``_fetch_instances()`` reads only positional instances; a Kaitai user who
@@ -82,9 +85,17 @@ def value_failures(root: KaitaiStruct, file: str = "<bytes>") -> list[ParseError
     compile's; one error per type and instance name (at most
     :data:`MAX_VALUE_FAILURES`), naming the instance's path and the offset
     of its object.
+
+    ``complete``: every object of the tree read all of its ``seq`` (``_read()`` and ``_fetch_instances()``
+    returned). A value instance that cannot raise then (:func:`_cannot_raise`: integer arithmetic over
+    numbers its object always reads) is not asked for, and objects from which no other instance can be
+    reached are not visited: what is reported is the same.
     """
     out: list[ParseError] = []
     if not _has_values(type(root)):
+        return out
+    props_of, visit = (_risky, _reaches_risk) if complete else (_props, None)
+    if visit is not None and not visit(type(root)):
         return out
     seen_obj: set[int] = set()
     seen_kind: set[tuple[type, str]] = set()
@@ -96,8 +107,7 @@ def value_failures(root: KaitaiStruct, file: str = "<bytes>") -> list[ParseError
             continue
         seen_obj.add(id(obj))
         t = type(obj)
-        props = _PROPS.get(t)
-        for name in (_props(t) if props is None else props):
+        for name in props_of(t):
             if f"_m_{name}" in obj.__dict__ or (type(obj), name) in seen_kind:
                 continue
             try:
@@ -110,14 +120,199 @@ def value_failures(root: KaitaiStruct, file: str = "<bytes>") -> list[ParseError
         for k in (getattr(obj, "_debug", None) or ()):
             v = d.get(k)
             if isinstance(v, KaitaiStruct):
-                stack.append((v, (item, debug_name(k), None)))
+                if visit is None or visit(type(v)):
+                    stack.append((v, (item, debug_name(k), None)))
             elif isinstance(v, list) and v:
                 first = next((el for el in v if el is not None), None)
                 if isinstance(first, KaitaiStruct):  # arrays of numbers and bytes hold no instances
                     nm = debug_name(k)
                     stack.extend((el, (item, nm, i)) for i, el in reversed(list(enumerate(v)))
-                                 if isinstance(el, KaitaiStruct))
+                                 if isinstance(el, KaitaiStruct) and (visit is None or visit(type(el))))
     return out
+
+
+# ----------------------------------------------------------------------------- instances that cannot fail
+
+_RISKY: dict[type, tuple[str, ...]] = {}
+_REACH: dict[type, bool] = {}
+_INT_READ = re.compile(r"^read_(?:[us][1248](?:le|be)?|bits_int_(?:be|le))$")
+_SAFE_BIN = (ast.Add, ast.Sub, ast.Mult, ast.BitAnd, ast.BitOr, ast.BitXor)
+_SAFE_CMP = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+_SAFE_UNARY = (ast.USub, ast.UAdd, ast.Invert, ast.Not)
+_MODULE_CLASSES: dict[tuple[str, int], dict[str, ast.ClassDef]] = {}
+
+
+def _class_def(cls: type) -> ast.ClassDef | None:
+    """The generated source of a parser class (from the module's file, or the source kept for a compiled one)."""
+    g = getattr(getattr(cls, "_read", None), "__globals__", None) or {}
+    path = g.get("__file__")
+    if not path:
+        return None
+    lines = linecache.getlines(path)
+    if not lines:
+        return None
+    key = (path, hash("".join(lines)))
+    found = _MODULE_CLASSES.get(key)
+    if found is None:
+        found = {}
+        try:
+            tree = ast.parse("".join(lines))
+        except SyntaxError:
+            tree = ast.Module(body=[], type_ignores=[])
+        todo = [(n, "") for n in tree.body]
+        while todo:
+            n, prefix = todo.pop()
+            if isinstance(n, ast.ClassDef):
+                found[prefix + n.name] = n
+                todo.extend((b, f"{prefix}{n.name}.") for b in n.body)
+        if len(_MODULE_CLASSES) > 256:
+            _MODULE_CLASSES.clear()
+        _MODULE_CLASSES[key] = found
+    return found.get(cls.__qualname__)
+
+
+def _methods(node: ast.ClassDef) -> dict[str, ast.FunctionDef]:
+    return {f.name: f for f in node.body if isinstance(f, ast.FunctionDef)}
+
+
+def _self_attr(n: ast.AST) -> str | None:
+    if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self":
+        return n.attr
+    return None
+
+
+def _int_fields(read: ast.FunctionDef | None) -> set[str]:
+    """Fields ``_read()`` always sets to an integer: a number read at its top level (no ``if``, loop or
+    ``try`` around it, no enum)."""
+    out: set[str] = set()
+    for st in read.body if read is not None else ():
+        if (isinstance(st, ast.Assign) and len(st.targets) == 1 and _self_attr(st.targets[0])
+                and isinstance(st.value, ast.Call) and not st.value.args and not st.value.keywords
+                and isinstance(st.value.func, ast.Attribute) and _self_attr(st.value.func.value) == "_io"
+                and _INT_READ.match(st.value.func.attr)):
+            out.add(_self_attr(st.targets[0]))
+    return out
+
+
+def _value_expr(fn: ast.FunctionDef, name: str) -> ast.AST | None:
+    """The expression of a generated value instance (``if hasattr(self, '_m_x'): return ...``, then
+    ``self._m_x = <expression>``, then the return); None for any other body."""
+    body = [st for st in fn.body if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant))]
+    if len(body) != 3 or not isinstance(body[0], ast.If) or not isinstance(body[2], ast.Return):
+        return None
+    test = body[0].test
+    if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "hasattr"
+            and len(test.args) == 2 and isinstance(test.args[1], ast.Constant) and test.args[1].value == f"_m_{name}"):
+        return None
+    st = body[1]
+    if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and _self_attr(st.targets[0]) == f"_m_{name}"):
+        return None
+    return st.value
+
+
+def _cannot_raise(cls: type) -> frozenset[str]:
+    """The value instances of ``cls`` that cannot raise once its ``_read()`` returned: integer expressions
+    (constants, ``+ - * & | ^ ~``, comparisons, ``and``/``or``/``not``, ``c ? a : b``, shifts by a constant of
+    at most 1024, ``//`` and ``%`` by a non-zero constant) over numbers ``_read()`` always reads and over such
+    instances of the same object. What the generated code says, read from its source; anything else may
+    raise."""
+    node = _class_def(cls)
+    if node is None:
+        return frozenset()
+    methods = _methods(node)
+    ints = _int_fields(methods.get("_read"))
+    props = set(_props(cls))
+    state: dict[str, bool] = {}
+
+    def safe_prop(name: str) -> bool:
+        if name not in state:
+            state[name] = False  # a cycle is not proven
+            fn = methods.get(name)
+            e = _value_expr(fn, name) if fn is not None else None
+            state[name] = e is not None and safe(e)
+        return state[name]
+
+    def safe(n: ast.AST) -> bool:
+        if isinstance(n, ast.Constant):
+            return type(n.value) in (int, bool)
+        a = _self_attr(n)
+        if a is not None:
+            return a in ints or (a in props and safe_prop(a))
+        if isinstance(n, ast.BinOp):
+            if not (safe(n.left) and safe(n.right)):
+                return False
+            if isinstance(n.op, _SAFE_BIN):
+                return True
+            k = n.right.value if isinstance(n.right, ast.Constant) and type(n.right.value) is int else None
+            if isinstance(n.op, (ast.LShift, ast.RShift)):
+                return k is not None and 0 <= k <= 1024
+            return isinstance(n.op, (ast.FloorDiv, ast.Mod)) and k not in (None, 0)
+        if isinstance(n, ast.UnaryOp):
+            return isinstance(n.op, _SAFE_UNARY) and safe(n.operand)
+        if isinstance(n, ast.Compare):
+            return all(isinstance(o, _SAFE_CMP) for o in n.ops) and all(map(safe, [n.left, *n.comparators]))
+        if isinstance(n, ast.BoolOp):
+            return all(map(safe, n.values))
+        if isinstance(n, ast.IfExp):
+            return safe(n.test) and safe(n.body) and safe(n.orelse)
+        return False
+
+    return frozenset(p for p in props if safe_prop(p))
+
+
+def _risky(cls: type) -> tuple[str, ...]:
+    """The value instances of ``cls`` that :func:`value_failures` asks for in a complete tree."""
+    out = _RISKY.get(cls)
+    if out is None:
+        safe = _cannot_raise(cls)
+        out = _RISKY[cls] = tuple(p for p in _props(cls) if p not in safe)
+    return out
+
+
+def _children(cls: type) -> set[type] | None:
+    """The parser classes whose objects ``cls``'s code makes (its fields, elements, instances); None when a
+    call of it names something that cannot be told."""
+    node = _class_def(cls)
+    g = getattr(getattr(cls, "_read", None), "__globals__", None)
+    if node is None or g is None:
+        return None
+    out: set[type] = set()
+    for fn in _methods(node).values():
+        for n in ast.walk(fn):
+            if not isinstance(n, ast.Call):
+                continue
+            chain, f = [], n.func
+            while isinstance(f, ast.Attribute):
+                chain.append(f.attr)
+                f = f.value
+            if not isinstance(f, ast.Name) or f.id not in g:
+                continue  # a method of self or of a stream, a local, a builtin
+            obj = g[f.id]
+            try:
+                for a in reversed(chain):
+                    obj = getattr(obj, a)
+            except AttributeError:
+                return None
+            if isinstance(obj, type) and issubclass(obj, KaitaiStruct):
+                out.add(obj)
+    return out
+
+
+def _reaches_risk(cls: type) -> bool:
+    """Whether an object of ``cls``, or one below it, may have an instance :func:`value_failures` asks for."""
+    got = _REACH.get(cls)
+    if got is None:
+        seen, todo, got = {cls}, [cls], False
+        while todo and not got:
+            c = todo.pop()
+            kids = _children(c)
+            got = kids is None or bool(_risky(c))
+            for k in kids or ():
+                if k not in seen:
+                    seen.add(k)
+                    todo.append(k)
+        _REACH[cls] = got
+    return got
 
 
 def _path(item) -> str:

@@ -134,6 +134,7 @@ def parse_bytes(data: bytes | BinaryIO, module: types.ModuleType, file: str = "<
         path, offset = locate_failure(root, exc)
         raise ParseError(file, path, offset, failure_reason(exc), partial=root) from exc
     if fetch_instances:
+        complete = True
         try:
             root._fetch_instances()
         except Exception as exc:  # noqa: BLE001 - every failure is reported with its location
@@ -142,7 +143,8 @@ def parse_bytes(data: bytes | BinaryIO, module: types.ModuleType, file: str = "<
             if instance_errors is None:
                 raise err from exc
             instance_errors.append(err)  # the seq parsed: its values stay, the instance is an error row
-        for err in value_failures(root, file):  # what the ordinary parser raises when a value is asked for
+            complete = False
+        for err in value_failures(root, file, complete):  # what the ordinary parser raises when a value is asked for
             if instance_errors is None:
                 raise err
             instance_errors.append(err)
