@@ -96,14 +96,11 @@ def collect_files(path: str | os.PathLike | Iterable, keep: Iterable[str] = ()) 
     if isinstance(path, (str, os.PathLike)):
         p = Path(path)
         if p.is_dir():
-            cut = len(str(p).rstrip(os.sep)) + 1  # the part of a found path below the folder, as a string:
-            files = sorted(                        # pathlib's relative_to per file costs more than the stat
-                f for f in p.rglob("*")
-                if not _hidden(str(f)[cut:])
-                and (_suffix(f.name) not in IGNORED_SUFFIXES or _suffix(f.name) in kept)
-                and f.is_file()
-            )
-            return p, files
+            found: list[list[str]] = []
+            _walk(str(p), [], kept, found)
+            found.sort()  # as the paths sort: part by part
+            top = str(p)
+            return p, [Path(os.path.join(top, *parts)) for parts in found]
         if p.is_file():
             return p.parent, [p]
         raise UsageError(f"{p}: no such file or folder")
@@ -118,9 +115,37 @@ def collect_files(path: str | os.PathLike | Iterable, keep: Iterable[str] = ()) 
     return root, files
 
 
-def _hidden(rel: str) -> bool:
-    """Whether a path below a folder (``a/.b/c``) has a part starting with a dot."""
-    return rel.startswith(".") or (os.sep + ".") in rel
+def _walk(folder: str, parts: list[str], kept: set[str], found: list[list[str]]) -> None:
+    """The files below ``folder`` (as lists of the parts below the top folder) into ``found``, as ``rglob``
+    finds them (one ``scandir`` per folder, no ``stat`` for a plain entry): hidden parts (a dot first) left
+    out, ignored suffixes left out unless ``kept``, symlinks to files kept, symlinked folders not entered,
+    folders that cannot be read skipped."""
+    try:
+        with os.scandir(folder) as it:
+            entries = list(it)
+    except PermissionError:
+        return
+    for e in entries:
+        name = e.name
+        if name.startswith("."):
+            continue
+        try:
+            is_dir = e.is_dir()
+        except OSError:
+            is_dir = False
+        if is_dir:
+            if not e.is_symlink():
+                _walk(e.path, parts + [name], kept, found)
+            continue
+        suffix = _suffix(name)
+        if suffix in IGNORED_SUFFIXES and suffix not in kept:
+            continue
+        try:
+            is_file = e.is_file()
+        except OSError:
+            is_file = False
+        if is_file:
+            found.append(parts + [name])
 
 
 def _suffix(name: str) -> str:
