@@ -29,6 +29,7 @@ class Ident:
     key: str | None
     by: str | None = None
     reason: str | None = None  # why no format reads it (a skipped file)
+    data: bytes | None = None  # its whole bytes when the listing read them all (a small file), until it is parsed
 
     @property
     def name(self) -> str:

@@ -20,7 +20,9 @@ from .model import Corpus
 from .results import FileResult
 from .scan import PARALLEL_MIN_FILES, scan, worker_count
 
-__all__ = ["open_corpus"]
+__all__ = ["open_corpus", "WHOLE_HEADS"]
+
+WHOLE_HEADS = 64 << 20  # the listing's first bytes of small files kept (whole files) for their parse, at most
 
 def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *,
                 specs: Iterable[str | os.PathLike] | str | os.PathLike | None = None,
@@ -78,7 +80,12 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *,
         names = [s.name for s in sources]
         spec_hashes: dict[str, str] = {}  # one spec hash per format per open
         idents = [identify(s, parsers, spec_hashes, reg) for s in sources]
-        for i in idents:  # the first bytes served detection; the corpus keeps no copy of them
+        budget = WHOLE_HEADS
+        for i in idents:  # the first bytes served detection; the corpus keeps no copy of them ...
+            head = i.src.head
+            if i.fmt is not None and i.src.error is None and len(head) == i.src.size and len(head) <= budget:
+                i.data = head  # ... but a file they hold whole is parsed from them (not read again)
+                budget -= len(head)
             i.src = replace(i.src, head=b"")
         sources = [i.src for i in idents]
         keys = {i.name: i.key for i in idents}
@@ -128,6 +135,8 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *,
         finally:
             if bar is not None:
                 bar.close()
+        for i in idents:
+            i.data = None
         clock.lap("parse and flatten")
         fresh = collector.tables()
         clock.lap("concatenate")

@@ -36,7 +36,8 @@ def process_file(ident: Ident, parsers) -> FileResult:
         return res
     try:
         later: list[ParseError] = []
-        res.chunks = read_tables(read_source(src), src.name, fmt, parsers, instance_errors=later)
+        res.chunks = read_tables(ident.data if ident.data is not None else read_source(src), src.name, fmt, parsers,
+                                 instance_errors=later)
         res.ok, res.status = True, "parsed"
         if later:  # the seq parsed, an instance did not: values kept, the instance is an error row
             res.error = error_row(later[0], fmt.name, src.container)
@@ -158,7 +159,7 @@ def _blobs(run: list[Ident]) -> list[bytes | None]:
     out: list[bytes | None] = []
     for i in run:
         try:
-            out.append(read_source(i.src))
+            out.append(i.data if i.data is not None else read_source(i.src))
         except Exception:  # noqa: BLE001 - that file is read on its own, and its own error named
             out.append(None)
     return out

@@ -87,3 +87,23 @@ def test_fast_batches_keep_their_bounds(samples_dir, tmp_path, monkeypatch):
         if t in whole.spans:
             for k in (0, 1):
                 pd.testing.assert_frame_equal(whole.spans[t][k], small.spans[t][k])
+
+
+def test_small_files_are_parsed_from_the_bytes_the_listing_hashed(samples_dir, tmp_path, monkeypatch):
+    """A file the listing read whole (at most 4 KiB) is not read again: what is parsed is what was hashed."""
+    d, planted = _frm_folder(samples_dir, tmp_path, n=80)
+    before = _open(d)
+
+    def no_second_read(src):
+        raise AssertionError(f"{src.name} read again")
+
+    monkeypatch.setattr(scan_mod, "read_source", no_second_read)
+    for fast in (True, False):
+        if not fast:
+            monkeypatch.setattr(scan_mod, "fast_reader", lambda fmt, parsers=None: None)
+        c = _open(d)
+        got = c.tables["frm"].set_index("file")["walk_speed"].to_dict()
+        assert {k: got[k] for k in planted} == planted
+        for t in before.tables:
+            pd.testing.assert_frame_equal(before.tables[t], c.tables[t])
+        pd.testing.assert_frame_equal(before.errors, c.errors)
