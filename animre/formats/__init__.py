@@ -40,6 +40,7 @@ MIN_SCORE = 0.3  #: a format claims a file from this confidence on
 TRIAL_SCORE = 0.2  #: a spec with no magic and no matching extension: only a trial parse can tell
 _SHIPPED: dict[str, Format] | None = None
 _SIGS: dict[tuple, Signature] = {}  # (spec id, spec text) -> its signature
+_SIG_OF: dict[int, tuple] = {}  # id of a spec object -> (that object, its signature): detection per file
 
 
 def _with_spec(fmt: Format, src: SpecSource, plugin: str) -> Format:
@@ -209,11 +210,17 @@ def signature_of(fmt: Format) -> Signature | None:
     src = fmt.source
     if src is None:
         return None
-    key = (src.id, src.text, tuple(t for *_, t in src.imports))  # never id(src): a spec read later may
+    got = _SIG_OF.get(id(src))  # the spec object itself is kept with it: its id is never another's
+    if got is not None and got[0] is src:
+        return got[1]
+    key = (src.id, src.text, tuple(t for *_, t in src.imports))  # never id(src) alone: a spec read later may
     # get the id of one garbage-collected
     sig = _SIGS.get(key)
     if sig is None:
         sig = _SIGS[key] = signature(src.doc)
+    if len(_SIG_OF) > 512:
+        _SIG_OF.clear()
+    _SIG_OF[id(src)] = (src, sig)
     return sig
 
 
