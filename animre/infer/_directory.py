@@ -36,7 +36,7 @@ from ._roles import type_name
 from ._rows import Rows, int_view
 from ._sample import Sample
 
-__all__ = ["directory_field", "earliest_start", "COUNT_AREA", "STRIDES", "MAX_COUNT"]
+__all__ = ["directory_field", "offset_directory", "earliest_start", "COUNT_AREA", "STRIDES", "MAX_COUNT"]
 
 
 def _blobs(samples: list[Sample], rows: Rows, at: int, n: np.ndarray) -> list[bytes]:
@@ -257,3 +257,86 @@ def earliest_start(rows: Rows, samples: list[Sample], count: np.ndarray, start: 
     why = (f"{k} record(s) before {start:#x} hold the offset column at +{j} ({w} bytes) too: the table starts at "
            f"{start - s * k:#x} with count + {k} records in {rows.n}/{rows.n} files" + (f" ({marks})" if marks else ""))
     return k, (j, w), why
+
+
+def _zero_or_in_file_share(rows: Rows, v4: np.ndarray) -> float:
+    """The share of the header's 32-bit integers that are zero or lie inside their file, never below what uniform
+    bytes give: the chance of one value of a directory's offset column (an empty entry holds 0) by coincidence."""
+    uniform = float(np.mean((rows.fsize + 2) / 2.0 ** 32))
+    return min(1.0, max(uniform, float((v4 <= rows.fsize[:, None]).mean()) if v4.size else 1.0))
+
+
+def offset_directory(rows: Rows, samples: list[Sample], views: dict, taken: np.ndarray, offsets: dict,
+                     alpha: float, endian: str) -> tuple[Field, Region] | None:
+    """The count field of a directory that an offset field points at (an archive's directory after its data:
+    ``pos: <offset>, repeat-expr: <count>``), or None.
+
+    No relation bounds such a table when it is not the last thing in every file. The evidence is in its records,
+    as for a directory after the header: for a count ``c``, a stride ``s`` and a confirmed offset ``o``, the ``c``
+    records at ``o`` of every file hold a column whose values lie inside the file (or are 0: an empty entry) in
+    every record of every file, with ``d`` distinct values that are not 0. The chance by coincidence is ``q ** d``
+    (``q``: the share of the header's integers that are 0 or inside the file, never below what uniform bytes
+    give); the guard multiplies it by every (offset, count, stride, column) tried. Among accepted candidates the
+    strongest evidence, then the smallest stride, wins (a multiple of the stride holds the same column)."""
+    if not rows.header or rows.n < 3 or rows.base.any() or not offsets:
+        return None
+    v4 = views[(4, endian)]
+    q = _zero_or_in_file_share(rows, v4)
+    if q >= 0.999:
+        return None
+    counts = []
+    for (w, e), v in views.items():
+        if w > 1 and e != endian:
+            continue
+        for o in range(min(v.shape[1], COUNT_AREA)):
+            if taken[o:o + w].any() or o % w:
+                continue
+            c = v[:, o]
+            if len(np.unique(c)) < MIN_DISTINCT or c.max() > MAX_COUNT:
+                continue
+            counts.append((o, w, c))
+    if not counts:
+        return None
+    n_tests = len(offsets) * len(counts) * len(STRIDES) * (max(STRIDES) // 4)
+    best = None
+    for name, (_f, at) in offsets.items():
+        at = np.asarray(at, np.int64)
+        if at.shape != (rows.n,):
+            continue
+        blobs = None
+        for o, w, c in counts:
+            for s in STRIDES:
+                k = np.minimum(c, PER_FILE)
+                if (at + s * c > rows.fsize).any() or not k.any():
+                    continue
+                if blobs is None:
+                    blobs = [samples[int(rows.file[i])].window(int(at[i]), PER_FILE * max(STRIDES))
+                             for i in range(rows.n)]
+                if any(len(b) < int(n) * s for b, n in zip(blobs, k)):
+                    continue
+                recs = [np.frombuffer(b[:int(n) * s], np.uint8).reshape(int(n), s) for b, n in zip(blobs, k) if n]
+                if len(recs) < MIN_DISTINCT:
+                    continue
+                z = np.concatenate([np.full(len(r), rows.fsize[i], np.int64)
+                                    for i, r in zip(np.flatnonzero(k), recs)])
+                vals = int_view(np.concatenate(recs), 4, endian)[:, ::4]
+                ok = (vals <= z[:, None]).all(axis=0)
+                for j in np.flatnonzero(ok):
+                    col = vals[:, j]
+                    d = len(np.unique(col[col > 0]))
+                    if d < MIN_DISTINCT:
+                        continue
+                    logp = d * math.log10(q)
+                    if not accepted(logp, n_tests, alpha):
+                        continue
+                    key = (logp, s, o, -w)  # the widest reading of one count: its high bytes are its own
+                    if best is None or key < best[0]:
+                        best = (key, name, o, w, c, s, 4 * int(j), d)
+    if best is None:
+        return None
+    (logp, _s, _o, _w), name, o, w, c, s, j, d = best
+    ev = (f"count x {s} of the records at {name}, which hold a value inside the file (or 0) at +{j} in every "
+          f"record of {rows.n}/{rows.n} files ({d} distinct; {len(np.unique(c))} distinct counts)")
+    f = Field(o, w, type_name(w, endian), "count", ev, rows.n, rows.n,
+              alternatives=[f"chance 10^{logp:.0f} x {n_tests} tests"])
+    return f, Region("", "records", name, stride=s, evidence=ev)

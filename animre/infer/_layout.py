@@ -20,7 +20,7 @@ import numpy as np
 from ._chain import chained_records
 from ._change import content_change
 from ._chunks import chunk_lengths, text_lengths
-from ._directory import directory_field, earliest_start
+from ._directory import directory_field, earliest_start, offset_directory
 from ._guard import accepted
 from ._limits import (
     MAX_RECORD_WIDTH,
@@ -386,6 +386,11 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
             got = directory_field(rows, samples, views, w.taken, alpha, w.endian)
             if got is not None:
                 _directory(got, w.fields, w.regions, w.taken, b0)
+        starts = {r.start for r in w.regions}
+        got = offset_directory(rows, samples, views, w.taken, {n: fv for n, fv in w.offsets.items() if n not in starts},
+                               alpha, w.endian)
+        if got is not None:
+            _directory(got, w.fields, w.regions, w.taken, b0)
         for f, reg in chunk_lengths(rows, samples, views, w.taken, alpha, w.endian) + \
                 text_lengths(rows, samples, views, w.taken, alpha, w.endian):
             if _claim(w.taken, f):

@@ -248,3 +248,45 @@ def test_a_version_s_layout_reads_a_next_file_shorter_than_any_seen_to_its_end()
     for name, data in _versions(2, seed=20, short=True):  # 5 to 9 bytes of data: fewer than in any file seen
         obj = parse_bytes(data, mod, name)
         assert obj._io.pos() == len(data)
+
+
+def _archive(n: int, seed: int, random_dir: bool = False) -> list[tuple[str, bytes]]:
+    """``ARCV``, a u4le entry count, a u4le offset to a directory after the data, then the data, the directory
+    (per entry: u4le offset and u4le size of its data, an 8-byte name) and a trailer of 1 to 40 random bytes, so
+    that no relation ends the directory at the file's end. ``random_dir``: random bytes where the directory is."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        k = rng.randrange(2, 30)
+        data, entries = b"", []
+        for j in range(k):
+            blob = bytes(rng.randrange(256) for _ in range(rng.randrange(0, 200)))
+            entries.append((12 + len(data) if blob else 0, len(blob), f"LUMP{j:03d}".encode()[:8]))
+            data += blob
+        directory = b"".join(struct.pack("<II", o, s) + name.ljust(8, b"\0") for o, s, name in entries)
+        if random_dir:
+            directory = bytes(rng.randrange(256) for _ in range(len(directory)))
+        trailer = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 41)))
+        out.append((f"a{i}.arc", b"ARCV" + struct.pack("<II", k, 12 + len(data)) + data + directory + trailer))
+    return out
+
+
+def test_a_count_of_the_entries_of_a_directory_an_offset_points_at_is_used_as_repeat_expr():
+    files = _archive(12, seed=31)
+    spec = animre.infer_spec(files, name="arcv")
+    doc = yaml.safe_load(spec.ksy)
+    (inst,) = [v for v in doc["instances"].values() if v.get("repeat") == "expr"]
+    assert inst["pos"] == "ofs_0x08" and inst["repeat-expr"] == "num_0x04", spec.ksy
+    mod = animre.spec.compile_spec(spec.ksy)
+    for name, data in _archive(3, seed=32):  # files not seen: every planted entry read where it is
+        obj = parse_bytes(data, mod, name)
+        k, at = struct.unpack_from("<II", data, 4)
+        recs = getattr(obj, next(iter(doc["instances"])))
+        assert len(recs) == k
+        first = doc["types"][inst["type"]]["seq"][0]["id"]  # the entry's data offset, as planted
+        assert [getattr(r, first) for r in recs] == [struct.unpack_from("<I", data, at + 16 * j)[0] for j in range(k)]
+
+
+def test_random_bytes_where_an_offset_points_are_no_directory():
+    spec = animre.infer_spec(_archive(12, seed=33, random_dir=True), name="arcr")
+    assert "repeat-expr" not in spec.ksy, spec.ksy
