@@ -73,15 +73,23 @@ class Agg(KaitaiStruct):
             self._debug = collections.defaultdict(dict)
 
         def _read(self):
-            self._debug['name_hash']['start'] = self._io.pos()
-            self.name_hash = self._io.read_u4le()
-            self._debug['name_hash']['end'] = self._io.pos()
-            self._debug['ofs_data']['start'] = self._io.pos()
-            self.ofs_data = self._io.read_u4le()
-            self._debug['ofs_data']['end'] = self._io.pos()
-            self._debug['len_data']['start'] = self._io.pos()
-            self.len_data = self._io.read_u4le()
-            self._debug['len_data']['end'] = self._io.pos()
+            _animre_r = _animre_run(self._io, 12, _animre_run_0)
+            if _animre_r is None:
+                self._debug['name_hash']['start'] = self._io.pos()
+                self.name_hash = self._io.read_u4le()
+                self._debug['name_hash']['end'] = self._io.pos()
+                self._debug['ofs_data']['start'] = self._io.pos()
+                self.ofs_data = self._io.read_u4le()
+                self._debug['ofs_data']['end'] = self._io.pos()
+                self._debug['len_data']['start'] = self._io.pos()
+                self.len_data = self._io.read_u4le()
+                self._debug['len_data']['end'] = self._io.pos()
+            else:
+                _animre_p, (self.name_hash, self.ofs_data, self.len_data,) = _animre_r
+                _animre_d = self._debug
+                _animre_d['name_hash'] = {'start': _animre_p + 0, 'end': _animre_p + 4}
+                _animre_d['ofs_data'] = {'start': _animre_p + 4, 'end': _animre_p + 8}
+                _animre_d['len_data'] = {'start': _animre_p + 8, 'end': _animre_p + 12}
 
 
         def _fetch_instances(self):
@@ -130,3 +138,10 @@ def _animre_bit_start(io, d):
 
 def _animre_bit_end(io, d):
     return io.pos()
+
+def _animre_run(io, n, unpack):  # animre replaces this (animre/spec/streams.py)
+    return None
+
+
+import struct as _animre_struct  # noqa: E402
+_animre_run_0 = _animre_struct.Struct('<III').unpack

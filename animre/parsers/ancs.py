@@ -149,12 +149,19 @@ class Ancs(KaitaiStruct):
             self._debug = collections.defaultdict(dict)
 
         def _read(self):
-            self._debug['id']['start'] = self._io.pos()
-            self.id = self._io.read_u4be()
-            self._debug['id']['end'] = self._io.pos()
-            self._debug['info_version']['start'] = self._io.pos()
-            self.info_version = self._io.read_u2be()
-            self._debug['info_version']['end'] = self._io.pos()
+            _animre_r = _animre_run(self._io, 6, _animre_run_0)
+            if _animre_r is None:
+                self._debug['id']['start'] = self._io.pos()
+                self.id = self._io.read_u4be()
+                self._debug['id']['end'] = self._io.pos()
+                self._debug['info_version']['start'] = self._io.pos()
+                self.info_version = self._io.read_u2be()
+                self._debug['info_version']['end'] = self._io.pos()
+            else:
+                _animre_p, (self.id, self.info_version,) = _animre_r
+                _animre_d = self._debug
+                _animre_d['id'] = {'start': _animre_p + 0, 'end': _animre_p + 4}
+                _animre_d['info_version'] = {'start': _animre_p + 4, 'end': _animre_p + 6}
             if not self.info_version >= 1:
                 raise kaitaistruct.ValidationLessThanError(1, self.info_version, self._io, u"/types/character/seq/1")
             if not self.info_version <= 10:
@@ -162,18 +169,27 @@ class Ancs(KaitaiStruct):
             self._debug['name']['start'] = self._io.pos()
             self.name = (self._io.read_bytes_term(0, False, True, True)).decode(u"ASCII")
             self._debug['name']['end'] = self._io.pos()
-            self._debug['model_id']['start'] = self._io.pos()
-            self.model_id = self._io.read_u4be()
-            self._debug['model_id']['end'] = self._io.pos()
-            self._debug['skin_id']['start'] = self._io.pos()
-            self.skin_id = self._io.read_u4be()
-            self._debug['skin_id']['end'] = self._io.pos()
-            self._debug['skeleton_id']['start'] = self._io.pos()
-            self.skeleton_id = self._io.read_u4be()
-            self._debug['skeleton_id']['end'] = self._io.pos()
-            self._debug['num_animation_names']['start'] = self._io.pos()
-            self.num_animation_names = self._io.read_u4be()
-            self._debug['num_animation_names']['end'] = self._io.pos()
+            _animre_r = _animre_run(self._io, 16, _animre_run_1)
+            if _animre_r is None:
+                self._debug['model_id']['start'] = self._io.pos()
+                self.model_id = self._io.read_u4be()
+                self._debug['model_id']['end'] = self._io.pos()
+                self._debug['skin_id']['start'] = self._io.pos()
+                self.skin_id = self._io.read_u4be()
+                self._debug['skin_id']['end'] = self._io.pos()
+                self._debug['skeleton_id']['start'] = self._io.pos()
+                self.skeleton_id = self._io.read_u4be()
+                self._debug['skeleton_id']['end'] = self._io.pos()
+                self._debug['num_animation_names']['start'] = self._io.pos()
+                self.num_animation_names = self._io.read_u4be()
+                self._debug['num_animation_names']['end'] = self._io.pos()
+            else:
+                _animre_p, (self.model_id, self.skin_id, self.skeleton_id, self.num_animation_names,) = _animre_r
+                _animre_d = self._debug
+                _animre_d['model_id'] = {'start': _animre_p + 0, 'end': _animre_p + 4}
+                _animre_d['skin_id'] = {'start': _animre_p + 4, 'end': _animre_p + 8}
+                _animre_d['skeleton_id'] = {'start': _animre_p + 8, 'end': _animre_p + 12}
+                _animre_d['num_animation_names'] = {'start': _animre_p + 12, 'end': _animre_p + 16}
             _ = self.num_animation_names
             if not _ * (6 if self.info_version < 10 else 5) <= self._io.size() - self._io.pos():
                 raise kaitaistruct.ValidationExprError(self.num_animation_names, self._io, u"/types/character/seq/6")
@@ -479,15 +495,23 @@ class Ancs(KaitaiStruct):
                 self.bone_name = (self._io.read_bytes_term(0, False, True, True)).decode(u"ASCII")
                 self._debug['bone_name']['end'] = self._io.pos()
 
-            self._debug['scale']['start'] = self._io.pos()
-            self.scale = self._io.read_f4be()
-            self._debug['scale']['end'] = self._io.pos()
-            self._debug['parented_mode']['start'] = self._io.pos()
-            self.parented_mode = self._io.read_u4be()
-            self._debug['parented_mode']['end'] = self._io.pos()
-            self._debug['flags']['start'] = self._io.pos()
-            self.flags = self._io.read_u4be()
-            self._debug['flags']['end'] = self._io.pos()
+            _animre_r = _animre_run(self._io, 12, _animre_run_2)
+            if _animre_r is None:
+                self._debug['scale']['start'] = self._io.pos()
+                self.scale = self._io.read_f4be()
+                self._debug['scale']['end'] = self._io.pos()
+                self._debug['parented_mode']['start'] = self._io.pos()
+                self.parented_mode = self._io.read_u4be()
+                self._debug['parented_mode']['end'] = self._io.pos()
+                self._debug['flags']['start'] = self._io.pos()
+                self.flags = self._io.read_u4be()
+                self._debug['flags']['end'] = self._io.pos()
+            else:
+                _animre_p, (self.scale, self.parented_mode, self.flags,) = _animre_r
+                _animre_d = self._debug
+                _animre_d['scale'] = {'start': _animre_p + 0, 'end': _animre_p + 4}
+                _animre_d['parented_mode'] = {'start': _animre_p + 4, 'end': _animre_p + 8}
+                _animre_d['flags'] = {'start': _animre_p + 8, 'end': _animre_p + 12}
 
 
         def _fetch_instances(self):
@@ -603,3 +627,12 @@ class Ancs(KaitaiStruct):
 
 def _animre_check(arr, io):  # animre replaces this with its guard (animre/spec/guard.py)
     pass
+
+def _animre_run(io, n, unpack):  # animre replaces this (animre/spec/streams.py)
+    return None
+
+
+import struct as _animre_struct  # noqa: E402
+_animre_run_0 = _animre_struct.Struct('>IH').unpack
+_animre_run_1 = _animre_struct.Struct('>IIII').unpack
+_animre_run_2 = _animre_struct.Struct('>fII').unpack

@@ -33,15 +33,23 @@ class Bk(KaitaiStruct):
         self._debug = collections.defaultdict(dict)
 
     def _read(self):
-        self._debug['file_id']['start'] = self._io.pos()
-        self.file_id = self._io.read_u4le()
-        self._debug['file_id']['end'] = self._io.pos()
-        self._debug['unknown_4']['start'] = self._io.pos()
-        self.unknown_4 = self._io.read_u1()
-        self._debug['unknown_4']['end'] = self._io.pos()
-        self._debug['width']['start'] = self._io.pos()
-        self.width = self._io.read_u2le()
-        self._debug['width']['end'] = self._io.pos()
+        _animre_r = _animre_run(self._io, 7, _animre_run_0)
+        if _animre_r is None:
+            self._debug['file_id']['start'] = self._io.pos()
+            self.file_id = self._io.read_u4le()
+            self._debug['file_id']['end'] = self._io.pos()
+            self._debug['unknown_4']['start'] = self._io.pos()
+            self.unknown_4 = self._io.read_u1()
+            self._debug['unknown_4']['end'] = self._io.pos()
+            self._debug['width']['start'] = self._io.pos()
+            self.width = self._io.read_u2le()
+            self._debug['width']['end'] = self._io.pos()
+        else:
+            _animre_p, (self.file_id, self.unknown_4, self.width,) = _animre_r
+            _animre_d = self._debug
+            _animre_d['file_id'] = {'start': _animre_p + 0, 'end': _animre_p + 4}
+            _animre_d['unknown_4'] = {'start': _animre_p + 4, 'end': _animre_p + 5}
+            _animre_d['width'] = {'start': _animre_p + 5, 'end': _animre_p + 7}
         if not self.width >= 1:
             raise kaitaistruct.ValidationLessThanError(1, self.width, self._io, u"/seq/2")
         self._debug['height']['start'] = self._io.pos()
@@ -171,24 +179,35 @@ class Bk(KaitaiStruct):
             self._debug = collections.defaultdict(dict)
 
         def _read(self):
-            self._debug['unknown_0']['start'] = self._io.pos()
-            self.unknown_0 = self._io.read_u1()
-            self._debug['unknown_0']['end'] = self._io.pos()
-            self._debug['chain_if_hit']['start'] = self._io.pos()
-            self.chain_if_hit = self._io.read_u1()
-            self._debug['chain_if_hit']['end'] = self._io.pos()
-            self._debug['chain_if_no_hit']['start'] = self._io.pos()
-            self.chain_if_no_hit = self._io.read_u1()
-            self._debug['chain_if_no_hit']['end'] = self._io.pos()
-            self._debug['repeat']['start'] = self._io.pos()
-            self.repeat = self._io.read_u1()
-            self._debug['repeat']['end'] = self._io.pos()
-            self._debug['probability']['start'] = self._io.pos()
-            self.probability = self._io.read_u2le()
-            self._debug['probability']['end'] = self._io.pos()
-            self._debug['hazard_damage']['start'] = self._io.pos()
-            self.hazard_damage = self._io.read_u1()
-            self._debug['hazard_damage']['end'] = self._io.pos()
+            _animre_r = _animre_run(self._io, 7, _animre_run_1)
+            if _animre_r is None:
+                self._debug['unknown_0']['start'] = self._io.pos()
+                self.unknown_0 = self._io.read_u1()
+                self._debug['unknown_0']['end'] = self._io.pos()
+                self._debug['chain_if_hit']['start'] = self._io.pos()
+                self.chain_if_hit = self._io.read_u1()
+                self._debug['chain_if_hit']['end'] = self._io.pos()
+                self._debug['chain_if_no_hit']['start'] = self._io.pos()
+                self.chain_if_no_hit = self._io.read_u1()
+                self._debug['chain_if_no_hit']['end'] = self._io.pos()
+                self._debug['repeat']['start'] = self._io.pos()
+                self.repeat = self._io.read_u1()
+                self._debug['repeat']['end'] = self._io.pos()
+                self._debug['probability']['start'] = self._io.pos()
+                self.probability = self._io.read_u2le()
+                self._debug['probability']['end'] = self._io.pos()
+                self._debug['hazard_damage']['start'] = self._io.pos()
+                self.hazard_damage = self._io.read_u1()
+                self._debug['hazard_damage']['end'] = self._io.pos()
+            else:
+                _animre_p, (self.unknown_0, self.chain_if_hit, self.chain_if_no_hit, self.repeat, self.probability, self.hazard_damage,) = _animre_r
+                _animre_d = self._debug
+                _animre_d['unknown_0'] = {'start': _animre_p + 0, 'end': _animre_p + 1}
+                _animre_d['chain_if_hit'] = {'start': _animre_p + 1, 'end': _animre_p + 2}
+                _animre_d['chain_if_no_hit'] = {'start': _animre_p + 2, 'end': _animre_p + 3}
+                _animre_d['repeat'] = {'start': _animre_p + 3, 'end': _animre_p + 4}
+                _animre_d['probability'] = {'start': _animre_p + 4, 'end': _animre_p + 6}
+                _animre_d['hazard_damage'] = {'start': _animre_p + 6, 'end': _animre_p + 7}
             self._debug['footer_string']['start'] = self._io.pos()
             self.footer_string = omf_common.OmfCommon.FooterString(self._io)
             self.footer_string._read()
@@ -262,3 +281,11 @@ class Bk(KaitaiStruct):
 
 def _animre_check(arr, io):  # animre replaces this with its guard (animre/spec/guard.py)
     pass
+
+def _animre_run(io, n, unpack):  # animre replaces this (animre/spec/streams.py)
+    return None
+
+
+import struct as _animre_struct  # noqa: E402
+_animre_run_0 = _animre_struct.Struct('<IBH').unpack
+_animre_run_1 = _animre_struct.Struct('<BBBBHB').unpack

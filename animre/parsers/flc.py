@@ -173,62 +173,94 @@ class Flc(KaitaiStruct):
             self._debug = collections.defaultdict(dict)
 
         def _read(self):
-            self._debug['len_file']['start'] = self._io.pos()
-            self.len_file = self._io.read_u4le()
-            self._debug['len_file']['end'] = self._io.pos()
-            self._debug['magic']['start'] = self._io.pos()
-            self.magic = self._io.read_u2le()
-            self._debug['magic']['end'] = self._io.pos()
+            _animre_r = _animre_run(self._io, 6, _animre_run_0)
+            if _animre_r is None:
+                self._debug['len_file']['start'] = self._io.pos()
+                self.len_file = self._io.read_u4le()
+                self._debug['len_file']['end'] = self._io.pos()
+                self._debug['magic']['start'] = self._io.pos()
+                self.magic = self._io.read_u2le()
+                self._debug['magic']['end'] = self._io.pos()
+            else:
+                _animre_p, (self.len_file, self.magic,) = _animre_r
+                _animre_d = self._debug
+                _animre_d['len_file'] = {'start': _animre_p + 0, 'end': _animre_p + 4}
+                _animre_d['magic'] = {'start': _animre_p + 4, 'end': _animre_p + 6}
             if not  ((self.magic == 44817) or (self.magic == 44818)) :
                 raise kaitaistruct.ValidationNotAnyOfError(self.magic, self._io, u"/types/flic_header/seq/1")
-            self._debug['num_frames']['start'] = self._io.pos()
-            self.num_frames = self._io.read_u2le()
-            self._debug['num_frames']['end'] = self._io.pos()
-            self._debug['width']['start'] = self._io.pos()
-            self.width = self._io.read_u2le()
-            self._debug['width']['end'] = self._io.pos()
-            self._debug['height']['start'] = self._io.pos()
-            self.height = self._io.read_u2le()
-            self._debug['height']['end'] = self._io.pos()
-            self._debug['depth']['start'] = self._io.pos()
-            self.depth = self._io.read_u2le()
-            self._debug['depth']['end'] = self._io.pos()
-            self._debug['flags']['start'] = self._io.pos()
-            self.flags = self._io.read_u2le()
-            self._debug['flags']['end'] = self._io.pos()
-            self._debug['speed']['start'] = self._io.pos()
-            self.speed = self._io.read_u4le()
-            self._debug['speed']['end'] = self._io.pos()
-            self._debug['reserved_14']['start'] = self._io.pos()
-            self.reserved_14 = self._io.read_u2le()
-            self._debug['reserved_14']['end'] = self._io.pos()
-            self._debug['created']['start'] = self._io.pos()
-            self.created = self._io.read_u4le()
-            self._debug['created']['end'] = self._io.pos()
-            self._debug['creator']['start'] = self._io.pos()
-            self.creator = self._io.read_u4le()
-            self._debug['creator']['end'] = self._io.pos()
-            self._debug['updated']['start'] = self._io.pos()
-            self.updated = self._io.read_u4le()
-            self._debug['updated']['end'] = self._io.pos()
-            self._debug['updater']['start'] = self._io.pos()
-            self.updater = self._io.read_u4le()
-            self._debug['updater']['end'] = self._io.pos()
-            self._debug['aspect_x']['start'] = self._io.pos()
-            self.aspect_x = self._io.read_u2le()
-            self._debug['aspect_x']['end'] = self._io.pos()
-            self._debug['aspect_y']['start'] = self._io.pos()
-            self.aspect_y = self._io.read_u2le()
-            self._debug['aspect_y']['end'] = self._io.pos()
+            _animre_r = _animre_run(self._io, 36, _animre_run_1)
+            if _animre_r is None:
+                self._debug['num_frames']['start'] = self._io.pos()
+                self.num_frames = self._io.read_u2le()
+                self._debug['num_frames']['end'] = self._io.pos()
+                self._debug['width']['start'] = self._io.pos()
+                self.width = self._io.read_u2le()
+                self._debug['width']['end'] = self._io.pos()
+                self._debug['height']['start'] = self._io.pos()
+                self.height = self._io.read_u2le()
+                self._debug['height']['end'] = self._io.pos()
+                self._debug['depth']['start'] = self._io.pos()
+                self.depth = self._io.read_u2le()
+                self._debug['depth']['end'] = self._io.pos()
+                self._debug['flags']['start'] = self._io.pos()
+                self.flags = self._io.read_u2le()
+                self._debug['flags']['end'] = self._io.pos()
+                self._debug['speed']['start'] = self._io.pos()
+                self.speed = self._io.read_u4le()
+                self._debug['speed']['end'] = self._io.pos()
+                self._debug['reserved_14']['start'] = self._io.pos()
+                self.reserved_14 = self._io.read_u2le()
+                self._debug['reserved_14']['end'] = self._io.pos()
+                self._debug['created']['start'] = self._io.pos()
+                self.created = self._io.read_u4le()
+                self._debug['created']['end'] = self._io.pos()
+                self._debug['creator']['start'] = self._io.pos()
+                self.creator = self._io.read_u4le()
+                self._debug['creator']['end'] = self._io.pos()
+                self._debug['updated']['start'] = self._io.pos()
+                self.updated = self._io.read_u4le()
+                self._debug['updated']['end'] = self._io.pos()
+                self._debug['updater']['start'] = self._io.pos()
+                self.updater = self._io.read_u4le()
+                self._debug['updater']['end'] = self._io.pos()
+                self._debug['aspect_x']['start'] = self._io.pos()
+                self.aspect_x = self._io.read_u2le()
+                self._debug['aspect_x']['end'] = self._io.pos()
+                self._debug['aspect_y']['start'] = self._io.pos()
+                self.aspect_y = self._io.read_u2le()
+                self._debug['aspect_y']['end'] = self._io.pos()
+            else:
+                _animre_p, (self.num_frames, self.width, self.height, self.depth, self.flags, self.speed, self.reserved_14, self.created, self.creator, self.updated, self.updater, self.aspect_x, self.aspect_y,) = _animre_r
+                _animre_d = self._debug
+                _animre_d['num_frames'] = {'start': _animre_p + 0, 'end': _animre_p + 2}
+                _animre_d['width'] = {'start': _animre_p + 2, 'end': _animre_p + 4}
+                _animre_d['height'] = {'start': _animre_p + 4, 'end': _animre_p + 6}
+                _animre_d['depth'] = {'start': _animre_p + 6, 'end': _animre_p + 8}
+                _animre_d['flags'] = {'start': _animre_p + 8, 'end': _animre_p + 10}
+                _animre_d['speed'] = {'start': _animre_p + 10, 'end': _animre_p + 14}
+                _animre_d['reserved_14'] = {'start': _animre_p + 14, 'end': _animre_p + 16}
+                _animre_d['created'] = {'start': _animre_p + 16, 'end': _animre_p + 20}
+                _animre_d['creator'] = {'start': _animre_p + 20, 'end': _animre_p + 24}
+                _animre_d['updated'] = {'start': _animre_p + 24, 'end': _animre_p + 28}
+                _animre_d['updater'] = {'start': _animre_p + 28, 'end': _animre_p + 32}
+                _animre_d['aspect_x'] = {'start': _animre_p + 32, 'end': _animre_p + 34}
+                _animre_d['aspect_y'] = {'start': _animre_p + 34, 'end': _animre_p + 36}
             self._debug['reserved_2a']['start'] = self._io.pos()
             self.reserved_2a = self._io.read_bytes(38)
             self._debug['reserved_2a']['end'] = self._io.pos()
-            self._debug['ofs_frame1']['start'] = self._io.pos()
-            self.ofs_frame1 = self._io.read_u4le()
-            self._debug['ofs_frame1']['end'] = self._io.pos()
-            self._debug['ofs_frame2']['start'] = self._io.pos()
-            self.ofs_frame2 = self._io.read_u4le()
-            self._debug['ofs_frame2']['end'] = self._io.pos()
+            _animre_r = _animre_run(self._io, 8, _animre_run_2)
+            if _animre_r is None:
+                self._debug['ofs_frame1']['start'] = self._io.pos()
+                self.ofs_frame1 = self._io.read_u4le()
+                self._debug['ofs_frame1']['end'] = self._io.pos()
+                self._debug['ofs_frame2']['start'] = self._io.pos()
+                self.ofs_frame2 = self._io.read_u4le()
+                self._debug['ofs_frame2']['end'] = self._io.pos()
+            else:
+                _animre_p, (self.ofs_frame1, self.ofs_frame2,) = _animre_r
+                _animre_d = self._debug
+                _animre_d['ofs_frame1'] = {'start': _animre_p + 0, 'end': _animre_p + 4}
+                _animre_d['ofs_frame2'] = {'start': _animre_p + 4, 'end': _animre_p + 8}
             self._debug['flicanim']['start'] = self._io.pos()
             self.flicanim = Flc.FlicanimHeader(self._io, self, self._root)
             self.flicanim._read()
@@ -253,36 +285,51 @@ class Flc(KaitaiStruct):
             self._debug = collections.defaultdict(dict)
 
         def _read(self):
-            self._debug['len_header']['start'] = self._io.pos()
-            self.len_header = self._io.read_u4le()
-            self._debug['len_header']['end'] = self._io.pos()
-            self._debug['flags']['start'] = self._io.pos()
-            self.flags = self._io.read_s4le()
-            self._debug['flags']['end'] = self._io.pos()
-            self._debug['num_anims']['start'] = self._io.pos()
-            self.num_anims = self._io.read_u2le()
-            self._debug['num_anims']['end'] = self._io.pos()
-            self._debug['anim_length']['start'] = self._io.pos()
-            self.anim_length = self._io.read_u2le()
-            self._debug['anim_length']['end'] = self._io.pos()
-            self._debug['x_offset']['start'] = self._io.pos()
-            self.x_offset = self._io.read_u2le()
-            self._debug['x_offset']['end'] = self._io.pos()
-            self._debug['y_offset']['start'] = self._io.pos()
-            self.y_offset = self._io.read_u2le()
-            self._debug['y_offset']['end'] = self._io.pos()
-            self._debug['xs_orig']['start'] = self._io.pos()
-            self.xs_orig = self._io.read_u2le()
-            self._debug['xs_orig']['end'] = self._io.pos()
-            self._debug['ys_orig']['start'] = self._io.pos()
-            self.ys_orig = self._io.read_u2le()
-            self._debug['ys_orig']['end'] = self._io.pos()
-            self._debug['anim_time']['start'] = self._io.pos()
-            self.anim_time = self._io.read_u4le()
-            self._debug['anim_time']['end'] = self._io.pos()
-            self._debug['directions']['start'] = self._io.pos()
-            self.directions = self._io.read_s4le()
-            self._debug['directions']['end'] = self._io.pos()
+            _animre_r = _animre_run(self._io, 28, _animre_run_3)
+            if _animre_r is None:
+                self._debug['len_header']['start'] = self._io.pos()
+                self.len_header = self._io.read_u4le()
+                self._debug['len_header']['end'] = self._io.pos()
+                self._debug['flags']['start'] = self._io.pos()
+                self.flags = self._io.read_s4le()
+                self._debug['flags']['end'] = self._io.pos()
+                self._debug['num_anims']['start'] = self._io.pos()
+                self.num_anims = self._io.read_u2le()
+                self._debug['num_anims']['end'] = self._io.pos()
+                self._debug['anim_length']['start'] = self._io.pos()
+                self.anim_length = self._io.read_u2le()
+                self._debug['anim_length']['end'] = self._io.pos()
+                self._debug['x_offset']['start'] = self._io.pos()
+                self.x_offset = self._io.read_u2le()
+                self._debug['x_offset']['end'] = self._io.pos()
+                self._debug['y_offset']['start'] = self._io.pos()
+                self.y_offset = self._io.read_u2le()
+                self._debug['y_offset']['end'] = self._io.pos()
+                self._debug['xs_orig']['start'] = self._io.pos()
+                self.xs_orig = self._io.read_u2le()
+                self._debug['xs_orig']['end'] = self._io.pos()
+                self._debug['ys_orig']['start'] = self._io.pos()
+                self.ys_orig = self._io.read_u2le()
+                self._debug['ys_orig']['end'] = self._io.pos()
+                self._debug['anim_time']['start'] = self._io.pos()
+                self.anim_time = self._io.read_u4le()
+                self._debug['anim_time']['end'] = self._io.pos()
+                self._debug['directions']['start'] = self._io.pos()
+                self.directions = self._io.read_s4le()
+                self._debug['directions']['end'] = self._io.pos()
+            else:
+                _animre_p, (self.len_header, self.flags, self.num_anims, self.anim_length, self.x_offset, self.y_offset, self.xs_orig, self.ys_orig, self.anim_time, self.directions,) = _animre_r
+                _animre_d = self._debug
+                _animre_d['len_header'] = {'start': _animre_p + 0, 'end': _animre_p + 4}
+                _animre_d['flags'] = {'start': _animre_p + 4, 'end': _animre_p + 8}
+                _animre_d['num_anims'] = {'start': _animre_p + 8, 'end': _animre_p + 10}
+                _animre_d['anim_length'] = {'start': _animre_p + 10, 'end': _animre_p + 12}
+                _animre_d['x_offset'] = {'start': _animre_p + 12, 'end': _animre_p + 14}
+                _animre_d['y_offset'] = {'start': _animre_p + 14, 'end': _animre_p + 16}
+                _animre_d['xs_orig'] = {'start': _animre_p + 16, 'end': _animre_p + 18}
+                _animre_d['ys_orig'] = {'start': _animre_p + 18, 'end': _animre_p + 20}
+                _animre_d['anim_time'] = {'start': _animre_p + 20, 'end': _animre_p + 24}
+                _animre_d['directions'] = {'start': _animre_p + 24, 'end': _animre_p + 28}
 
 
         def _fetch_instances(self):
@@ -299,21 +346,31 @@ class Flc(KaitaiStruct):
             self._debug = collections.defaultdict(dict)
 
         def _read(self):
-            self._debug['num_chunks']['start'] = self._io.pos()
-            self.num_chunks = self._io.read_u2le()
-            self._debug['num_chunks']['end'] = self._io.pos()
-            self._debug['delay']['start'] = self._io.pos()
-            self.delay = self._io.read_u2le()
-            self._debug['delay']['end'] = self._io.pos()
-            self._debug['reserved_4']['start'] = self._io.pos()
-            self.reserved_4 = self._io.read_u2le()
-            self._debug['reserved_4']['end'] = self._io.pos()
-            self._debug['width']['start'] = self._io.pos()
-            self.width = self._io.read_u2le()
-            self._debug['width']['end'] = self._io.pos()
-            self._debug['height']['start'] = self._io.pos()
-            self.height = self._io.read_u2le()
-            self._debug['height']['end'] = self._io.pos()
+            _animre_r = _animre_run(self._io, 10, _animre_run_4)
+            if _animre_r is None:
+                self._debug['num_chunks']['start'] = self._io.pos()
+                self.num_chunks = self._io.read_u2le()
+                self._debug['num_chunks']['end'] = self._io.pos()
+                self._debug['delay']['start'] = self._io.pos()
+                self.delay = self._io.read_u2le()
+                self._debug['delay']['end'] = self._io.pos()
+                self._debug['reserved_4']['start'] = self._io.pos()
+                self.reserved_4 = self._io.read_u2le()
+                self._debug['reserved_4']['end'] = self._io.pos()
+                self._debug['width']['start'] = self._io.pos()
+                self.width = self._io.read_u2le()
+                self._debug['width']['end'] = self._io.pos()
+                self._debug['height']['start'] = self._io.pos()
+                self.height = self._io.read_u2le()
+                self._debug['height']['end'] = self._io.pos()
+            else:
+                _animre_p, (self.num_chunks, self.delay, self.reserved_4, self.width, self.height,) = _animre_r
+                _animre_d = self._debug
+                _animre_d['num_chunks'] = {'start': _animre_p + 0, 'end': _animre_p + 2}
+                _animre_d['delay'] = {'start': _animre_p + 2, 'end': _animre_p + 4}
+                _animre_d['reserved_4'] = {'start': _animre_p + 4, 'end': _animre_p + 6}
+                _animre_d['width'] = {'start': _animre_p + 6, 'end': _animre_p + 8}
+                _animre_d['height'] = {'start': _animre_p + 8, 'end': _animre_p + 10}
             self._debug['chunks']['start'] = self._io.pos()
             self._debug['chunks']['arr'] = []
             self.chunks = []
@@ -404,12 +461,19 @@ class Flc(KaitaiStruct):
             self._debug = collections.defaultdict(dict)
 
         def _read(self):
-            self._debug['num_skip']['start'] = self._io.pos()
-            self.num_skip = self._io.read_u1()
-            self._debug['num_skip']['end'] = self._io.pos()
-            self._debug['num_colors_raw']['start'] = self._io.pos()
-            self.num_colors_raw = self._io.read_u1()
-            self._debug['num_colors_raw']['end'] = self._io.pos()
+            _animre_r = _animre_run(self._io, 2, _animre_run_5)
+            if _animre_r is None:
+                self._debug['num_skip']['start'] = self._io.pos()
+                self.num_skip = self._io.read_u1()
+                self._debug['num_skip']['end'] = self._io.pos()
+                self._debug['num_colors_raw']['start'] = self._io.pos()
+                self.num_colors_raw = self._io.read_u1()
+                self._debug['num_colors_raw']['end'] = self._io.pos()
+            else:
+                _animre_p, (self.num_skip, self.num_colors_raw,) = _animre_r
+                _animre_d = self._debug
+                _animre_d['num_skip'] = {'start': _animre_p + 0, 'end': _animre_p + 1}
+                _animre_d['num_colors_raw'] = {'start': _animre_p + 1, 'end': _animre_p + 2}
             self._debug['colors']['start'] = self._io.pos()
             self._debug['colors']['arr'] = []
             self.colors = []
@@ -454,15 +518,23 @@ class Flc(KaitaiStruct):
             self._debug = collections.defaultdict(dict)
 
         def _read(self):
-            self._debug['height']['start'] = self._io.pos()
-            self.height = self._io.read_u2le()
-            self._debug['height']['end'] = self._io.pos()
-            self._debug['width']['start'] = self._io.pos()
-            self.width = self._io.read_u2le()
-            self._debug['width']['end'] = self._io.pos()
-            self._debug['color_translation']['start'] = self._io.pos()
-            self.color_translation = self._io.read_u2le()
-            self._debug['color_translation']['end'] = self._io.pos()
+            _animre_r = _animre_run(self._io, 6, _animre_run_6)
+            if _animre_r is None:
+                self._debug['height']['start'] = self._io.pos()
+                self.height = self._io.read_u2le()
+                self._debug['height']['end'] = self._io.pos()
+                self._debug['width']['start'] = self._io.pos()
+                self.width = self._io.read_u2le()
+                self._debug['width']['end'] = self._io.pos()
+                self._debug['color_translation']['start'] = self._io.pos()
+                self.color_translation = self._io.read_u2le()
+                self._debug['color_translation']['end'] = self._io.pos()
+            else:
+                _animre_p, (self.height, self.width, self.color_translation,) = _animre_r
+                _animre_d = self._debug
+                _animre_d['height'] = {'start': _animre_p + 0, 'end': _animre_p + 2}
+                _animre_d['width'] = {'start': _animre_p + 2, 'end': _animre_p + 4}
+                _animre_d['color_translation'] = {'start': _animre_p + 4, 'end': _animre_p + 6}
             self._debug['data']['start'] = self._io.pos()
             self.data = self._io.read_bytes_full()
             self._debug['data']['end'] = self._io.pos()
@@ -481,15 +553,23 @@ class Flc(KaitaiStruct):
             self._debug = collections.defaultdict(dict)
 
         def _read(self):
-            self._debug['r']['start'] = self._io.pos()
-            self.r = self._io.read_u1()
-            self._debug['r']['end'] = self._io.pos()
-            self._debug['g']['start'] = self._io.pos()
-            self.g = self._io.read_u1()
-            self._debug['g']['end'] = self._io.pos()
-            self._debug['b']['start'] = self._io.pos()
-            self.b = self._io.read_u1()
-            self._debug['b']['end'] = self._io.pos()
+            _animre_r = _animre_run(self._io, 3, _animre_run_7)
+            if _animre_r is None:
+                self._debug['r']['start'] = self._io.pos()
+                self.r = self._io.read_u1()
+                self._debug['r']['end'] = self._io.pos()
+                self._debug['g']['start'] = self._io.pos()
+                self.g = self._io.read_u1()
+                self._debug['g']['end'] = self._io.pos()
+                self._debug['b']['start'] = self._io.pos()
+                self.b = self._io.read_u1()
+                self._debug['b']['end'] = self._io.pos()
+            else:
+                _animre_p, (self.r, self.g, self.b,) = _animre_r
+                _animre_d = self._debug
+                _animre_d['r'] = {'start': _animre_p + 0, 'end': _animre_p + 1}
+                _animre_d['g'] = {'start': _animre_p + 1, 'end': _animre_p + 2}
+                _animre_d['b'] = {'start': _animre_p + 2, 'end': _animre_p + 3}
 
 
         def _fetch_instances(self):
@@ -674,3 +754,17 @@ def _animre_bit_start(io, d):
 
 def _animre_bit_end(io, d):
     return io.pos()
+
+def _animre_run(io, n, unpack):  # animre replaces this (animre/spec/streams.py)
+    return None
+
+
+import struct as _animre_struct  # noqa: E402
+_animre_run_0 = _animre_struct.Struct('<IH').unpack
+_animre_run_1 = _animre_struct.Struct('<HHHHHIHIIIIHH').unpack
+_animre_run_2 = _animre_struct.Struct('<II').unpack
+_animre_run_3 = _animre_struct.Struct('<IiHHHHHHIi').unpack
+_animre_run_4 = _animre_struct.Struct('<HHHHH').unpack
+_animre_run_5 = _animre_struct.Struct('<BB').unpack
+_animre_run_6 = _animre_struct.Struct('<HHH').unpack
+_animre_run_7 = _animre_struct.Struct('<BBB').unpack

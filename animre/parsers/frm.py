@@ -71,15 +71,23 @@ class Frm(KaitaiStruct):
         self._debug = collections.defaultdict(dict)
 
     def _read(self):
-        self._debug['unknown_magic']['start'] = self._io.pos()
-        self.unknown_magic = self._io.read_u1()
-        self._debug['unknown_magic']['end'] = self._io.pos()
-        self._debug['eye_x']['start'] = self._io.pos()
-        self.eye_x = self._io.read_s2le()
-        self._debug['eye_x']['end'] = self._io.pos()
-        self._debug['eye_y']['start'] = self._io.pos()
-        self.eye_y = self._io.read_s2le()
-        self._debug['eye_y']['end'] = self._io.pos()
+        _animre_r = _animre_run(self._io, 5, _animre_run_0)
+        if _animre_r is None:
+            self._debug['unknown_magic']['start'] = self._io.pos()
+            self.unknown_magic = self._io.read_u1()
+            self._debug['unknown_magic']['end'] = self._io.pos()
+            self._debug['eye_x']['start'] = self._io.pos()
+            self.eye_x = self._io.read_s2le()
+            self._debug['eye_x']['end'] = self._io.pos()
+            self._debug['eye_y']['start'] = self._io.pos()
+            self.eye_y = self._io.read_s2le()
+            self._debug['eye_y']['end'] = self._io.pos()
+        else:
+            _animre_p, (self.unknown_magic, self.eye_x, self.eye_y,) = _animre_r
+            _animre_d = self._debug
+            _animre_d['unknown_magic'] = {'start': _animre_p + 0, 'end': _animre_p + 1}
+            _animre_d['eye_x'] = {'start': _animre_p + 1, 'end': _animre_p + 3}
+            _animre_d['eye_y'] = {'start': _animre_p + 3, 'end': _animre_p + 5}
         self._debug['x_offsets']['start'] = self._io.pos()
         self._debug['x_offsets']['arr'] = []
         self._raw_x_offsets = []
@@ -124,18 +132,27 @@ class Frm(KaitaiStruct):
             self._debug['idle_delays']['arr'][i]['end'] = self._io.pos()
 
         self._debug['idle_delays']['end'] = self._io.pos()
-        self._debug['idle_interval']['start'] = self._io.pos()
-        self.idle_interval = self._io.read_u4le()
-        self._debug['idle_interval']['end'] = self._io.pos()
-        self._debug['walk_speed']['start'] = self._io.pos()
-        self.walk_speed = self._io.read_u4le()
-        self._debug['walk_speed']['end'] = self._io.pos()
-        self._debug['shoot_speed']['start'] = self._io.pos()
-        self.shoot_speed = self._io.read_u4le()
-        self._debug['shoot_speed']['end'] = self._io.pos()
-        self._debug['fly_speed']['start'] = self._io.pos()
-        self.fly_speed = self._io.read_u4le()
-        self._debug['fly_speed']['end'] = self._io.pos()
+        _animre_r = _animre_run(self._io, 16, _animre_run_1)
+        if _animre_r is None:
+            self._debug['idle_interval']['start'] = self._io.pos()
+            self.idle_interval = self._io.read_u4le()
+            self._debug['idle_interval']['end'] = self._io.pos()
+            self._debug['walk_speed']['start'] = self._io.pos()
+            self.walk_speed = self._io.read_u4le()
+            self._debug['walk_speed']['end'] = self._io.pos()
+            self._debug['shoot_speed']['start'] = self._io.pos()
+            self.shoot_speed = self._io.read_u4le()
+            self._debug['shoot_speed']['end'] = self._io.pos()
+            self._debug['fly_speed']['start'] = self._io.pos()
+            self.fly_speed = self._io.read_u4le()
+            self._debug['fly_speed']['end'] = self._io.pos()
+        else:
+            _animre_p, (self.idle_interval, self.walk_speed, self.shoot_speed, self.fly_speed,) = _animre_r
+            _animre_d = self._debug
+            _animre_d['idle_interval'] = {'start': _animre_p + 0, 'end': _animre_p + 4}
+            _animre_d['walk_speed'] = {'start': _animre_p + 4, 'end': _animre_p + 8}
+            _animre_d['shoot_speed'] = {'start': _animre_p + 8, 'end': _animre_p + 12}
+            _animre_d['fly_speed'] = {'start': _animre_p + 12, 'end': _animre_p + 16}
         self._debug['projectile_offsets']['start'] = self._io.pos()
         self._debug['projectile_offsets']['arr'] = []
         self.projectile_offsets = []
@@ -165,12 +182,19 @@ class Frm(KaitaiStruct):
             self._debug['projectile_angles']['arr'][i]['end'] = self._io.pos()
 
         self._debug['projectile_angles']['end'] = self._io.pos()
-        self._debug['troop_box_left']['start'] = self._io.pos()
-        self.troop_box_left = self._io.read_s4le()
-        self._debug['troop_box_left']['end'] = self._io.pos()
-        self._debug['troop_box_right']['start'] = self._io.pos()
-        self.troop_box_right = self._io.read_s4le()
-        self._debug['troop_box_right']['end'] = self._io.pos()
+        _animre_r = _animre_run(self._io, 8, _animre_run_2)
+        if _animre_r is None:
+            self._debug['troop_box_left']['start'] = self._io.pos()
+            self.troop_box_left = self._io.read_s4le()
+            self._debug['troop_box_left']['end'] = self._io.pos()
+            self._debug['troop_box_right']['start'] = self._io.pos()
+            self.troop_box_right = self._io.read_s4le()
+            self._debug['troop_box_right']['end'] = self._io.pos()
+        else:
+            _animre_p, (self.troop_box_left, self.troop_box_right,) = _animre_r
+            _animre_d = self._debug
+            _animre_d['troop_box_left'] = {'start': _animre_p + 0, 'end': _animre_p + 4}
+            _animre_d['troop_box_right'] = {'start': _animre_p + 4, 'end': _animre_p + 8}
         self._debug['num_frames_raw']['start'] = self._io.pos()
         self._debug['num_frames_raw']['arr'] = []
         self.num_frames_raw = []
@@ -368,12 +392,19 @@ class Frm(KaitaiStruct):
             self._debug = collections.defaultdict(dict)
 
         def _read(self):
-            self._debug['x']['start'] = self._io.pos()
-            self.x = self._io.read_s2le()
-            self._debug['x']['end'] = self._io.pos()
-            self._debug['y']['start'] = self._io.pos()
-            self.y = self._io.read_s2le()
-            self._debug['y']['end'] = self._io.pos()
+            _animre_r = _animre_run(self._io, 4, _animre_run_3)
+            if _animre_r is None:
+                self._debug['x']['start'] = self._io.pos()
+                self.x = self._io.read_s2le()
+                self._debug['x']['end'] = self._io.pos()
+                self._debug['y']['start'] = self._io.pos()
+                self.y = self._io.read_s2le()
+                self._debug['y']['end'] = self._io.pos()
+            else:
+                _animre_p, (self.x, self.y,) = _animre_r
+                _animre_d = self._debug
+                _animre_d['x'] = {'start': _animre_p + 0, 'end': _animre_p + 2}
+                _animre_d['y'] = {'start': _animre_p + 2, 'end': _animre_p + 4}
 
 
         def _fetch_instances(self):
@@ -411,3 +442,13 @@ def _animre_bit_start(io, d):
 
 def _animre_bit_end(io, d):
     return io.pos()
+
+def _animre_run(io, n, unpack):  # animre replaces this (animre/spec/streams.py)
+    return None
+
+
+import struct as _animre_struct  # noqa: E402
+_animre_run_0 = _animre_struct.Struct('<Bhh').unpack
+_animre_run_1 = _animre_struct.Struct('<IIII').unpack
+_animre_run_2 = _animre_struct.Struct('<ii').unpack
+_animre_run_3 = _animre_struct.Struct('<hh').unpack

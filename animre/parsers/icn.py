@@ -80,24 +80,35 @@ class Icn(KaitaiStruct):
             self._debug = collections.defaultdict(dict)
 
         def _read(self):
-            self._debug['offset_x']['start'] = self._io.pos()
-            self.offset_x = self._io.read_s2le()
-            self._debug['offset_x']['end'] = self._io.pos()
-            self._debug['offset_y']['start'] = self._io.pos()
-            self.offset_y = self._io.read_s2le()
-            self._debug['offset_y']['end'] = self._io.pos()
-            self._debug['width']['start'] = self._io.pos()
-            self.width = self._io.read_u2le()
-            self._debug['width']['end'] = self._io.pos()
-            self._debug['height']['start'] = self._io.pos()
-            self.height = self._io.read_u2le()
-            self._debug['height']['end'] = self._io.pos()
-            self._debug['type_byte']['start'] = self._io.pos()
-            self.type_byte = self._io.read_u1()
-            self._debug['type_byte']['end'] = self._io.pos()
-            self._debug['ofs_data']['start'] = self._io.pos()
-            self.ofs_data = self._io.read_u4le()
-            self._debug['ofs_data']['end'] = self._io.pos()
+            _animre_r = _animre_run(self._io, 13, _animre_run_0)
+            if _animre_r is None:
+                self._debug['offset_x']['start'] = self._io.pos()
+                self.offset_x = self._io.read_s2le()
+                self._debug['offset_x']['end'] = self._io.pos()
+                self._debug['offset_y']['start'] = self._io.pos()
+                self.offset_y = self._io.read_s2le()
+                self._debug['offset_y']['end'] = self._io.pos()
+                self._debug['width']['start'] = self._io.pos()
+                self.width = self._io.read_u2le()
+                self._debug['width']['end'] = self._io.pos()
+                self._debug['height']['start'] = self._io.pos()
+                self.height = self._io.read_u2le()
+                self._debug['height']['end'] = self._io.pos()
+                self._debug['type_byte']['start'] = self._io.pos()
+                self.type_byte = self._io.read_u1()
+                self._debug['type_byte']['end'] = self._io.pos()
+                self._debug['ofs_data']['start'] = self._io.pos()
+                self.ofs_data = self._io.read_u4le()
+                self._debug['ofs_data']['end'] = self._io.pos()
+            else:
+                _animre_p, (self.offset_x, self.offset_y, self.width, self.height, self.type_byte, self.ofs_data,) = _animre_r
+                _animre_d = self._debug
+                _animre_d['offset_x'] = {'start': _animre_p + 0, 'end': _animre_p + 2}
+                _animre_d['offset_y'] = {'start': _animre_p + 2, 'end': _animre_p + 4}
+                _animre_d['width'] = {'start': _animre_p + 4, 'end': _animre_p + 6}
+                _animre_d['height'] = {'start': _animre_p + 6, 'end': _animre_p + 8}
+                _animre_d['type_byte'] = {'start': _animre_p + 8, 'end': _animre_p + 9}
+                _animre_d['ofs_data'] = {'start': _animre_p + 9, 'end': _animre_p + 13}
 
 
         def _fetch_instances(self):
@@ -160,3 +171,10 @@ class Icn(KaitaiStruct):
 
 def _animre_check(arr, io):  # animre replaces this with its guard (animre/spec/guard.py)
     pass
+
+def _animre_run(io, n, unpack):  # animre replaces this (animre/spec/streams.py)
+    return None
+
+
+import struct as _animre_struct  # noqa: E402
+_animre_run_0 = _animre_struct.Struct('<hhHHBI').unpack

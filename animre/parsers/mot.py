@@ -131,12 +131,19 @@ class Mot(KaitaiStruct):
         self._debug = collections.defaultdict(dict)
 
     def _read(self):
-        self._debug['unknown_0']['start'] = self._io.pos()
-        self.unknown_0 = self._io.read_u4be()
-        self._debug['unknown_0']['end'] = self._io.pos()
-        self._debug['num_anim_ids']['start'] = self._io.pos()
-        self.num_anim_ids = self._io.read_u4be()
-        self._debug['num_anim_ids']['end'] = self._io.pos()
+        _animre_r = _animre_run(self._io, 8, _animre_run_0)
+        if _animre_r is None:
+            self._debug['unknown_0']['start'] = self._io.pos()
+            self.unknown_0 = self._io.read_u4be()
+            self._debug['unknown_0']['end'] = self._io.pos()
+            self._debug['num_anim_ids']['start'] = self._io.pos()
+            self.num_anim_ids = self._io.read_u4be()
+            self._debug['num_anim_ids']['end'] = self._io.pos()
+        else:
+            _animre_p, (self.unknown_0, self.num_anim_ids,) = _animre_r
+            _animre_d = self._debug
+            _animre_d['unknown_0'] = {'start': _animre_p + 0, 'end': _animre_p + 4}
+            _animre_d['num_anim_ids'] = {'start': _animre_p + 4, 'end': _animre_p + 8}
         _ = self.num_anim_ids
         if not _ * 4 <= self._io.size() - 16:
             raise kaitaistruct.ValidationExprError(self.num_anim_ids, self._io, u"/seq/1")
@@ -437,15 +444,23 @@ class Mot(KaitaiStruct):
             _ = self.num_tracks
             if not _ * 32 <= self._io.size() - self._io.pos():
                 raise kaitaistruct.ValidationExprError(self.num_tracks, self._io, u"/types/gnta/seq/0")
-            self._debug['len_header']['start'] = self._io.pos()
-            self.len_header = self._io.read_u4be()
-            self._debug['len_header']['end'] = self._io.pos()
-            self._debug['play_speed']['start'] = self._io.pos()
-            self.play_speed = self._io.read_f4be()
-            self._debug['play_speed']['end'] = self._io.pos()
-            self._debug['end_time']['start'] = self._io.pos()
-            self.end_time = self._io.read_f4be()
-            self._debug['end_time']['end'] = self._io.pos()
+            _animre_r = _animre_run(self._io, 12, _animre_run_1)
+            if _animre_r is None:
+                self._debug['len_header']['start'] = self._io.pos()
+                self.len_header = self._io.read_u4be()
+                self._debug['len_header']['end'] = self._io.pos()
+                self._debug['play_speed']['start'] = self._io.pos()
+                self.play_speed = self._io.read_f4be()
+                self._debug['play_speed']['end'] = self._io.pos()
+                self._debug['end_time']['start'] = self._io.pos()
+                self.end_time = self._io.read_f4be()
+                self._debug['end_time']['end'] = self._io.pos()
+            else:
+                _animre_p, (self.len_header, self.play_speed, self.end_time,) = _animre_r
+                _animre_d = self._debug
+                _animre_d['len_header'] = {'start': _animre_p + 0, 'end': _animre_p + 4}
+                _animre_d['play_speed'] = {'start': _animre_p + 4, 'end': _animre_p + 8}
+                _animre_d['end_time'] = {'start': _animre_p + 8, 'end': _animre_p + 12}
             self._debug['tracks']['start'] = self._io.pos()
             self._debug['tracks']['arr'] = []
             self.tracks = []
@@ -532,12 +547,19 @@ class Mot(KaitaiStruct):
             self._debug = collections.defaultdict(dict)
 
         def _read(self):
-            self._debug['flags']['start'] = self._io.pos()
-            self.flags = self._io.read_u2be()
-            self._debug['flags']['end'] = self._io.pos()
-            self._debug['track_flags']['start'] = self._io.pos()
-            self.track_flags = self._io.read_u2be()
-            self._debug['track_flags']['end'] = self._io.pos()
+            _animre_r = _animre_run(self._io, 4, _animre_run_2)
+            if _animre_r is None:
+                self._debug['flags']['start'] = self._io.pos()
+                self.flags = self._io.read_u2be()
+                self._debug['flags']['end'] = self._io.pos()
+                self._debug['track_flags']['start'] = self._io.pos()
+                self.track_flags = self._io.read_u2be()
+                self._debug['track_flags']['end'] = self._io.pos()
+            else:
+                _animre_p, (self.flags, self.track_flags,) = _animre_r
+                _animre_d = self._debug
+                _animre_d['flags'] = {'start': _animre_p + 0, 'end': _animre_p + 2}
+                _animre_d['track_flags'] = {'start': _animre_p + 2, 'end': _animre_p + 4}
             self._debug['bone_id']['start'] = self._io.pos()
             self.bone_id = KaitaiStream.resolve_enum(Mot.Bone, self._io.read_u2be())
             self._debug['bone_id']['end'] = self._io.pos()
@@ -547,15 +569,23 @@ class Mot(KaitaiStruct):
             _ = self.num_keys
             if not _ * 4 <= self._io.size() - self._parent.ofs_base:
                 raise kaitaistruct.ValidationExprError(self.num_keys, self._io, u"/types/track/seq/3")
-            self._debug['total_time']['start'] = self._io.pos()
-            self.total_time = self._io.read_f4be()
-            self._debug['total_time']['end'] = self._io.pos()
-            self._debug['unknown_0c']['start'] = self._io.pos()
-            self.unknown_0c = self._io.read_u4be()
-            self._debug['unknown_0c']['end'] = self._io.pos()
-            self._debug['ofs_times']['start'] = self._io.pos()
-            self.ofs_times = self._io.read_u4be()
-            self._debug['ofs_times']['end'] = self._io.pos()
+            _animre_r = _animre_run(self._io, 12, _animre_run_3)
+            if _animre_r is None:
+                self._debug['total_time']['start'] = self._io.pos()
+                self.total_time = self._io.read_f4be()
+                self._debug['total_time']['end'] = self._io.pos()
+                self._debug['unknown_0c']['start'] = self._io.pos()
+                self.unknown_0c = self._io.read_u4be()
+                self._debug['unknown_0c']['end'] = self._io.pos()
+                self._debug['ofs_times']['start'] = self._io.pos()
+                self.ofs_times = self._io.read_u4be()
+                self._debug['ofs_times']['end'] = self._io.pos()
+            else:
+                _animre_p, (self.total_time, self.unknown_0c, self.ofs_times,) = _animre_r
+                _animre_d = self._debug
+                _animre_d['total_time'] = {'start': _animre_p + 0, 'end': _animre_p + 4}
+                _animre_d['unknown_0c'] = {'start': _animre_p + 4, 'end': _animre_p + 8}
+                _animre_d['ofs_times'] = {'start': _animre_p + 8, 'end': _animre_p + 12}
             _ = self.ofs_times
             if not (self._parent.ofs_base + _) + self.num_keys * 4 <= self._io.size():
                 raise kaitaistruct.ValidationExprError(self.ofs_times, self._io, u"/types/track/seq/6")
@@ -565,12 +595,19 @@ class Mot(KaitaiStruct):
             _ = self.ofs_coords
             if not  ((_ == 0) or ((self._parent.ofs_base + _) + (self.num_keys * 4) * (self.flags & 255) <= self._io.size())) :
                 raise kaitaistruct.ValidationExprError(self.ofs_coords, self._io, u"/types/track/seq/7")
-            self._debug['unknown_18']['start'] = self._io.pos()
-            self.unknown_18 = self._io.read_u4be()
-            self._debug['unknown_18']['end'] = self._io.pos()
-            self._debug['unknown_1c']['start'] = self._io.pos()
-            self.unknown_1c = self._io.read_u4be()
-            self._debug['unknown_1c']['end'] = self._io.pos()
+            _animre_r = _animre_run(self._io, 8, _animre_run_4)
+            if _animre_r is None:
+                self._debug['unknown_18']['start'] = self._io.pos()
+                self.unknown_18 = self._io.read_u4be()
+                self._debug['unknown_18']['end'] = self._io.pos()
+                self._debug['unknown_1c']['start'] = self._io.pos()
+                self.unknown_1c = self._io.read_u4be()
+                self._debug['unknown_1c']['end'] = self._io.pos()
+            else:
+                _animre_p, (self.unknown_18, self.unknown_1c,) = _animre_r
+                _animre_d = self._debug
+                _animre_d['unknown_18'] = {'start': _animre_p + 0, 'end': _animre_p + 4}
+                _animre_d['unknown_1c'] = {'start': _animre_p + 4, 'end': _animre_p + 8}
 
 
         def _fetch_instances(self):
@@ -822,3 +859,14 @@ class Mot(KaitaiStruct):
 
 def _animre_check(arr, io):  # animre replaces this with its guard (animre/spec/guard.py)
     pass
+
+def _animre_run(io, n, unpack):  # animre replaces this (animre/spec/streams.py)
+    return None
+
+
+import struct as _animre_struct  # noqa: E402
+_animre_run_0 = _animre_struct.Struct('>II').unpack
+_animre_run_1 = _animre_struct.Struct('>Iff').unpack
+_animre_run_2 = _animre_struct.Struct('>HH').unpack
+_animre_run_3 = _animre_struct.Struct('>fII').unpack
+_animre_run_4 = _animre_struct.Struct('>II').unpack

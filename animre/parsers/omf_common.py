@@ -80,18 +80,27 @@ class OmfCommon(KaitaiStruct):
             self._debug = collections.defaultdict(dict)
 
         def _read(self):
-            self._debug['start_x']['start'] = self._io.pos()
-            self.start_x = self._io.read_s2le()
-            self._debug['start_x']['end'] = self._io.pos()
-            self._debug['start_y']['start'] = self._io.pos()
-            self.start_y = self._io.read_s2le()
-            self._debug['start_y']['end'] = self._io.pos()
-            self._debug['unknown_4']['start'] = self._io.pos()
-            self.unknown_4 = self._io.read_u4le()
-            self._debug['unknown_4']['end'] = self._io.pos()
-            self._debug['num_coords']['start'] = self._io.pos()
-            self.num_coords = self._io.read_u2le()
-            self._debug['num_coords']['end'] = self._io.pos()
+            _animre_r = _animre_run(self._io, 10, _animre_run_0)
+            if _animre_r is None:
+                self._debug['start_x']['start'] = self._io.pos()
+                self.start_x = self._io.read_s2le()
+                self._debug['start_x']['end'] = self._io.pos()
+                self._debug['start_y']['start'] = self._io.pos()
+                self.start_y = self._io.read_s2le()
+                self._debug['start_y']['end'] = self._io.pos()
+                self._debug['unknown_4']['start'] = self._io.pos()
+                self.unknown_4 = self._io.read_u4le()
+                self._debug['unknown_4']['end'] = self._io.pos()
+                self._debug['num_coords']['start'] = self._io.pos()
+                self.num_coords = self._io.read_u2le()
+                self._debug['num_coords']['end'] = self._io.pos()
+            else:
+                _animre_p, (self.start_x, self.start_y, self.unknown_4, self.num_coords,) = _animre_r
+                _animre_d = self._debug
+                _animre_d['start_x'] = {'start': _animre_p + 0, 'end': _animre_p + 2}
+                _animre_d['start_y'] = {'start': _animre_p + 2, 'end': _animre_p + 4}
+                _animre_d['unknown_4'] = {'start': _animre_p + 4, 'end': _animre_p + 8}
+                _animre_d['num_coords'] = {'start': _animre_p + 8, 'end': _animre_p + 10}
             _ = self.num_coords
             if not _ * 4 <= self._io.size() - self._io.pos():
                 raise kaitaistruct.ValidationExprError(self.num_coords, self._io, u"/types/animation/seq/3")
@@ -336,27 +345,39 @@ class OmfCommon(KaitaiStruct):
             self._debug = collections.defaultdict(dict)
 
         def _read(self):
-            self._debug['len_data']['start'] = self._io.pos()
-            self.len_data = self._io.read_u2le()
-            self._debug['len_data']['end'] = self._io.pos()
-            self._debug['x']['start'] = self._io.pos()
-            self.x = self._io.read_s2le()
-            self._debug['x']['end'] = self._io.pos()
-            self._debug['y']['start'] = self._io.pos()
-            self.y = self._io.read_s2le()
-            self._debug['y']['end'] = self._io.pos()
-            self._debug['width']['start'] = self._io.pos()
-            self.width = self._io.read_u2le()
-            self._debug['width']['end'] = self._io.pos()
-            self._debug['height']['start'] = self._io.pos()
-            self.height = self._io.read_u2le()
-            self._debug['height']['end'] = self._io.pos()
-            self._debug['index']['start'] = self._io.pos()
-            self.index = self._io.read_u1()
-            self._debug['index']['end'] = self._io.pos()
-            self._debug['missing']['start'] = self._io.pos()
-            self.missing = self._io.read_u1()
-            self._debug['missing']['end'] = self._io.pos()
+            _animre_r = _animre_run(self._io, 12, _animre_run_1)
+            if _animre_r is None:
+                self._debug['len_data']['start'] = self._io.pos()
+                self.len_data = self._io.read_u2le()
+                self._debug['len_data']['end'] = self._io.pos()
+                self._debug['x']['start'] = self._io.pos()
+                self.x = self._io.read_s2le()
+                self._debug['x']['end'] = self._io.pos()
+                self._debug['y']['start'] = self._io.pos()
+                self.y = self._io.read_s2le()
+                self._debug['y']['end'] = self._io.pos()
+                self._debug['width']['start'] = self._io.pos()
+                self.width = self._io.read_u2le()
+                self._debug['width']['end'] = self._io.pos()
+                self._debug['height']['start'] = self._io.pos()
+                self.height = self._io.read_u2le()
+                self._debug['height']['end'] = self._io.pos()
+                self._debug['index']['start'] = self._io.pos()
+                self.index = self._io.read_u1()
+                self._debug['index']['end'] = self._io.pos()
+                self._debug['missing']['start'] = self._io.pos()
+                self.missing = self._io.read_u1()
+                self._debug['missing']['end'] = self._io.pos()
+            else:
+                _animre_p, (self.len_data, self.x, self.y, self.width, self.height, self.index, self.missing,) = _animre_r
+                _animre_d = self._debug
+                _animre_d['len_data'] = {'start': _animre_p + 0, 'end': _animre_p + 2}
+                _animre_d['x'] = {'start': _animre_p + 2, 'end': _animre_p + 4}
+                _animre_d['y'] = {'start': _animre_p + 4, 'end': _animre_p + 6}
+                _animre_d['width'] = {'start': _animre_p + 6, 'end': _animre_p + 8}
+                _animre_d['height'] = {'start': _animre_p + 8, 'end': _animre_p + 10}
+                _animre_d['index'] = {'start': _animre_p + 10, 'end': _animre_p + 11}
+                _animre_d['missing'] = {'start': _animre_p + 11, 'end': _animre_p + 12}
             self._debug['pixels']['start'] = self._io.pos()
             self.pixels = self._io.read_bytes((self.len_data if self.missing == 0 else 0))
             self._debug['pixels']['end'] = self._io.pos()
@@ -387,3 +408,11 @@ def _animre_bit_start(io, d):
 
 def _animre_bit_end(io, d):
     return io.pos()
+
+def _animre_run(io, n, unpack):  # animre replaces this (animre/spec/streams.py)
+    return None
+
+
+import struct as _animre_struct  # noqa: E402
+_animre_run_0 = _animre_struct.Struct('<hhIH').unpack
+_animre_run_1 = _animre_struct.Struct('<HhhHHBB').unpack

@@ -67,15 +67,23 @@ class Pal(KaitaiStruct):
             self._debug = collections.defaultdict(dict)
 
         def _read(self):
-            self._debug['r']['start'] = self._io.pos()
-            self.r = self._io.read_u1()
-            self._debug['r']['end'] = self._io.pos()
-            self._debug['g']['start'] = self._io.pos()
-            self.g = self._io.read_u1()
-            self._debug['g']['end'] = self._io.pos()
-            self._debug['b']['start'] = self._io.pos()
-            self.b = self._io.read_u1()
-            self._debug['b']['end'] = self._io.pos()
+            _animre_r = _animre_run(self._io, 3, _animre_run_0)
+            if _animre_r is None:
+                self._debug['r']['start'] = self._io.pos()
+                self.r = self._io.read_u1()
+                self._debug['r']['end'] = self._io.pos()
+                self._debug['g']['start'] = self._io.pos()
+                self.g = self._io.read_u1()
+                self._debug['g']['end'] = self._io.pos()
+                self._debug['b']['start'] = self._io.pos()
+                self.b = self._io.read_u1()
+                self._debug['b']['end'] = self._io.pos()
+            else:
+                _animre_p, (self.r, self.g, self.b,) = _animre_r
+                _animre_d = self._debug
+                _animre_d['r'] = {'start': _animre_p + 0, 'end': _animre_p + 1}
+                _animre_d['g'] = {'start': _animre_p + 1, 'end': _animre_p + 2}
+                _animre_d['b'] = {'start': _animre_p + 2, 'end': _animre_p + 3}
 
 
         def _fetch_instances(self):
@@ -83,3 +91,10 @@ class Pal(KaitaiStruct):
 
 def _animre_check(arr, io):  # animre replaces this with its guard (animre/spec/guard.py)
     pass
+
+def _animre_run(io, n, unpack):  # animre replaces this (animre/spec/streams.py)
+    return None
+
+
+import struct as _animre_struct  # noqa: E402
+_animre_run_0 = _animre_struct.Struct('<BBB').unpack

@@ -27,7 +27,7 @@ from ..base import yamlio
 from ..base.errors import SpecError, ToolchainError
 from .bridge import PROJECT_ROOT, compiler_request
 from .guard import guard_module, guard_source
-from .streams import place_module, place_source
+from .streams import place_module, place_source, run_source
 
 __all__ = [
     "PROJECT_ROOT",
@@ -62,14 +62,15 @@ def run_compiler(specs: dict[str, str], mains: list[str], dirs: list[Path], *, d
         for n, code in res.get("files", {}).items():
             if n.endswith(".py"):
                 code = repair(code)
-                res["files"][n] = place_source(guard_source(code)) if debug else code  # repeats bounded, streams placed
+                # repeats bounded, streams placed, runs of numbers read at once
+                res["files"][n] = run_source(place_source(guard_source(code))) if debug else code
     return out["results"]
 
 
 #: The version of what animre does to the compiler's output (:func:`repair`, :func:`.guard.guard_source`,
-#: :func:`.streams.place_source`):
+#: :func:`.streams.place_source`, :func:`.streams.run_source`):
 #: part of every compiled parser's cache key, so a change recompiles users' specs.
-OUTPUT_VERSION = "4"
+OUTPUT_VERSION = "5"
 _KEYWORDS = "|".join(k for k in keyword.kwlist if k.islower())
 _ENUM_MEMBER = re.compile(rf"^(\s+)({_KEYWORDS}) = (-?\d+)$", re.M)
 _ENUM_REF = re.compile(rf"(\b[A-Z]\w*\.)({_KEYWORDS})\b")

@@ -183,9 +183,16 @@ def _self_attr(n: ast.AST) -> str | None:
 
 def _int_fields(read: ast.FunctionDef | None) -> set[str]:
     """Fields ``_read()`` always sets to an integer: a number read at its top level (no ``if``, loop or
-    ``try`` around it, no enum)."""
+    ``try`` around it, no enum), or in a run of numbers (:func:`animre.spec.streams.run_source`: both of its
+    branches set the same fields, the field-by-field one as here)."""
     out: set[str] = set()
-    for st in read.body if read is not None else ():
+    todo = list(read.body) if read is not None else []
+    while todo:
+        st = todo.pop(0)
+        if (isinstance(st, ast.If) and isinstance(st.test, ast.Compare) and isinstance(st.test.left, ast.Name)
+                and st.test.left.id == "_animre_r" and isinstance(st.test.ops[0], ast.Is)):
+            todo[:0] = st.body
+            continue
         if (isinstance(st, ast.Assign) and len(st.targets) == 1 and _self_attr(st.targets[0])
                 and isinstance(st.value, ast.Call) and not st.value.args and not st.value.keywords
                 and isinstance(st.value.func, ast.Attribute) and _self_attr(st.value.func.value) == "_io"

@@ -22,7 +22,13 @@ wrong; so the generated code is rewritten (:func:`place_source`, like
   position has already passed that byte when bits are left over from an
   earlier bit field), and the entry keeps ``bit_start``/``bit_end``, the bit
   positions in the stream in reading order (big-endian bits: most
-  significant first; little-endian: least significant first).
+  significant first; little-endian: least significant first);
+- a run of numbers one after another (a record's header: ``u2 u2 s4 u1 ...``)
+  is read in one step where the stream holds all of its bytes
+  (:func:`run_source`, :func:`run`): one ``struct`` unpack, and each field's
+  debug entry written from its place in the run, the same entries the
+  field-by-field code writes; where the bytes run out, the field-by-field
+  code reads it, so a failure is the same.
 
 :func:`stream_base` and :func:`entry_base` read it back. The rewritten
 parser defines plain fallbacks, so it also runs without animre;
@@ -34,10 +40,11 @@ functions in their place. A change of the rewrite changes
 from __future__ import annotations
 
 import re
+import struct
 import types
 
 __all__ = ["place", "bit_start", "bit_end", "place_source", "place_module", "stream_base", "stored_range",
-           "entry_base"]
+           "entry_base", "run", "run_source"]
 
 _SUB = re.compile(r"^( +)(_io__raw_(\w+)) = KaitaiStream\(BytesIO\(self\._raw_(\w+)(\[(?:i|-1)\])?\)\)$", re.M)
 _START = r"self\._debug\['{k}'\](?:\['start'\] = |\['arr'\]\.append\(\{{'start': )([\w.]+)\.pos\(\)"
@@ -125,9 +132,83 @@ def place_source(code: str) -> str:
     return out.rstrip("\n") + _FALLBACK
 
 
+def run(io, n: int, unpack):
+    """The position and the values of a run of ``n`` bytes of numbers at the position of stream ``io``, read
+    in one step; None (nothing read) when fewer than ``n`` bytes are left: the field-by-field code then reads
+    them, and fails where the runtime fails."""
+    f = io._io
+    p = f.tell()
+    b = f.read(n)
+    if len(b) != n:
+        f.seek(p)
+        return None
+    io.bits_left = 0  # what reading a number does first (the runtime's align_to_byte)
+    io.bits = 0
+    return p, unpack(b)
+
+
+# One field read as a number, with its debug entry: ``start``, the read, ``end`` (what debug mode writes).
+_FIELD = re.compile(r"^( +)self\._debug\['(\w+)'\]\['start'\] = self\._io\.pos\(\)\n"
+                    r"\1self\.\2 = self\._io\.read_([us]1|[usf][248](?:le|be))\(\)\n"
+                    r"\1self\._debug\['\2'\]\['end'\] = self\._io\.pos\(\)\n", re.M)
+_CODES = {"u1": "B", "s1": "b", "u2": "H", "s2": "h", "u4": "I", "s4": "i", "u8": "Q", "s8": "q", "f4": "f",
+          "f8": "d"}
+_RUN_FALLBACK = (
+    "\n\ndef _animre_run(io, n, unpack):  # animre replaces this (animre/spec/streams.py)\n"
+    "    return None\n"
+)
+
+
+def run_source(code: str) -> str:
+    """Generated Python parser code that reads each run of two or more numbers one after another (of one byte
+    order) in one step (:func:`run`), writing the same debug entries; the field-by-field code stays for a
+    stream that ends inside the run."""
+    fields = list(_FIELD.finditer(code))
+    runs: list[list[re.Match]] = []
+    for m in fields:
+        kind = m[3]
+        order = kind[2:] or None
+        last = runs[-1] if runs else None
+        if (last and last[-1].end() == m.start() and last[-1][1] == m[1]
+                and (order is None or _order(last) in (None, order))):
+            last.append(m)
+        else:
+            runs.append([m])
+    runs = [r for r in runs if len(r) > 1]
+    if not runs:
+        return code
+    out, at, consts = [], 0, []
+    for k, r in enumerate(runs):
+        ind = r[0][1]
+        fmt = ("<" if _order(r) != "be" else ">") + "".join(_CODES[m[3][:2]] for m in r)
+        n = struct.calcsize(fmt)
+        consts.append(f"_animre_run_{k} = _animre_struct.Struct({fmt!r}).unpack")
+        original = "".join(m[0] for m in r)
+        lines = [f"{ind}_animre_r = _animre_run(self._io, {n}, _animre_run_{k})", f"{ind}if _animre_r is None:"]
+        lines += [f"    {line}" for line in original.rstrip("\n").split("\n")]
+        lines += [f"{ind}else:", f"{ind}    _animre_p, ({', '.join(f'self.{m[2]}' for m in r)},) = _animre_r",
+                  f"{ind}    _animre_d = self._debug"]
+        pos = 0
+        for m in r:
+            w = struct.calcsize("<" + _CODES[m[3][:2]])
+            lines.append(f"{ind}    _animre_d['{m[2]}'] = {{'start': _animre_p + {pos}, 'end': _animre_p + {pos + w}}}")
+            pos += w
+        out += [code[at:r[0].start()], "\n".join(lines) + "\n"]
+        at = r[-1].end()
+    out.append(code[at:])
+    body = "".join(out).rstrip("\n")
+    return body + _RUN_FALLBACK + "\n\nimport struct as _animre_struct  # noqa: E402\n" + "\n".join(consts) + "\n"
+
+
+def _order(run: list[re.Match]) -> str | None:
+    return next((m[3][2:] for m in run if m[3][2:]), None)
+
+
 def place_module(mod: types.ModuleType) -> None:
     """Give a loaded parser module the real functions of this module (one without streams is left alone)."""
     if hasattr(mod, "_animre_place"):
         mod._animre_place = place
         mod._animre_bit_start = bit_start
         mod._animre_bit_end = bit_end
+    if hasattr(mod, "_animre_run"):
+        mod._animre_run = run
