@@ -242,9 +242,10 @@ class Resolver:
             if value.shape[1] and name in ("min", "max"):
                 pick = min if name == "min" else max
                 return np.array([pick(r) for r in value.tolist()] + [None], dtype=object)[:-1]
-        if isinstance(value, np.ndarray) and value.ndim == 1 and name in ("size", "length") and all(
-                isinstance(x, (bytes, str)) for x in value.tolist()):
-            return np.array([len(x) for x in value.tolist()] + [None], dtype=object)[:-1]
+        if isinstance(value, np.ndarray) and value.ndim == 1 and name in ("size", "length"):
+            items = value.tolist()
+            if set(map(type, items)) <= {bytes, str} or all(isinstance(x, (bytes, str)) for x in items):
+                return np.array(list(map(len, items)) + [None], dtype=object)[:-1]
         raise Unsupported(f".{name}")
 
     def item(self, value, index):
