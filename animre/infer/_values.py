@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from ._guard import accepted, binom_tail_log10
-from ._limits import SMALL_FILL, SMALL_MAX, SMALL_RUN, SMALL_SHARE
+from ._limits import PLAIN_ALIGN, SMALL_FILL, SMALL_MAX, SMALL_RUN, SMALL_SHARE
 from ._model import Field
 from ._roles import type_name
 from ._rows import Rows, distinct_counts, int_view
@@ -277,6 +277,9 @@ def segment(rows: Rows, a: int, b: int, endian: str, cache: dict, ints: bool | s
         got = None
         for w in (4, 2, 1):
             if p + w > b or got is not None or not ints or (w > 1 and p % 2):  # plain integers are aligned
+                continue
+            high = cst[p + 1:p + w] if endian == "le" else cst[p:p + w - 1]
+            if w > 2 and p % PLAIN_ALIGN and not high.all():  # off its alignment only a byte's value: PLAIN_ALIGN
                 continue
             if ints is True and stop is not None and p + w > stop + 1:  # past the zone by its low byte at most
                 continue

@@ -290,3 +290,23 @@ def test_a_count_of_the_entries_of_a_directory_an_offset_points_at_is_used_as_re
 def test_random_bytes_where_an_offset_points_are_no_directory():
     spec = animre.infer_spec(_archive(12, seed=33, random_dir=True), name="arcr")
     assert "repeat-expr" not in spec.ksy, spec.ksy
+
+
+def _flagged(n: int, seed: int) -> list[tuple[str, bytes]]:
+    """``FLGS``, a u2le version 0x0102, two flag bytes at 6 and 7 (bits, as planted), two zero bytes, a u4le length
+    of at most 200 at 10 (off a multiple of 4, its high bytes 0), then random bytes."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        head = b"FLGS" + struct.pack("<H", 0x0102) + bytes([rng.choice([0, 1, 2, 16, 17, 48, 64]),
+                                                            rng.choice([0, 8])]) + bytes(2)
+        head += struct.pack("<I", rng.randrange(1, 200))
+        out.append((f"g{i}.flg", head + bytes(rng.randrange(256) for _ in range(rng.randrange(40, 80)))))
+    return out
+
+
+def test_flag_bytes_off_a_multiple_of_4_are_not_one_32_bit_integer_and_a_small_length_is():
+    spec = animre.infer_spec(_flagged(20, seed=41), name="flagged")
+    by = {f.offset: f for f in spec.layout.fields}
+    assert 6 in by and by[6].end <= 8, spec.ksy  # the flags end where the planted zero bytes start
+    assert by[10].width == 4 and by[10].type == "u4le", spec.ksy  # high bytes constant: one integer
