@@ -196,13 +196,19 @@ class FixedReader:
                 continue
             if base is None:
                 base = place.root.offsets[file]
-                size = (place.root.ends - place.root.offsets)[file]
             s = np.broadcast_to(s, (n,)) - base
             e = np.broadcast_to(e, (n,)) - base
-            bad = (s < -base) | (s > size) | (e > size)  # before the file's bytes, or past its end: none
+            bad = None
+            # before the file's bytes, or past its end: none (every file read is at least min_size bytes long:
+            # ranges inside the first min_size bytes are inside their file)
+            if n and (s.min() < 0 or max(s.max(), e.max()) > self.min_size):
+                if size is None:
+                    size = (place.root.ends - place.root.offsets)[file]
+                bad = (s < -base) | (s > size) | (e > size)
             if c.role == "enum_name":  # a value no member names has no name, and so no range
-                bad |= np.array([v is None for v in vals], dtype=bool)
-            if bad.any():
+                none = np.array([v is None for v in vals], dtype=bool)
+                bad = none if bad is None else bad | none
+            if bad is not None and bad.any():
                 s[bad] = e[bad] = -1
             st[j], en[j] = s, e
         return file, Chunk(list(data), data, [c.name for c in cols], st, en, n)
