@@ -55,7 +55,7 @@ class Rows:
 
 def root_rows(layout: Layout, starts: np.ndarray, sizes: np.ndarray) -> Rows:
     """The root records of files laid one after another from ``starts``, of ``sizes`` bytes."""
-    return Rows(layout, starts, starts, starts + sizes, np.arange(len(starts)), None, None)
+    return Rows(layout, starts, starts, starts + sizes, np.arange(len(starts), dtype=np.int32), None, None)
 
 
 def child_rows(layouts: dict, rows: Rows, slot: Slot, index: int | None) -> Rows:

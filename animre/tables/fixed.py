@@ -187,6 +187,7 @@ class FixedReader:
         st = np.empty((len(cols), n), dtype=np.int32)
         en = np.empty((len(cols), n), dtype=np.int32)
         base = size = None
+        small = not n or int(place.root.ends[-1]) < 2**31  # every offset of the batch fits int32 as it is
         for j, c in enumerate(cols):
             vals, s, e = self._column(f, place, tr, c, typed)
             if j < len(t.columns):
@@ -196,8 +197,15 @@ class FixedReader:
                 continue
             if base is None:
                 base = place.root.offsets[file]
-            s = np.broadcast_to(s, (n,)) - base
-            e = np.broadcast_to(e, (n,)) - base
+            if small:  # relative offsets written straight into the int32 rows
+                s = np.subtract(np.broadcast_to(s, (n,)), base, out=st[j], casting="unsafe")
+                if isinstance(e, int):
+                    e = np.add(s, e, out=en[j])
+                else:
+                    e = np.subtract(np.broadcast_to(e, (n,)), base, out=en[j], casting="unsafe")
+            else:
+                s = np.broadcast_to(s, (n,)) - base
+                e = s + e if isinstance(e, int) else np.broadcast_to(e, (n,)) - base
             bad = None
             # before the file's bytes, or past its end: none (every file read is at least min_size bytes long:
             # ranges inside the first min_size bytes are inside their file)
@@ -210,16 +218,19 @@ class FixedReader:
                 bad = none if bad is None else bad | none
             if bad is not None and bad.any():
                 s[bad] = e[bad] = -1
-            st[j], en[j] = s, e
+            if not small:
+                st[j], en[j] = s, e
         return file, Chunk(list(data), data, [c.name for c in cols], st, en, n)
 
     def _column(self, f: FileValues, place: _Placement, tr: _TableRows, c, typed: bool):
+        """A column's values, starts and ends (an array, or an int: the width of every cell, end = start +
+        width), or ``None, None`` for a cell without bytes of its own."""
         if tr.rows is None:  # the elements of a primitive array
             h, s = tr.holder, tr.slot
             at = f.places(h, s).ravel()
             if typed and s.kind == "num" and _typed_ok(s.dtype):
-                return _wide(gather(f.buf, at, s.dtype)), at, at + s.size
-            return self._cells(c, f.read_at(s, at)), at, at + s.size
+                return _wide(gather(f.buf, at, s.dtype)), at, int(s.size)
+            return self._cells(c, f.read_at(s, at)), at, int(s.size)
         rows = tr.rows
         *path, (attr, idx) = c.steps
         for a, i in path:
@@ -237,16 +248,16 @@ class FixedReader:
                     raise Unsupported(f"{c.name}: no element {idx}")
                 start = start + idx * s.size
                 if typed and s.kind == "num" and _typed_ok(s.dtype) and c.role == "value":
-                    return _wide(f.numbers(rows, s)[:, idx]), start, start + s.size
-                return self._cells(c, f.read_at(s, start)), start, start + s.size
+                    return _wide(f.numbers(rows, s)[:, idx]), start, int(s.size)
+                return self._cells(c, f.read_at(s, start)), start, int(s.size)
             if s.count is not None:  # one cell holding the list
                 vals = f.values(rows, s)
                 lists = [list(r) for r in vals.tolist()] if vals.size else [[] for _ in range(rows.n)]
                 return [self._cells(c, np.array(v + [None], dtype=object)[:-1]) for v in lists], \
-                    start, start + s.span
+                    start, int(s.span)
             if typed and s.kind == "num" and _typed_ok(s.dtype) and c.role == "value":
-                return _wide(f.numbers(rows, s)), start, start + s.span
-            return self._cells(c, f.values(rows, s)), start, start + s.span
+                return _wide(f.numbers(rows, s)), start, int(s.span)
+            return self._cells(c, f.values(rows, s)), start, int(s.span)
         if attr not in lay.instances:
             raise Unsupported(f"{c.name}: no field {attr}")
         a = lay.instances[attr]
@@ -255,13 +266,13 @@ class FixedReader:
             start = rows.bases + spec_int(a["pos"])
             dt = numpy_dtype(str(a.get("type")), lay.endian) if a.get("type") else None
             width = np.dtype(dt).itemsize if dt is not None else spec_int(a["size"])
-            return self._cells(c, vals), start, start + width
+            return self._cells(c, vals), start, int(width)
         if c.span_from is not None:
             s = lay.slots.get(c.span_from)
             if s is None:
                 raise Unsupported(f"{c.name}: -animre-bytes {c.span_from}")
             start = rows.offsets + s.offset
-            return self._cells(c, vals), start, start + s.span
+            return self._cells(c, vals), start, int(s.span)
         return self._cells(c, vals), None, None
 
     def _cells(self, c, vals: np.ndarray) -> list:
