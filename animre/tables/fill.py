@@ -93,6 +93,15 @@ def row_filler(t: TablePlan, skip: frozenset = frozenset()) -> Callable:
                 lines += [f"{body}v{j}[i] = x.value if isinstance(x, _Enum) else x", f"{body}if d{g}:"]
             body += "    "
             lines.append(f"{body}q = d{g}.get({dkey!r})")
+            if c.span_from is None and c.field.kind == "seq":  # read from its object's own stream (no ``io:``)
+                if idx is not None:
+                    lines += [f"{body}q = q.get('arr') if q is not None else None",
+                              f"{body}q = q[{int(idx)}] if q and {int(idx)} < len(q) else None"]
+                lines += [f"{body}if q is not None:", f"{body}    qs = q.get('start'); qe = q.get('end')",
+                          f"{body}    if qs is not None and qe is not None:",
+                          f"{body}        if b{g} is None:", f"{body}            b{g} = base(h{g})",
+                          f"{body}        s{j}[i] = b{g} + qs; e{j}[i] = b{g} + qe"]
+                continue
             if c.span_from is not None:
                 lines.append(f"{body}q = q if q is not None else d{g}.get({'_m_' + c.span_from!r})")
             lines.append(f"{body}qt = q")  # the entry the stream is known by (an ``io:`` instance keeps its own)
@@ -110,3 +119,4 @@ def row_filler(t: TablePlan, skip: frozenset = frozenset()) -> Callable:
     exec(compile("\n".join(lines), f"<animre flattener: {t.name}>", "exec"), scope)  # noqa: S102 - see docstring
     cache[skip] = scope["fill"]
     return cache[skip]
+

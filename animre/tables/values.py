@@ -117,11 +117,12 @@ def computed_columns(plan: dict[int, tuple], vals: list, st: list, en: list) -> 
         except Exception:  # noqa: BLE001 - the record-by-record path says per record what it cannot compute
             failed.add(j)
             continue
-        out = [x if type(x) is int else (bool(x) if isinstance(x, (bool, np.bool_)) else x)
-               for x in (res.tolist() if isinstance(res, np.ndarray) else [res] * len(vals[j]))]
-        if any(type(x) not in (int, bool) for x in out):
-            failed.add(j)
-            continue
+        out = res.tolist() if isinstance(res, np.ndarray) else [res] * len(vals[j])
+        if not set(map(type, out)) <= {int, bool}:  # else each is a Python integer or truth value already
+            out = [x if type(x) is int else (bool(x) if isinstance(x, (bool, np.bool_)) else x) for x in out]
+            if any(type(x) not in (int, bool) for x in out):
+                failed.add(j)
+                continue
         vals[j][:] = out
         arrays[j] = np.array(out, dtype=object)
         if span is not None:
