@@ -65,7 +65,7 @@ def _field(f: Field, endian: str) -> dict:
         elif f.role == "file_size":
             k = f.k
             expr = "_root._io.size" + (f" + {k}" if k > 0 else f" - {-k}" if k < 0 else "")
-            d["valid"] = {"expr": f"_ == {expr}"}
+            d["valid"] = {"expr": f"_ == {expr}" + (" or _ == 0" if f.value == 0 else "")}  # 0: left unset
     d["doc"] = f.evidence or f.role
     return d
 

@@ -19,7 +19,7 @@ __all__ = [
     "CHUNK_WINDOW", "CHUNK_LANDING", "CHUNK_MISS_SHARE", "CHUNK_MIN_DISTINCT",
     "TEXT_GAP", "TEXT_MAX", "TEXT_MIN_DISTINCT",
     "TAG_WINDOW", "MIN_ARRAY", "SMALL_RUN", "SMALL_MAX", "SMALL_SHARE", "SMALL_FILL",
-    "STATIONARY_MIN", "CHANGE_WINDOW", "PLAIN_ALIGN",
+    "STATIONARY_MIN", "CHANGE_WINDOW", "PLAIN_ALIGN", "UNSET_SIZE_SHARE",
     "CHAIN_FIELD", "CHAIN_C", "CHAIN_HEAD", "CHAIN_LEAD", "CHAIN_MIN_LINKS", "CHAIN_STEPS",
 ]
 
@@ -48,6 +48,9 @@ MAX_WINDOW = 1 << 16
 
 #: Largest ``k`` of a file-size field ``== size + k``: a header's own length, not a coincidence of big numbers.
 MAX_K = 4096
+#: A file-size field may hold 0 (a size its writer left unset: one MED module of 25) in at most this share of the
+#: files; the evidence is the files where it holds, and the spec accepts 0 there too (as CHUNK_MISS_SHARE).
+UNSET_SIZE_SHARE = 0.1
 #: Largest record stride a count may multiply (a 64 KiB record is data, not a table).
 MAX_STRIDE = 1 << 16
 #: Header bytes tried as counts and sizes of a relation.

@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from ._guard import accepted, equal_share_log10, equation_log10
-from ._limits import COUNT_WINDOW, MAX_K, MAX_STARTS, MAX_STRIDE, PAIR_WINDOW, START_WINDOW
+from ._limits import COUNT_WINDOW, MAX_K, MAX_STARTS, MAX_STRIDE, PAIR_WINDOW, START_WINDOW, UNSET_SIZE_SHARE
 from ._model import Field, Region
 from ._rows import TYPES, Rows, int_view
 
@@ -56,6 +56,40 @@ def file_size_fields(rows: Rows, views: dict, alpha: float) -> list[Field]:
             sign = f"+ {k}" if k > 0 else (f"- {-k}" if k < 0 else "")
             ev = f"= file size {sign}".rstrip() + f" in {rows.n}/{rows.n} files ({len(sizes)} sizes)"
             out.append(Field(int(o), w, type_name(w, e), "file_size", ev, rows.n, rows.n, k=k,
+                             alternatives=[f"chance by coincidence 10^{logp:.0f} x {n_tests} tests"]))
+    return out + _unset_file_sizes(rows, views, alpha, n_tests, {f.offset for f in out})
+
+
+def _unset_file_sizes(rows: Rows, views: dict, alpha: float, n_tests: int, found: set) -> list[Field]:
+    """Fields equal to the file's size plus a constant in every file but a few that hold 0 there (a size the
+    writer left unset): at most ``UNSET_SIZE_SHARE`` of the files, at least one. The evidence is the files where it
+    holds (their distinct sizes), as for :func:`file_size_fields`; the spec accepts 0 too."""
+    out = []
+    for (w, e), v in views.items():
+        if w == 1 or not v.shape[1]:
+            continue
+        zero = v == 0
+        nz = (~zero).sum(axis=0)
+        d = v - rows.fsize[:, None]
+        for o in np.flatnonzero((zero.any(axis=0)) & (zero.mean(axis=0) <= UNSET_SIZE_SHARE)):
+            if int(o) in found or any(int(o) < g + 4 and g < int(o) + w for g in found):
+                continue
+            held = ~zero[:, o]
+            dd = d[held, o]
+            if not (dd == dd[0]).all() or abs(int(dd[0])) > MAX_K:
+                continue
+            hs = np.unique(rows.fsize[held])
+            if len(hs) < 3:
+                continue
+            near = (np.abs(d[held]) <= 64).mean()
+            logp = equation_log10(max(2.0 ** (-8 * w), near / 129), len(hs))
+            if not accepted(logp, n_tests, alpha):
+                continue
+            k = int(dd[0])
+            sign = f"+ {k}" if k > 0 else (f"- {-k}" if k < 0 else "")
+            ev = (f"= file size {sign}".rstrip() + f" in {int(nz[o])}/{rows.n} files ({len(hs)} sizes), 0 (unset) in "
+                  f"{rows.n - int(nz[o])}")
+            out.append(Field(int(o), w, type_name(w, e), "file_size", ev, int(nz[o]), rows.n, value=0, k=k,
                              alternatives=[f"chance by coincidence 10^{logp:.0f} x {n_tests} tests"]))
     return out
 

@@ -310,3 +310,29 @@ def test_flag_bytes_off_a_multiple_of_4_are_not_one_32_bit_integer_and_a_small_l
     by = {f.offset: f for f in spec.layout.fields}
     assert 6 in by and by[6].end <= 8, spec.ksy  # the flags end where the planted zero bytes start
     assert by[10].width == 4 and by[10].type == "u4le", spec.ksy  # high bytes constant: one integer
+
+
+def _sized(n: int, seed: int, unset: int) -> list[tuple[str, bytes]]:
+    """``SIZD``, a u4le holding the file's size (0 in the first ``unset`` files: left unset), then random bytes."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        body = bytes(rng.randrange(256) for _ in range(rng.randrange(40, 400)))
+        out.append((f"s{i}.szd", b"SIZD" + struct.pack("<I", 0 if i < unset else 8 + len(body)) + body))
+    return out
+
+
+def test_a_file_size_left_unset_in_a_few_files_is_still_the_file_size_and_0_is_accepted():
+    spec = animre.infer_spec(_sized(24, seed=51, unset=2), name="sized")
+    f = spec.layout.by_offset(4)
+    assert f is not None and f.role == "file_size" and "0 (unset) in 2" in f.evidence, spec.ksy
+    mod = animre.spec.compile_spec(spec.ksy)
+    parse_bytes(b"SIZD" + bytes(4) + bytes(50), mod, "unset.szd")  # a next file that left it unset: read
+    parse_bytes(b"SIZD" + struct.pack("<I", 58) + bytes(50), mod, "set.szd")
+    with pytest.raises(ParseError):
+        parse_bytes(b"SIZD" + struct.pack("<I", 57) + bytes(50), mod, "wrong.szd")
+
+
+def test_a_field_that_is_0_in_many_files_is_no_file_size():
+    spec = animre.infer_spec(_sized(24, seed=52, unset=12), name="halfsized")  # half the files: not a few
+    assert not any(f.role == "file_size" for f in spec.layout.fields), spec.ksy
