@@ -6,77 +6,17 @@ which instances fail: :mod:`.failures`.
 
 from __future__ import annotations
 
-import struct
 import types
 from io import BytesIO
 from typing import BinaryIO
 
-from kaitaistruct import EndOfStreamError, KaitaiStream, KaitaiStruct
+from kaitaistruct import KaitaiStruct
 
 from ..base.errors import ParseError
 from .failures import failure_reason, locate_failure, value_failures
+from .streams import ReadStream
 
 __all__ = ["parse_bytes", "main_class", "camel", "ReadStream"]
-
-
-_LARGE = 8 * 1024 * 1024  #: from this many bytes on, the runtime checks the size left before it reads
-
-
-class ReadStream(KaitaiStream):
-    """The Kaitai stream a parse reads a file from: the runtime's own, with its reads of bytes and of numbers
-    taken in one step each (the runtime goes through four Python calls per number: the number, ``read_bytes``,
-    aligning to a byte, the read itself) and its position the file's own ``tell``.
-
-    Every value, position and error is the runtime's: the same alignment (a read of bytes drops the bits left
-    over from a bit field), the same ``EndOfStreamError`` and message when the bytes run out, a negative or
-    very large size handed to the runtime's own code. Only reading: a parse never writes, so the position is
-    the file's (the runtime adds a byte only while writing bits).
-
-    Examples
-    --------
-    >>> s = ReadStream(BytesIO(b"\\x01\\x02\\x03"))
-    >>> s.read_u2le(), s.pos(), s.read_u1()
-    (513, 2, 3)
-    >>> s.read_u1()
-    Traceback (most recent call last):
-    kaitaistruct.EndOfStreamError: requested 1 bytes, but only 0 bytes available
-    """
-
-    def __init__(self, io):
-        super().__init__(io)
-        self.pos = io.tell
-
-    def read_bytes(self, n):
-        self.bits_left = 0
-        self.bits = 0
-        if n < 0 or n >= _LARGE:
-            return self._read_bytes_not_aligned(n)
-        r = self._io.read(n)
-        if len(r) < n:
-            raise EndOfStreamError(f"requested {n} bytes, but only {len(r)} bytes available", n, len(r))
-        return r
-
-
-def _number(fmt: str):
-    unpack = struct.Struct(fmt).unpack
-    n = struct.calcsize(fmt)
-
-    def read(self):
-        self.bits_left = 0
-        self.bits = 0
-        r = self._io.read(n)
-        if len(r) < n:
-            raise EndOfStreamError(f"requested {n} bytes, but only {len(r)} bytes available", n, len(r))
-        return unpack(r)[0]
-
-    return read
-
-
-for _name, _fmt in (("u1", "B"), ("s1", "b"), ("u2le", "<H"), ("u2be", ">H"), ("s2le", "<h"), ("s2be", ">h"),
-                    ("u4le", "<I"), ("u4be", ">I"), ("s4le", "<i"), ("s4be", ">i"), ("u8le", "<Q"), ("u8be", ">Q"),
-                    ("s8le", "<q"), ("s8be", ">q"), ("f4le", "<f"), ("f4be", ">f"), ("f8le", "<d"), ("f8be", ">d")):
-    setattr(ReadStream, f"read_{_name}", _number(_fmt))
-del _name, _fmt
 
 
 def camel(spec_id: str) -> str:

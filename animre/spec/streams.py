@@ -43,8 +43,10 @@ import re
 import struct
 import types
 
+from kaitaistruct import EndOfStreamError, KaitaiStream
+
 __all__ = ["place", "bit_start", "bit_end", "place_source", "place_module", "stream_base", "stored_range",
-           "entry_base", "run", "run_source"]
+           "entry_base", "run", "run_source", "ReadStream"]
 
 _SUB = re.compile(r"^( +)(_io__raw_(\w+)) = KaitaiStream\(BytesIO\(self\._raw_(\w+)(\[(?:i|-1)\])?\)\)$", re.M)
 _START = r"self\._debug\['{k}'\](?:\['start'\] = |\['arr'\]\.append\(\{{'start': )([\w.]+)\.pos\(\)"
@@ -60,6 +62,85 @@ _FALLBACK = (
     "\n\ndef _animre_bit_end(io, d):\n"
     "    return io.pos()\n"
 )
+
+
+_LARGE = 8 * 1024 * 1024  #: from this many bytes on, the runtime checks the size left before it reads
+
+
+class ReadStream(KaitaiStream):
+    """The Kaitai stream a parse reads a file from: the runtime's own, with its reads of bytes and of numbers
+    taken in one step each (the runtime goes through four Python calls per number: the number, ``read_bytes``,
+    aligning to a byte, the read itself) and its position the file's own ``tell``.
+
+    Every value, position and error is the runtime's: the same alignment (a read of bytes drops the bits left
+    over from a bit field), the same ``EndOfStreamError`` and message when the bytes run out, a negative or
+    very large size handed to the runtime's own code. Only reading: a parse never writes, so the position is
+    the file's (the runtime adds a byte only while writing bits) and the size the one the stream started with.
+    The parse's root stream, and (:func:`place_module`) every substream a parser module makes.
+
+    Examples
+    --------
+    >>> from io import BytesIO
+    >>> s = ReadStream(BytesIO(b"\\x01\\x02\\x03"))
+    >>> s.read_u2le(), s.pos(), s.read_u1()
+    (513, 2, 3)
+    >>> s.read_u1()
+    Traceback (most recent call last):
+    kaitaistruct.EndOfStreamError: requested 1 bytes, but only 0 bytes available
+    """
+
+    def __init__(self, io):  # the runtime's, in one call
+        self._io = io
+        self.bits_left = 0
+        self.bits = 0
+        self.bits_le = False
+        self.bits_write_mode = False
+        self.write_back_handler = None
+        self.child_streams = []
+        try:
+            self._size = KaitaiStream.size(self)
+        except (OSError, ValueError):
+            pass
+        self.pos = io.tell
+
+    def size(self):
+        """The stream's size, known from its start (a parse never writes); the runtime's ``size()`` otherwise."""
+        try:
+            return self._size
+        except AttributeError:
+            return KaitaiStream.size(self)
+
+    def read_bytes(self, n):
+        self.bits_left = 0
+        self.bits = 0
+        if n < 0 or n >= _LARGE:
+            return self._read_bytes_not_aligned(n)
+        r = self._io.read(n)
+        if len(r) < n:
+            raise EndOfStreamError(f"requested {n} bytes, but only {len(r)} bytes available", n, len(r))
+        return r
+
+
+def _number(fmt: str):
+    unpack = struct.Struct(fmt).unpack
+    n = struct.calcsize(fmt)
+
+    def read(self):
+        self.bits_left = 0
+        self.bits = 0
+        r = self._io.read(n)
+        if len(r) < n:
+            raise EndOfStreamError(f"requested {n} bytes, but only {len(r)} bytes available", n, len(r))
+        return unpack(r)[0]
+
+    return read
+
+
+for _name, _fmt in (("u1", "B"), ("s1", "b"), ("u2le", "<H"), ("u2be", ">H"), ("s2le", "<h"), ("s2be", ">h"),
+                    ("u4le", "<I"), ("u4be", ">I"), ("s4le", "<i"), ("s4be", ">i"), ("u8le", "<Q"), ("u8be", ">Q"),
+                    ("s8le", "<q"), ("s8be", ">q"), ("f4le", "<f"), ("f4be", ">f"), ("f8le", "<d"), ("f8be", ">d")):
+    setattr(ReadStream, f"read_{_name}", _number(_fmt))
+del _name, _fmt
 
 
 def place(sub, io, start: int, stored: int | None) -> None:
@@ -210,5 +291,7 @@ def place_module(mod: types.ModuleType) -> None:
         mod._animre_place = place
         mod._animre_bit_start = bit_start
         mod._animre_bit_end = bit_end
+        if getattr(mod, "KaitaiStream", None) is KaitaiStream:  # its substreams read as the root stream does
+            mod.KaitaiStream = ReadStream
     if hasattr(mod, "_animre_run"):
         mod._animre_run = run

@@ -8,7 +8,7 @@ from io import BytesIO
 import pytest
 from kaitaistruct import KaitaiStream
 
-from animre.spec.parse import ReadStream
+from animre.spec.streams import ReadStream
 
 NUMBERS = ["u1", "s1", "u2le", "u2be", "s2le", "s2be", "u4le", "u4be", "s4le", "s4be", "u8le", "u8be", "s8le",
            "s8be", "f4le", "f4be", "f8le", "f8be"]
@@ -66,3 +66,18 @@ def test_running_out_of_bytes_is_the_runtime_error():
 def test_a_huge_size_is_checked_before_reading_as_the_runtime_does():
     op = lambda s: s.read_bytes(9 * 1024 * 1024)  # noqa: E731
     assert _outcome(ReadStream(BytesIO(b"abc")), op) == _outcome(KaitaiStream(BytesIO(b"abc")), op)
+
+
+def test_a_new_stream_is_the_runtimes_new_stream():
+    for data in (b"", b"abc", bytes(range(256))):
+        ours, theirs = ReadStream(BytesIO(data)), KaitaiStream(BytesIO(data))
+        got = {k: v for k, v in vars(ours).items() if k not in ("_io", "pos")}
+        assert got == {k: v for k, v in vars(theirs).items() if k != "_io"}
+        assert ours.size() == theirs.size() == len(data) and ours.pos() == theirs.pos() == 0
+
+
+def test_the_parsers_substreams_read_as_the_root_stream():
+    from animre.spec.compiler import load_parser
+
+    mod = load_parser("af")
+    assert mod.omf_common.KaitaiStream is ReadStream
