@@ -54,12 +54,15 @@ class DeriveContext:
         # once, its value repeated over the run (a run ends wherever a key changes or is missing)
         first = _run_starts(df, keys)
         wanted = df[keys].iloc[first] if len(first) < len(df) else df
+        if _same_keys(wanted, right, keys):  # row for row the other table's rows (a table and its children)
+            got = right[column].reset_index(drop=True).to_numpy()
         # positions through an index, not a merge: no copy of the key columns per row
-        if len(keys) == 1:
+        elif len(keys) == 1:
             pos = pd.Index(right[keys[0]]).get_indexer(wanted[keys[0]])
+            got = right[column].reset_index(drop=True).reindex(pos).to_numpy()
         else:
             pos = pd.MultiIndex.from_frame(right[keys]).get_indexer(pd.MultiIndex.from_frame(wanted[keys]))
-        got = right[column].reset_index(drop=True).reindex(pos).to_numpy()
+            got = right[column].reset_index(drop=True).reindex(pos).to_numpy()
         if len(first) == len(df):
             return got
         return np.repeat(got, np.diff(np.append(first, len(df))))
@@ -67,6 +70,20 @@ class DeriveContext:
     def ends(self, table: str, column: str) -> pd.Series:
         return self._c.offsets(table, column, end=True)
 
+
+
+def _same_keys(a: pd.DataFrame, b: pd.DataFrame, keys: list[str]) -> bool:
+    """Whether ``a`` and ``b`` have the same keys row for row (a missing key is never the same)."""
+    if len(a) != len(b) or not keys:
+        return False
+    for k in keys:
+        try:
+            eq = a[k].reset_index(drop=True) == b[k].reset_index(drop=True)
+            if not eq.to_numpy(dtype=bool, na_value=False).all():
+                return False
+        except (TypeError, ValueError):
+            return False
+    return True
 
 
 def _run_starts(df: pd.DataFrame, keys: list[str]) -> np.ndarray:

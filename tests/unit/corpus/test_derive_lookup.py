@@ -61,3 +61,33 @@ def test_lookup_with_missing_keys_and_one_key():
     ref = parent["v"].reset_index(drop=True).reindex(pd.Index(parent["file"]).get_indexer(child["file"])).to_numpy()
     assert len(got) == len(ref) and all((pd.isna(a) and pd.isna(b)) or a == b for a, b in zip(got, ref))
     assert [None if pd.isna(x) else int(x) for x in got] == [1, 1, 3, 3, 2, None, None, 1]
+
+
+@pytest.mark.parametrize("dtype", ["int64", "Int64", "float64", "str"])
+def test_lookup_of_a_child_whose_runs_are_its_parents_rows(dtype):
+    """Every parent row has its run of child rows, in the parent's order: the values come back row for row,
+    of the dtype an index lookup gives."""
+    files = [f"F{i:03d}.BIN" for i in range(30)]
+    parent = pd.DataFrame({"file": np.repeat(files, 4), "slot": np.tile(np.arange(4), 30)})
+    values = pd.Series(np.arange(len(parent)) % 7, dtype="int64")
+    if dtype == "Int64":
+        values = values.astype("Int64").mask(values == 3)
+    elif dtype == "float64":
+        values = values.astype("float64").mask(values == 3)
+    elif dtype == "str":
+        values = values.astype(str)
+    parent["n"] = values
+    child = pd.DataFrame({"file": np.repeat(files, 4 * 5), "slot": np.tile(np.repeat(np.arange(4), 5), 30),
+                          "position": np.tile(np.arange(5), 120)})
+    corpus = _Corpus({"p": parent, "c": child}, {"p": ["file", "slot"], "c": ["file", "slot", "position"]})
+    got = DeriveContext(corpus).lookup(child, "p", "n")
+    keys = ["file", "slot"]
+    pos = pd.MultiIndex.from_frame(parent[keys]).get_indexer(pd.MultiIndex.from_frame(child[keys]))
+    ref = parent["n"].reset_index(drop=True).reindex(pos).to_numpy()
+    assert got.dtype == ref.dtype
+    assert [None if pd.isna(x) else x for x in got.tolist()] == [None if pd.isna(x) else x for x in ref.tolist()]
+    if dtype in ("int64", "str"):  # no missing value: the row-by-row truth compares as it is
+        assert _same(got, _truth(child, parent, keys, "n"))
+    # the same lookup for the parent's own rows (a table and one row per parent row)
+    own = DeriveContext(corpus).lookup(parent[keys], "p", "n")
+    assert own.dtype == parent["n"].to_numpy().dtype
