@@ -37,7 +37,7 @@ from ._roles import file_size_fields, offset_fields, pair_sizes, relation_fields
 from ._roles import views as row_views
 from ._rows import Rows, field_values, sized_ends
 from ._sample import Sample
-from ._values import byte_order_vote, float_fields, segment, small_byte_runs, string_fields
+from ._values import byte_order_vote, float_fields, segment, signed_byte_runs, small_byte_runs, string_fields
 
 __all__ = ["solve", "MAX_RECORDS", "MAX_RECORD_WIDTH"]
 
@@ -412,6 +412,9 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
         if f.end <= w.width and _claim(w.taken, f):
             w.fields.append(f)
     for f in small_byte_runs(rows, w.taken, alpha, _inside(w)):
+        if f.end <= w.width and _claim(w.taken, f):
+            w.fields.append(f)
+    for f in signed_byte_runs(rows, w.taken, alpha):
         if f.end <= w.width and _claim(w.taken, f):
             w.fields.append(f)
     full = _segment_rest(w)

@@ -19,7 +19,7 @@ __all__ = [
     "CHUNK_WINDOW", "CHUNK_LANDING", "CHUNK_MISS_SHARE", "CHUNK_MIN_DISTINCT",
     "TEXT_GAP", "TEXT_MAX", "TEXT_MIN_DISTINCT",
     "TAG_WINDOW", "MIN_ARRAY", "SMALL_RUN", "SMALL_MAX", "SMALL_SHARE", "SMALL_FILL",
-    "STATIONARY_MIN", "CHANGE_WINDOW", "PLAIN_ALIGN", "UNSET_SIZE_SHARE",
+    "STATIONARY_MIN", "CHANGE_WINDOW", "PLAIN_ALIGN", "UNSET_SIZE_SHARE", "SIGNED_SMALL_MAX",
     "CHAIN_FIELD", "CHAIN_C", "CHAIN_HEAD", "CHAIN_LEAD", "CHAIN_MIN_LINKS", "CHAIN_STEPS",
 ]
 
@@ -167,6 +167,10 @@ SMALL_MAX = 127
 #: Past its first SMALL_RUN bytes a run goes on over bytes small in this share of the files (an order list's
 #: unused tail is zeros in most files and leftovers in a few).
 SMALL_SHARE = 0.75
+#: An array of small signed bytes (``_values.signed_byte_runs``: per-frame x offsets of a sprite) is SMALL_RUN or
+#: more adjacent bytes that vary, of both signs, within -SIGNED_SMALL_MAX..SIGNED_SMALL_MAX in every file (a
+#: quarter of the byte's range around 0; the guard takes the run's own largest magnitude as its chance).
+SIGNED_SMALL_MAX = 63
 
 #: A plain 4-byte integer (no role evidence) off a multiple of this is read only when its high bytes are constant
 #: in every file (a packed header's small length after a 14-byte file header, a BMP's); when they vary, the bytes

@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from ._guard import accepted, binom_tail_log10
-from ._limits import PLAIN_ALIGN, SMALL_FILL, SMALL_MAX, SMALL_RUN, SMALL_SHARE
+from ._limits import PLAIN_ALIGN, SIGNED_SMALL_MAX, SMALL_FILL, SMALL_MAX, SMALL_RUN, SMALL_SHARE
 from ._model import Field
 from ._roles import type_name
 from ._rows import Rows, distinct_counts, int_view
@@ -196,6 +196,52 @@ def small_byte_runs(rows: Rows, taken: np.ndarray, alpha: float, inside: np.ndar
             out += [Field(c, 1, "u1", "int", ev, rows.n, rows.n, alternatives=[f"chance 10^{logp:.0f}"])
                     for c in range(p, e)]
         p = e
+    return out
+
+
+def signed_byte_runs(rows: Rows, taken: np.ndarray, alpha: float) -> list[Field]:
+    """Arrays of small signed bytes (a sprite's per-frame x offsets, -40..40): one ``s1`` field per byte.
+
+    A run is :data:`SMALL_RUN` or more adjacent free bytes that vary between the rows and lie within
+    ``-SIGNED_SMALL_MAX..SIGNED_SMALL_MAX`` read as signed bytes in every row, with values of both signs (of one
+    sign it is :func:`small_byte_runs`'s). Its chance by coincidence is the share of the rows' bytes within the
+    run's largest magnitude, to the power of its distinct (column, value) pairs, times every start tried: a
+    signal around zero (raw sound) has such bytes everywhere, so its share is near 1 and it proves nothing.
+
+    Examples
+    --------
+    >>> import random
+    >>> rng = random.Random(2)
+    >>> rows = Rows.of([b"HD" + bytes(rng.randrange(-9, 10) % 256 for _ in range(12)) + bytes([200, 99, 1, 3])
+    ...                 for _ in range(8)], [18] * 8)
+    >>> got = signed_byte_runs(rows, np.zeros(18, bool), 0.01)
+    >>> [(f.offset, f.type) for f in got][:2], len(got)
+    ([(2, 's1'), (3, 's1')], 12)
+    """
+    if rows.n < 2 or rows.width < SMALL_RUN:
+        return []
+    sv = np.abs(rows.m.view(np.int8).astype(np.int16))
+    sg = rows.m.view(np.int8)
+    near = (sv <= SIGNED_SMALL_MAX).all(axis=0) & ~taken[:rows.width] & ~rows.const
+    unit = "files" if rows.header else "records"
+    out: list[Field] = []
+    p = 0
+    while p < rows.width:
+        q = p
+        while q < rows.width and near[q]:
+            q += 1
+        core = sg[:, p:q]
+        if q - p < SMALL_RUN or not ((core < 0).any() and (core > 0).any()):
+            p = q + 1
+            continue
+        top = int(sv[:, p:q].max())
+        share = max(float((sv <= top).mean()), 1e-3)
+        logp = int(distinct_counts(rows.m[:, p:q]).sum()) * math.log10(share) if share < 1 else 0.0
+        if accepted(logp, rows.width, alpha):
+            ev = f"a signed byte of -{top}..{top} in {rows.n}/{rows.n} {unit} for {q - p} bytes in a row"
+            out += [Field(c, 1, "s1", "int", ev, rows.n, rows.n, alternatives=[f"chance 10^{logp:.0f}"])
+                    for c in range(p, q)]
+        p = q
     return out
 
 

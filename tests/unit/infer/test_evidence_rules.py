@@ -336,3 +336,30 @@ def test_a_file_size_left_unset_in_a_few_files_is_still_the_file_size_and_0_is_a
 def test_a_field_that_is_0_in_many_files_is_no_file_size():
     spec = animre.infer_spec(_sized(24, seed=52, unset=12), name="halfsized")  # half the files: not a few
     assert not any(f.role == "file_size" for f in spec.layout.fields), spec.ksy
+
+
+def _offsets(n: int, seed: int) -> list[tuple[str, bytes]]:
+    """``SPRX``, 16 signed one-byte x offsets of -30..30 (of both signs), a u2le width of 300 to 60000, then 40 to
+    80 random bytes. (A small positive field right after the offsets would be read as one more element.)"""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        xs = bytes(rng.randrange(-30, 31) % 256 for _ in range(16))
+        out.append((f"x{i}.spr", b"SPRX" + xs + struct.pack("<H", rng.randrange(300, 60000))
+                    + bytes(rng.randrange(256) for _ in range(rng.randrange(40, 80)))))
+    return out
+
+
+def test_small_signed_bytes_in_a_row_are_an_array_of_s1():
+    spec = animre.infer_spec(_offsets(8, seed=61), name="sprx")
+    xs = [spec.layout.by_offset(o) for o in range(4, 20)]
+    assert all(f is not None and f.type == "s1" for f in xs), spec.ksy
+    assert "type: s1" in spec.ksy and "repeat-expr: 16" in spec.ksy, spec.ksy
+
+
+def test_a_quiet_8_bit_signal_is_no_array_of_signed_bytes():
+    rng = random.Random(62)
+    files = [(f"q{i}.raw", bytes(int(rng.gauss(0, 12)) % 256 for _ in range(rng.randrange(900, 2000))))
+             for i in range(10)]
+    spec = animre.infer_spec(files, name="quiet")
+    assert "s1" not in spec.ksy and "signed byte" not in spec.ksy, spec.ksy
