@@ -61,6 +61,17 @@ def module_for(fmt: Format, parsers: Parsers | None = None) -> tuple[types.Modul
     return load_parser(fmt.name), spec_hash(fmt.name)
 
 
+def _module(fmt: Format, parsers: Parsers | None = None) -> types.ModuleType:
+    """The parser module of :func:`module_for`, without its spec hash (a shipped spec's hash reads its files:
+    a millisecond, per file parsed)."""
+    mod = _override(fmt, parsers)
+    if mod is not None:
+        return mod
+    if fmt.source is not None and not fmt.source.shipped:
+        return fmt.source.module()
+    return load_parser(fmt.name)
+
+
 def plan_of(fmt: Format, parsers: Parsers | None = None) -> Plan:
     """The tables the format's (possibly edited) spec declares."""
     imports = fmt.source.import_texts if fmt.source is not None and _override(fmt, parsers) is None else None
@@ -103,7 +114,7 @@ def parse(source: bytes | str | os.PathLike, name: str | None = None, fmt: str |
         if fmt is None:
             raise ParseError(name, "", 0, "not recognised as any format "
                              f"({', '.join(formats or all_formats())}); {len(data)} bytes")
-    mod, _ = module_for(fmt, parsers)
+    mod = _module(fmt, parsers)
     offset = 0
     if fmt.locate is not None:
         offset = fmt.locate(data)
@@ -137,7 +148,7 @@ def parse_blocks(data: bytes, name: str, fmt: str | Format | None = None,
     yield fmt, 0, obj, bases
     if fmt.next_block is None:
         return
-    mod, _ = module_for(fmt, parsers)
+    mod = _module(fmt, parsers)
     k, pos = 0, bases.offset + max(1, obj._io.pos())
     while pos < len(data):
         nxt = fmt.next_block(data, pos)
