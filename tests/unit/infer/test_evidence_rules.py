@@ -363,3 +363,11 @@ def test_a_quiet_8_bit_signal_is_no_array_of_signed_bytes():
              for i in range(10)]
     spec = animre.infer_spec(files, name="quiet")
     assert "s1" not in spec.ksy and "signed byte" not in spec.ksy, spec.ksy
+
+
+def test_an_integer_s_constant_high_bytes_after_random_bytes_are_no_float():
+    rng = random.Random(71)  # a random u4 id, a zero byte, a 320 x 200 screen (u2le each): bytes 2..5 as f4 are ~2.0
+    files = [(f"b{i}.bk", struct.pack("<IBHH", rng.randrange(1 << 32), 0, 320, 200)
+              + bytes(rng.randrange(256) for _ in range(rng.randrange(40, 90)))) for i in range(9)]
+    spec = animre.infer_spec(files, name="screen")
+    assert not any(f.role == "float" for f in spec.layout.fields), spec.ksy
