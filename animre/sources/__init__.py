@@ -155,18 +155,25 @@ def _suffix(name: str) -> str:
 
 
 def _hash_file(path: Path) -> tuple[str, int, bytes]:
+    """``(sha256, size, first bytes)`` of a file, read once (without a buffered file object: a small file costs
+    one open, one read and one close)."""
     h = hashlib.sha256()
     size = 0
     head = b""
-    with open(path, "rb") as fh:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        step = 1 << 16  # most files of a corpus are small: the first read is short
         while True:
-            chunk = fh.read(1 << 20)
+            chunk = os.read(fd, step)
             if not chunk:
                 break
             if size == 0:
                 head = chunk[:HEAD]
             h.update(chunk)
             size += len(chunk)
+            step = 1 << 20
+    finally:
+        os.close(fd)
     return h.hexdigest(), size, head
 
 

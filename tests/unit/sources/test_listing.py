@@ -49,3 +49,19 @@ def test_the_current_folder_lists_its_top_level_files(tmp_path, monkeypatch):
     assert got_root == Path(".")
     assert [f.as_posix() for f in files] == EXPECTED
     assert [s.name for s in list_sources(".")[1]] == EXPECTED
+
+
+def test_a_file_is_hashed_whole_with_its_first_bytes(tmp_path):
+    import hashlib
+
+    import numpy as np
+
+    rng = np.random.default_rng(1)
+    for n in [0, 1, 4095, 4096, 4097, 65535, 65536, 65537, 1 << 20, (1 << 20) + 65536 + 3, 3 * (1 << 20) + 11]:
+        data = rng.integers(0, 256, n, dtype=np.uint8).tobytes()
+        (tmp_path / f"F{n:08d}.BIN").write_bytes(data)
+    _, src = list_sources(tmp_path)
+    for s in src:
+        data = s.path.read_bytes()
+        assert (s.sha256, s.size, s.head) == (hashlib.sha256(data).hexdigest(), len(data), data[:4096]), s.name
+    assert len(src) == 11
