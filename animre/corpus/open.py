@@ -148,27 +148,10 @@ def open_corpus(path: str | os.PathLike | Iterable[str | os.PathLike], *,
         # be read, have no key: they are looked at again on every open, and rewriting the cache for them costs
         # more than the rest of a warm open)
         if sdir is not None and (snapshot is None or stale or any(keys.get(i.name) is not None for i in todo)):
-            # the derived columns are computed while the cache is written (pyarrow writes without the GIL); the
-            # snapshot holds the tables as they are now (shallow copies: what derive adds is not in them), and
-            # the open returns once both are done
-            payload = corpus._snapshot_payload()
-            payload = {"files": payload["files"].copy(deep=False), "errors": payload["errors"].copy(deep=False),
-                       "tables": {t: tuple(x.copy(deep=False) for x in v) for t, v in payload["tables"].items()}}
-            window: list[float] = []
-
-            def derive() -> None:
-                window.append(time.perf_counter())
-                corpus._derive()
-                window.append(time.perf_counter())
-
-            write_snapshot(sdir, keys, payload, meanwhile=derive)
-            del payload
-            clock.lap("write cache")
-            clock.rows.append(("derive", *window))
-        else:
-            clock.lap("write cache")
-            corpus._derive()
-            clock.lap("derive")
+            write_snapshot(sdir, keys, corpus._snapshot_payload())
+        clock.lap("write cache")
+        corpus._derive()
+        clock.lap("derive")
         corpus.timings = clock.frame()
         return corpus
 

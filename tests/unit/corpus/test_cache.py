@@ -162,33 +162,3 @@ def test_a_file_removed_since_the_last_open_leaves_every_table(samples_dir, tmp_
     again = animre.open_corpus(d, cache=cache)  # and the snapshot written then holds it no more
     assert all(gone.name not in set(df["file"]) for df in again.tables.values())
     assert len(again.tables["frm"]) == 7
-
-
-def test_an_interrupt_while_deriving_during_the_cache_write_leaves_nothing_half_written(samples_dir, tmp_path,
-                                                                                         monkeypatch):
-    """The derived columns are computed while the cache is written: an interrupt then ends the write too."""
-    import pytest
-
-    from animre.corpus.model import Corpus
-
-    d = _copy_frm(samples_dir, tmp_path, n=3)
-    cache = tmp_path / "cache"
-    real = Corpus._derive
-
-    def interrupted(self):
-        raise KeyboardInterrupt("simulated Ctrl-C while deriving")
-
-    monkeypatch.setattr(Corpus, "_derive", interrupted)
-    with pytest.raises(KeyboardInterrupt):
-        animre.open_corpus(d, cache=cache)
-    assert [p for p in cache.rglob("*") if p.is_file()] == []
-    monkeypatch.setattr(Corpus, "_derive", real)
-    cold = animre.open_corpus(d, cache=cache)
-    warm = animre.open_corpus(d, cache=cache)
-    assert all(r.cached for r in warm.results)
-    assert "in_sequence" in cold.tables["frm_frames"] and "in_sequence" in warm.tables["frm_frames"]
-    kept = [pd.read_parquet(p).columns for p in cache.rglob("frm_frames.rows.parquet")]
-    assert kept and all("in_sequence" not in cols for cols in kept)  # the snapshot holds no derived column
-    for t in cold.tables:
-        if t != "files":
-            pd.testing.assert_frame_equal(cold.tables[t], warm.tables[t], check_dtype=False)
