@@ -79,8 +79,10 @@ def write_snapshot(sdir: Path, keys: dict, payload: dict) -> None:
         jobs = [(payload["files"], "files"), (payload["errors"], "errors")]
         for t, (df, st_, en) in payload["tables"].items():
             jobs += [(df, f"{t}.rows"), (st_, f"{t}.start"), (en, f"{t}.end")]
-        # pyarrow encodes and compresses without the GIL: the files are written side by side; no column
-        # statistics: only this module reads the files, whole (15% less to compute)
+        # pyarrow encodes and compresses without the GIL: the files are written side by side, the largest
+        # first (the last to start is a small one); no column statistics: only this module reads the files,
+        # whole (15% less to compute)
+        jobs.sort(key=lambda job: -len(job[0]) * max(1, len(job[0].columns)))
         with ThreadPoolExecutor(max_workers=WRITERS) as ex:
             for f in [ex.submit(df.to_parquet, tmp / f"{stem}.parquet", write_statistics=False) for df, stem in jobs]:
                 f.result()  # the first error is raised here, after every write has ended
