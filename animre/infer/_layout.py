@@ -284,6 +284,15 @@ def _change_stage(w: _Work) -> None:
             w.offsets[name] = (f, v)
 
 
+def _zone(w: _Work) -> int:
+    """Where the evidenced header ends: past the last field found and (in 3 or more files) the last byte constant
+    in every file; records are all header."""
+    if not w.rows.header:
+        return w.width
+    cst = np.flatnonzero(w.rows.const[:w.width]) if w.rows.n >= 3 else np.zeros(0, int)
+    return max([f.end for f in w.fields] + [int(cst[-1]) + 1 if len(cst) else 0])
+
+
 def _segment_rest(w: _Work) -> list[Field]:
     """Every byte not claimed: constants, plain integers (only where other evidence is) and raw bytes."""
     rows, width, fields = w.rows, w.width, sorted(w.fields, key=lambda f: f.offset)
@@ -414,8 +423,11 @@ def solve(rows: Rows, samples: list[Sample], *, alpha: float, name: str, depth: 
     for f in small_byte_runs(rows, w.taken, alpha, _inside(w)):
         if f.end <= w.width and _claim(w.taken, f):
             w.fields.append(f)
-    for f in signed_byte_runs(rows, w.taken, alpha):
-        if f.end <= w.width and _claim(w.taken, f):
+    zone, start, prev = _zone(w), None, None
+    for f in signed_byte_runs(rows, w.taken, alpha):  # a run that starts in the header (not in data past it)
+        start = f.offset if prev is None or f.offset != prev.end else start
+        prev = f
+        if start <= zone and f.end <= w.width and _claim(w.taken, f):
             w.fields.append(f)
     full = _segment_rest(w)
     if root:

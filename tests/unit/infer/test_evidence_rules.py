@@ -371,3 +371,16 @@ def test_an_integer_s_constant_high_bytes_after_random_bytes_are_no_float():
               + bytes(rng.randrange(256) for _ in range(rng.randrange(40, 90)))) for i in range(9)]
     spec = animre.infer_spec(files, name="screen")
     assert not any(f.role == "float" for f in spec.layout.fields), spec.ksy
+
+
+def test_small_signed_bytes_in_the_data_past_the_header_are_no_array():
+    rng = random.Random(63)  # HDRX, then random data in which 16 bytes happen to be small signed values
+
+    def one(n: int) -> bytes:
+        data = bytearray(rng.randrange(256) for _ in range(n))
+        data[68:84] = bytes(rng.randrange(-30, 31) % 256 for _ in range(16))
+        return b"HDRX" + bytes(data[4:])
+
+    spec = animre.infer_spec([(f"d{i}.hdr", one(rng.randrange(300, 600))) for i in range(10)], name="hdrx")
+    assert "signed byte" not in spec.ksy, spec.ksy
+    parse_bytes(b"HDRX" + bytes(56), animre.spec.compile_spec(spec.ksy), "short.hdr")  # a next, shorter file
