@@ -165,7 +165,7 @@ def _class_def(cls: type) -> ast.ClassDef | None:
             if isinstance(n, ast.ClassDef):
                 found[prefix + n.name] = n
                 todo.extend((b, f"{prefix}{n.name}.") for b in n.body)
-        if len(_MODULE_CLASSES) > 256:
+        if len(_MODULE_CLASSES) > 16:  # a module's syntax tree is large; its classes are asked for once
             _MODULE_CLASSES.clear()
         _MODULE_CLASSES[key] = found
     return found.get(cls.__qualname__)
