@@ -98,16 +98,10 @@ def _fits(fwd: np.ndarray, anchors: np.ndarray, c: np.ndarray, x: int, s: int) -
     return True
 
 
-def directory_field(rows: Rows, samples: list[Sample], views: dict, taken: np.ndarray, alpha: float,
-                    endian: str) -> tuple[Field, Region] | None:
-    """The count field of a table directory and its region (start a constant position), or None."""
-    if not rows.header or rows.n < 3 or rows.base.any():
-        return None
-    v4 = views[(4, endian)]
-    q = _in_file_share(rows, v4)
-    if q >= 0.999:
-        return None
-    cands = []
+def _count_candidates(views: dict, taken: np.ndarray, endian: str) -> list[tuple[int, int, np.ndarray]]:
+    """Aligned integers of the header's first COUNT_AREA bytes, unclaimed, that could count a table's records:
+    ``(offset, width, values)`` with MIN_DISTINCT distinct values or more, none above MAX_COUNT."""
+    out = []
     for (w, e), v in views.items():
         if w > 1 and e != endian:
             continue
@@ -117,7 +111,20 @@ def directory_field(rows: Rows, samples: list[Sample], views: dict, taken: np.nd
             c = v[:, o]
             if len(np.unique(c)) < MIN_DISTINCT or c.max() > MAX_COUNT:
                 continue
-            cands.append((o, w, c))
+            out.append((o, w, c))
+    return out
+
+
+def directory_field(rows: Rows, samples: list[Sample], views: dict, taken: np.ndarray, alpha: float,
+                    endian: str) -> tuple[Field, Region] | None:
+    """The count field of a table directory and its region (start a constant position), or None."""
+    if not rows.header or rows.n < 3 or rows.base.any():
+        return None
+    v4 = views[(4, endian)]
+    q = _in_file_share(rows, v4)
+    if q >= 0.999:
+        return None
+    cands = _count_candidates(views, taken, endian)
     if not cands:
         return None
     n_tests = len(cands) * len(STRIDES) * (START_SPAN // 2) * (max(STRIDES) // 4)
@@ -284,17 +291,7 @@ def offset_directory(rows: Rows, samples: list[Sample], views: dict, taken: np.n
     q = _zero_or_in_file_share(rows, v4)
     if q >= 0.999:
         return None
-    counts = []
-    for (w, e), v in views.items():
-        if w > 1 and e != endian:
-            continue
-        for o in range(min(v.shape[1], COUNT_AREA)):
-            if taken[o:o + w].any() or o % w:
-                continue
-            c = v[:, o]
-            if len(np.unique(c)) < MIN_DISTINCT or c.max() > MAX_COUNT:
-                continue
-            counts.append((o, w, c))
+    counts = _count_candidates(views, taken, endian)
     if not counts:
         return None
     n_tests = len(offsets) * len(counts) * len(STRIDES) * (max(STRIDES) // 4)
