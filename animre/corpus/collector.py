@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from ..tables.flattener import Chunk, column_values
+from ..tables.flattener import Chunk, column_data, column_values
 from .results import FileResult
 
 __all__ = ["Collector", "Spans"]
@@ -57,7 +57,7 @@ class Collector:
             vals: dict[str, Any] = {"file": _Files(names_arr, file)}
             for col in ch.columns:
                 v = ch.data[col]
-                vals[col] = v if isinstance(v, np.ndarray) else _typed(v)
+                vals[col] = v if isinstance(v, np.ndarray) else column_data(v)
             spans = [_offsets(ch.columns, dict(zip(ch.span_cols, m)), ch.n) for m in (ch.st, ch.en)]
             self.chunks.setdefault(t, []).append((vals, spans[0], spans[1]))
         self.n += len(names)
@@ -113,23 +113,6 @@ class Collector:
                 frames.append(pd.DataFrame(data, columns=cols, copy=False))
             out[t] = tuple(frames)
         return out
-
-
-_PLAIN = {int: np.int64, float: np.float64, bool: np.bool_}
-
-
-def _typed(values: list):
-    """A column of Python numbers of one type as the numpy array pandas would infer from them (int64, float64,
-    bool), without pandas' inference; anything else as :func:`column_values` makes it."""
-    kinds = set(map(type, values))
-    if len(kinds) == 1:
-        dtype = _PLAIN.get(next(iter(kinds)))
-        if dtype is not None:
-            try:
-                return np.array(values, dtype=dtype)
-            except OverflowError:  # integers beyond int64: pandas decides
-                pass
-    return column_values(values)
 
 
 @dataclass

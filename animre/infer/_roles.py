@@ -52,11 +52,7 @@ def file_size_fields(rows: Rows, views: dict, alpha: float) -> list[Field]:
         if not accepted(logp, n_tests, alpha):
             continue
         for o in np.flatnonzero(ok):
-            k = int(d[0, o])
-            sign = f"+ {k}" if k > 0 else (f"- {-k}" if k < 0 else "")
-            ev = f"= file size {sign}".rstrip() + f" in {rows.n}/{rows.n} files ({len(sizes)} sizes)"
-            out.append(Field(int(o), w, type_name(w, e), "file_size", ev, rows.n, rows.n, k=k,
-                             alternatives=[f"chance by coincidence 10^{logp:.0f} x {n_tests} tests"]))
+            out.append(_size_field(int(o), w, e, int(d[0, o]), rows.n, rows.n, len(sizes), logp, n_tests))
     return out + _unset_file_sizes(rows, views, alpha, n_tests, {f.offset for f in out})
 
 
@@ -85,13 +81,18 @@ def _unset_file_sizes(rows: Rows, views: dict, alpha: float, n_tests: int, found
             logp = equation_log10(max(2.0 ** (-8 * w), near / 129), len(hs))
             if not accepted(logp, n_tests, alpha):
                 continue
-            k = int(dd[0])
-            sign = f"+ {k}" if k > 0 else (f"- {-k}" if k < 0 else "")
-            ev = (f"= file size {sign}".rstrip() + f" in {int(nz[o])}/{rows.n} files ({len(hs)} sizes), 0 (unset) in "
-                  f"{rows.n - int(nz[o])}")
-            out.append(Field(int(o), w, type_name(w, e), "file_size", ev, int(nz[o]), rows.n, value=0, k=k,
-                             alternatives=[f"chance by coincidence 10^{logp:.0f} x {n_tests} tests"]))
+            out.append(_size_field(int(o), w, e, int(dd[0]), int(nz[o]), rows.n, len(hs), logp, n_tests))
     return out
+
+
+def _size_field(o: int, w: int, e: str, k: int, held: int, n: int, n_sizes: int, logp: float, n_tests: int
+                ) -> Field:
+    """A file-size field ``== size + k`` that holds in ``held`` of ``n`` files (0, unset, in the others)."""
+    sign = f"+ {k}" if k > 0 else (f"- {-k}" if k < 0 else "")
+    ev = f"= file size {sign}".rstrip() + f" in {held}/{n} files ({n_sizes} sizes)"
+    ev += f", 0 (unset) in {n - held}" if held < n else ""
+    return Field(o, w, type_name(w, e), "file_size", ev, held, n, value=0 if held < n else None, k=k,
+                 alternatives=[f"chance by coincidence 10^{logp:.0f} x {n_tests} tests"])
 
 
 def _in_range(rows: Rows, v: np.ndarray, w: int) -> np.ndarray:

@@ -119,4 +119,3 @@ def row_filler(t: TablePlan, skip: frozenset = frozenset()) -> Callable:
     exec(compile("\n".join(lines), f"<animre flattener: {t.name}>", "exec"), scope)  # noqa: S102 - see docstring
     cache[skip] = scope["fill"]
     return cache[skip]
-

@@ -22,7 +22,7 @@ from .fill import row_filler
 from .plan import Plan, TablePlan
 from .values import computed_columns, value_plan
 
-__all__ = ["Chunk", "flatten", "column_values"]
+__all__ = ["Chunk", "flatten", "column_values", "column_data"]
 
 @dataclass
 class Chunk:
@@ -77,6 +77,32 @@ _NOWHERE = -(2**40)  #: the base of a stream that is no place of the file (the b
 _INT64 = (-(2**63), 2**63 - 1)
 
 
+_PLAIN = {int: np.int64, float: np.float64, bool: np.bool_}
+
+
+def column_data(values: list) -> np.ndarray | pd.Series:
+    """One column's values typed as :func:`column_values` types them: Python numbers of one type as the numpy
+    array pandas would infer (int64, float64, bool), made without pandas' inference; anything else as a Series.
+
+    Examples
+    --------
+    >>> column_data([1, 2]).dtype, str(column_data([1, None]).dtype)
+    (dtype('int64'), 'Int64')
+    """
+    kinds = set(map(type, values))
+    if len(kinds) == 1:
+        dtype = _PLAIN.get(next(iter(kinds)))
+        if dtype is not None:
+            try:
+                return np.array(values, dtype=dtype)
+            except OverflowError:  # integers beyond int64: pandas decides
+                pass
+    out = pd.Series(values)
+    if out.dtype.kind == "f" and _ints_with_gaps(values, kinds):
+        return pd.Series(pd.array(values, dtype="Int64"))
+    return out
+
+
 def column_values(values: list) -> pd.Series:
     """One column's values as a Series; integers with gaps (an ``if:`` field) stay integers (Int64).
 
@@ -85,22 +111,19 @@ def column_values(values: list) -> pd.Series:
     >>> str(column_values([1, None, 3]).dtype), str(column_values([1.5, None]).dtype)
     ('Int64', 'float64')
     """
-    out = pd.Series(values)
-    if out.dtype.kind == "f" and _ints_with_gaps(values):
-        return pd.Series(pd.array(values, dtype="Int64"))
-    return out
+    data = column_data(values)
+    return pd.Series(data, copy=False) if isinstance(data, np.ndarray) else data
 
 
-def _ints_with_gaps(values: list) -> bool:
-    """Whether ``values`` holds Python integers (within int64) and None, both.
+def _ints_with_gaps(values: list, kinds: set | None = None) -> bool:
+    """Whether ``values`` (of Python types ``kinds``) holds Python integers (within int64) and None, both.
 
     Examples
     --------
     >>> _ints_with_gaps([1, None, 3]), _ints_with_gaps([1.5, None]), _ints_with_gaps([1, 2])
     (True, False, False)
     """
-    kinds = set(map(type, values))
-    if kinds != {int, type(None)}:
+    if (set(map(type, values)) if kinds is None else kinds) != {int, type(None)}:
         return False
     ints = [v for v in values if v is not None]
     return _INT64[0] <= min(ints) and max(ints) <= _INT64[1]

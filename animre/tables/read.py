@@ -50,26 +50,24 @@ def spec_text(fmt: Format, parsers: Parsers | None = None) -> str:
     return (KSY_DIR / f"{fmt.name}.ksy").read_text(encoding="utf-8")
 
 
-def module_for(fmt: Format, parsers: Parsers | None = None) -> tuple[types.ModuleType, str]:
-    """(parser module, spec hash) for a format; ``parsers`` (or the format's ``parser``) overrides its own."""
-    mod = _override(fmt, parsers)
-    if mod is not None:
-        text = getattr(mod, "__animre_spec_text__", None) or Path(mod.__file__).read_text()
-        return mod, "custom:" + hashlib.sha256(text.encode()).hexdigest()
-    if fmt.source is not None and not fmt.source.shipped:
-        return fmt.source.module(), fmt.source.hash
-    return load_parser(fmt.name), spec_hash(fmt.name)
-
-
 def _module(fmt: Format, parsers: Parsers | None = None) -> types.ModuleType:
-    """The parser module of :func:`module_for`, without its spec hash (a shipped spec's hash reads its files:
-    a millisecond, per file parsed)."""
+    """The parser module a format is read with; ``parsers`` (or the format's ``parser``) overrides its own."""
     mod = _override(fmt, parsers)
     if mod is not None:
         return mod
     if fmt.source is not None and not fmt.source.shipped:
         return fmt.source.module()
     return load_parser(fmt.name)
+
+
+def module_for(fmt: Format, parsers: Parsers | None = None) -> tuple[types.ModuleType, str]:
+    """(parser module, spec hash) for a format. A parse asks for :func:`_module` alone: a shipped spec's hash
+    reads its files (a millisecond, per file parsed)."""
+    mod = _module(fmt, parsers)
+    if _override(fmt, parsers) is not None:
+        text = getattr(mod, "__animre_spec_text__", None) or Path(mod.__file__).read_text()
+        return mod, "custom:" + hashlib.sha256(text.encode()).hexdigest()
+    return mod, fmt.source.hash if fmt.source is not None and not fmt.source.shipped else spec_hash(fmt.name)
 
 
 def plan_of(fmt: Format, parsers: Parsers | None = None) -> Plan:

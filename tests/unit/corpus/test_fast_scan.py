@@ -110,14 +110,16 @@ def test_small_files_are_parsed_from_the_bytes_the_listing_hashed(samples_dir, t
 
 
 def test_a_column_of_python_numbers_is_typed_as_pandas_would_infer_it():
-    """A fast-path column of Python numbers becomes the array pandas' inference (the per-file path's
-    ``column_values``) makes of them: same dtype, same values."""
+    """A fast-path column of Python numbers (``column_data``, made without pandas' inference) is what pandas'
+    own inference makes of the values: same dtype, same values; integers with gaps are Int64 (an ``if:``
+    field), and ``column_values`` gives the same as a Series."""
     import numpy as np
 
-    from animre.corpus.collector import _typed
-    from animre.tables.flattener import column_values
+    from animre.tables.flattener import column_data, column_values
 
     for values in ([1, 2, 3], [1.5, float("nan")], [True, False], [2**63 - 1, 0], [2**63, 1], [-2**63, 5],
                    [1, None], [1, 2.0], [], ["a", "b"], [b"x"], [True, 1], [np.int64(3)]):
-        got = _typed(values)
-        pd.testing.assert_series_equal(pd.Series(got) if isinstance(got, np.ndarray) else got, column_values(values))
+        want = pd.Series(pd.array(values, dtype="Int64")) if values == [1, None] else pd.Series(values)
+        got = column_data(values)
+        pd.testing.assert_series_equal(pd.Series(got) if isinstance(got, np.ndarray) else got, want)
+        pd.testing.assert_series_equal(column_values(values), want)
