@@ -10,6 +10,11 @@ A file whose sha256 differs from the manifest is not written, and counted.
 
     .venv/bin/python benchmarks/infer_corpus.py --out /tmp/infer_corpus [--mirrors /work/.mirror]
     ANIMRE_INFER_CORPUS=/tmp/infer_corpus .venv/bin/python benchmarks/infer_corpus.py
+    .venv/bin/python benchmarks/infer_corpus.py --manifest benchmarks/infer_fresh.json --out /tmp/infer_fresh
+
+``infer_fresh.json`` (made by ``infer_corpus_make.py --fresh``) is the held-out set: formats no rule was
+chosen on, assembled the same way from its own mirrors (OpenRA/OpenRA, ValveResourceFormat/ValveResourceFormat,
+libxmp/libxmp; electronicarts/CnC_Remastered_Collection is cited for truths only).
 """
 
 from __future__ import annotations

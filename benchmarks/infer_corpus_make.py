@@ -5,6 +5,7 @@ them); the manifest it writes is what the benchmark reads, and it is committed. 
 gives the same manifest as long as the mirrors' commits are the same (the commits are recorded).
 
     .venv/bin/python benchmarks/infer_corpus_make.py [--mirrors /work/.mirror] [--check]
+    .venv/bin/python benchmarks/infer_corpus_make.py --fresh     # infer_fresh.json: the held-out set (FRESH)
 
 Truth: every format's fixed header, field by field (``offset, width, id, role``), transcribed from
 its reader: a Kaitai gallery spec (kaitai-io/kaitai_struct_formats, the commit below) or an engine's
@@ -347,6 +348,134 @@ FORMATS: list[dict] = [
 ]
 
 
+# ---------------------------------------------------------------- the fresh set (--fresh)
+# Formats nobody on the project has inferred or tuned on (none of FORMATS), written to
+# infer_fresh.json: every format in one half, "fresh", scored only once the rules are frozen.
+OUT_FRESH = HERE / "infer_fresh.json"
+FRESH_MADE = "2026-12-06"
+OPENRA = "b62c883951939e74e01729b96cab7e2cd1f79b5e"
+EA_CNC = "f1f0d42bc2dcd06d5d1df943c6150ab34bf307ae"
+VRF = "f503e9ff7103dc4b5ed2706e0fce06e67f1323b3"
+_OPENRA_BITS = r"^mods/(cnc|ra|d2k|ts)/(bits|maps)/"
+
+
+def _imf() -> list[dict]:
+    out = seq((32, "name", None), (2, "len", "count"), (2, "pat", "count"), (2, "ins", "count"), (2, "flg", None),
+              (8, "unused1", None), (1, "tpo", None), (1, "bpm", None), (1, "vol", None), (1, "amp", None),
+              (8, "unused2", None), (4, "magic", "magic"))
+    for i in range(32):
+        out += seq((12, f"chn[{i}].name", None), (1, f"chn[{i}].chorus", None), (1, f"chn[{i}].reverb", None),
+                   (1, f"chn[{i}].pan", None), (1, f"chn[{i}].status", None), at=out[-1]["offset"] + out[-1]["width"])
+    return out + seq((256, "pos", None), at=out[-1]["offset"] + out[-1]["width"])
+
+
+FRESH: list[dict] = [
+    # ---------------------------------------------------------------- game formats
+    {"id": "westwood_shp", "kind": "sprite", "game": True, "endian": "le",
+     "truth": reader("electronicarts/CnC_Remastered_Collection", EA_CNC, "REDALERT/2KEYFRAM.CPP",
+                     "KeyFrameHeaderType (frames, x, y, width, height, largest_frame_size, flags) and the frame "
+                     "offsets after it (Get_Build_Frame_X...: offset[0] & 0xFFFFFF the frame's data, offset[0] >> 24 "
+                     "its flags)",
+                     "the C&C / Red Alert / Dune 2000 SHP (keyframe) sprite, with the first frame's entry (every "
+                     "file has frames >= 1): its first u32 is read as one and split, low 24 bits the offset, high 8 "
+                     "the format; then the reference frame's offset and format as OpenRA/OpenRA (commit "
+                     + OPENRA + ") OpenRA.Mods.Cnc/SpriteLoaders/ShpTDLoader.cs ImageHeader reads them (u16, u16). "
+                     "Files: those ShpTDLoader.IsShpTD takes"),
+     "fields": seq((2, "frames", "count"), (2, "x", None), (2, "y", None), (2, "width", None), (2, "height", None),
+                   (2, "largest_frame_size", None), (2, "flags", None), (3, "frame0.offset", "offset"),
+                   (1, "frame0.format", None), (2, "frame0.ref_offset", None), (2, "frame0.ref_format", None)),
+     "files": [("OpenRA/OpenRA", OPENRA, _OPENRA_BITS + r".*\.shp$", "shp_td")]},
+    {"id": "westwood_shp_ts", "kind": "sprite", "game": True, "endian": "le",
+     "truth": reader("OpenRA/OpenRA", OPENRA, "OpenRA.Mods.Common/SpriteLoaders/ShpTSLoader.cs",
+                     "IsShpTS / ParseFrames / ShpTSFrame: zero word, width, height, frame count; per frame x, y, "
+                     "width, height, format, 11 bytes skipped, file offset",
+                     "the Tiberian Sun SHP sprite with the first frame's header (every file has frames); the 11 "
+                     "bytes the reader skips are one field"),
+     "fields": seq((2, "zero", "magic"), (2, "width", None), (2, "height", None), (2, "frame_count", "count"),
+                   (2, "frame0.x", None), (2, "frame0.y", None), (2, "frame0.width", None), (2, "frame0.height", None),
+                   (1, "frame0.format", None), (11, "frame0.skipped", None), (4, "frame0.file_offset", "offset")),
+     "files": [("OpenRA/OpenRA", OPENRA, _OPENRA_BITS + r".*\.shp$", "shp_ts")]},
+    {"id": "westwood_tmp_td", "kind": "tiles", "game": True, "endian": "le",
+     "truth": reader("electronicarts/CnC_Remastered_Collection", EA_CNC, "TIBERIANDAWN/WIN32LIB/TILE.H",
+                     "IControl_Type, 'C&C version of struct' (Width, Height, Count, Allocated, Size, Icons, Palettes, "
+                     "Remaps, TransFlag, Map)",
+                     "Tiberian Dawn terrain icon sets (.tem .win .des .sno .jun). OpenRA/OpenRA (commit " + OPENRA
+                     + ") OpenRA.Mods.Cnc/SpriteLoaders/TmpTDLoader.cs checks Palettes == 0 and Remaps == 0x0D1AFFFF "
+                     "(magic) and reads Icons, TransFlag and Map as the offsets of the icons, the index end and start; "
+                     "Size is the file's size"),
+     "fields": seq((2, "width", None), (2, "height", None), (2, "count", "count"), (2, "allocated", None),
+                   (4, "size", "file_size"), (4, "icons", "offset"), (4, "palettes", "magic"),
+                   (4, "remaps", "magic"), (4, "trans_flag", "offset"), (4, "map", "offset")),
+     "files": [("OpenRA/OpenRA", OPENRA, r"^mods/cnc/bits/.*\.(tem|win|des|sno|jun|int)$", "tmp_td")]},
+    {"id": "westwood_tmp_ra", "kind": "tiles", "game": True, "endian": "le",
+     "truth": reader("electronicarts/CnC_Remastered_Collection", EA_CNC, "REDALERT/WIN32LIB/TILE.H",
+                     "IControl_Type, 'RA version of struct' (Width, Height, Count, Allocated, MapWidth, MapHeight, "
+                     "Size, Icons, Palettes, Remaps, TransFlag, ColorMap, Map)",
+                     "Red Alert terrain icon sets (.tem .sno .int .des). OpenRA/OpenRA (commit " + OPENRA
+                     + ") OpenRA.Mods.Cnc/SpriteLoaders/TmpRALoader.cs checks Palettes == 0 and the upper half of "
+                     "Remaps == 0x2c73 (magic) and reads Icons, TransFlag and Map as offsets; Size is the file's size"),
+     "fields": seq((2, "width", None), (2, "height", None), (2, "count", "count"), (2, "allocated", None),
+                   (2, "map_width", None), (2, "map_height", None), (4, "size", "file_size"), (4, "icons", "offset"),
+                   (4, "palettes", "magic"), (4, "remaps", "magic"), (4, "trans_flag", "offset"),
+                   (4, "color_map", "offset"), (4, "map", "offset")),
+     "files": [("OpenRA/OpenRA", OPENRA, r"^mods/ra/bits/.*\.(tem|sno|int|des)$", "tmp_ra")]},
+    {"id": "westwood_aud", "kind": "audio", "game": True, "endian": "le",
+     "truth": reader("OpenRA/OpenRA", OPENRA, "OpenRA.Mods.Cnc/FileFormats/AudReader.cs",
+                     "AudReader.LoadSound (sample rate, data size, output size, flags, format) and AudChunk.Read for "
+                     "the first chunk (compressed size, output size, 0xdeaf)",
+                     "Westwood AUD sound; the header as electronicarts/CnC_Remastered_Collection (commit " + EA_CNC
+                     + ") REDALERT/WIN32LIB/AUDIO.H AUDHeaderType (Rate, Size, UncompSize, Flags, Compression); "
+                     "every file has a chunk"),
+     "fields": seq((2, "rate", None), (4, "size", "size"), (4, "uncomp_size", None), (1, "flags", None),
+                   (1, "compression", None), (2, "chunk0.compressed_size", "size"), (2, "chunk0.output_size", None),
+                   (4, "chunk0.magic", "magic")),
+     "files": [("OpenRA/OpenRA", OPENRA, r"(?i)^mods/.*\.aud$", "aud")]},
+    {"id": "openra_map_bin", "kind": "tiles", "game": True, "endian": "le",
+     "truth": reader("OpenRA/OpenRA", OPENRA, "OpenRA.Game/Map/Map.cs",
+                     "BinaryDataHeader (format 2: format, width, height, tiles, heights and resources offsets; "
+                     "SaveBinaryData writes the same)", "OpenRA's map tile data (map.bin of each map folder), "
+                     "format 2 files only"),
+     "fields": seq((1, "format", None), (2, "width", None), (2, "height", None), (4, "tiles_offset", "offset"),
+                   (4, "heights_offset", "offset"), (4, "resources_offset", "offset")),
+     "files": [("OpenRA/OpenRA", OPENRA, r"^mods/[^/]+/maps/.*/map\.bin$", "mapbin2")]},
+    {"id": "source2_resource", "kind": "resource container", "game": True, "endian": "le",
+     "truth": reader("ValveResourceFormat/ValveResourceFormat", VRF, "ValveResourceFormat/Resource/Resource.cs",
+                     "Resource.Read: FileSize, HeaderVersion (12, checked), Version, block offset, block count; "
+                     "then per block: type, offset (from its own position), size",
+                     "Source 2 compiled resources (*_c of Tests/Files: models, materials, sounds, particles...; not "
+                     "Tests/Files/Textures, whose FileSize leaves out the pixel data), with the first block entry "
+                     "(every file has blocks). FileSize is the file's size in all files chosen but one sound "
+                     "(death_taser_m_05.vsnd_c), whose FileSize leaves out its sound data"),
+     "fields": seq((4, "file_size", "file_size"), (2, "header_version", "magic"), (2, "version", None),
+                   (4, "block_offset", "offset"), (4, "block_count", "count"), (4, "block0.type", None),
+                   (4, "block0.offset", "offset"), (4, "block0.size", "size")),
+     "files": [("ValveResourceFormat/ValveResourceFormat", VRF, r"^Tests/Files/[^/]*_c$", "s2res")]},
+    {"id": "sandbox_vxa", "kind": "model animation", "game": True, "endian": "le",
+     "truth": reader("vengi-voxel/vengi", VENGI, "src/modules/voxelformat/private/sandbox/VXAFormat.cpp",
+                     "VXAFormat::loadGroups: magic read byte by byte ('VXA' checked, the 4th byte the version digit), "
+                     "md5 as two readUInt64; then the animation id, a zero-terminated string (variable)",
+                     "The Sandbox / VoxEdit animation"),
+     "fields": seq((3, "magic", "magic"), (1, "version", None), (8, "md5[0]", None), (8, "md5[1]", None)),
+     "files": [("vengi-voxel/vengi", None, r"\.vxa$", "vxa")]},
+    # ---------------------------------------------------------------- tracker modules
+    {"id": "imf", "kind": "audio", "game": False, "endian": "le",
+     "truth": reader("libxmp/libxmp", LIBXMP, "src/loaders/imf_load.c",
+                     "imf_load: struct imf_header read field by field (the channels' chorus, reverb, pan, status in "
+                     "the order read; the order list read as one 256-byte block)", "Imago Orpheus modules"),
+     "fields": _imf(),
+     "files": [("libxmp/libxmp", None, r"^test-dev/data/(m/)?[^/]*\.imf$", "imf")]},
+    {"id": "liq", "kind": "audio", "game": False, "endian": "le",
+     "truth": reader("libxmp/libxmp", LIBXMP, "src/loaders/liq_load.c",
+                     "liq_load: struct liq_header read field by field (the 0x1a byte read and ignored)",
+                     "Liquid Tracker modules of version >= 1.00 (the older ones keep the header size where len is)"),
+     "fields": seq((14, "magic", "magic"), (30, "name", None), (20, "author", None), (1, "x1a", None),
+                   (20, "tracker", None), (2, "version", None), (2, "speed", None), (2, "bpm", None),
+                   (2, "low", None), (2, "high", None), (2, "chn", "count"), (4, "flags", None), (2, "pat", "count"),
+                   (2, "ins", "count"), (2, "len", "count"), (2, "hdrsz", "size")),
+     "files": [("libxmp/libxmp", None, r"^test-dev/data/(m/)?[^/]*\.liq$", "liq1")]},
+]
+
+
 def _filter(kind: str | None, data: bytes) -> bool:
     """Content checks that keep one variant of a format (the truth's)."""
     if b"\xef\xbf\xbd" in data[:4096]:  # U+FFFD: a binary file once decoded and re-encoded as text (mangled)
@@ -365,7 +494,33 @@ def _filter(kind: str | None, data: bytes) -> bool:
         "xm": lambda d: d[:17] == b"Extended Module: ",
         "vxmc": lambda d: d[:4] == b"VXMC",
         "cncvxl": lambda d: d[:16] == b"Voxel Animation\x00",
+        "shp_td": _shp_td, "shp_ts": _shp_ts,
+        "tmp_td": lambda d: len(d) > 32 and _u(d, 16, 4) == 0 and _u(d, 20, 4) == 0x0D1AFFFF,
+        "tmp_ra": lambda d: len(d) > 40 and _u(d, 20, 4) == 0 and _u(d, 26, 2) == 0x2C73,
+        "aud": lambda d: len(d) > 20 and d[11] in (1, 99) and _u(d, 16, 4) == 0xDEAF,
+        "mapbin2": lambda d: len(d) > 17 and d[0] == 2,
+        "s2res": lambda d: len(d) > 28 and _u(d, 4, 2) == 12 and _u(d, 12, 4) > 0,
+        "imf": lambda d: d[60:64] == b"IM10",
+        "vxa": lambda d: d[:3] == b"VXA",
+        "liq1": lambda d: d[:14] == b"Liquid Module:" and d[86] != 0,
     }[kind](data)
+
+
+def _u(d: bytes, at: int, n: int) -> int:
+    return int.from_bytes(d[at:at + n], "little")
+
+
+def _shp_td(d: bytes) -> bool:
+    """OpenRA's ShpTDLoader.IsShpTD: frames > 0, the offset after the last frame's is the file's size, format."""
+    n = _u(d, 0, 2)
+    end = 14 + 8 * n
+    return n > 0 and end + 4 <= len(d) and _u(d, end, 4) == len(d) and d[17] in (0x20, 0x40, 0x80)
+
+
+def _shp_ts(d: bytes) -> bool:
+    """OpenRA's ShpTSLoader.IsShpTS, in short: a zero word, frames > 0, their headers inside the file."""
+    n = _u(d, 6, 2)
+    return len(d) > 32 and _u(d, 0, 2) == 0 and n > 0 and 8 + 24 * n <= len(d) and d[16] < 4
 
 
 def _git(gd: Path, *args: str) -> bytes:
@@ -431,10 +586,15 @@ def check_fields(fmt: dict) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
-    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--out", type=Path, help=f"default: {OUT.name}, with --fresh {OUT_FRESH.name}")
+    ap.add_argument("--fresh", action="store_true",
+                    help="the held-out set (FRESH, formats nobody tuned on), all in one half 'fresh'")
     a = ap.parse_args(argv)
+    out = a.out or (OUT_FRESH if a.fresh else OUT)
+    known = {f["id"] for f in FORMATS}
+    assert not known & {f["id"] for f in FRESH}, "a fresh format is in the corpus already"
     formats, files = [], []
-    for fmt in FORMATS:
+    for fmt in FRESH if a.fresh else FORMATS:
         check_fields(fmt)
         chosen = select(fmt, a.mirrors)
         print(f"{fmt['id']:<16} {len(chosen):>3} files  {len(fmt['fields']):>4} fields  "
@@ -447,21 +607,32 @@ def main(argv: list[str] | None = None) -> int:
                           "fields": fmt["fields"]})
         files += [{"format": fmt["id"], **e} for e in chosen]
     ids = sorted(f["id"] for f in formats)
-    order = ids[:]
-    random.Random(SEED).shuffle(order)
-    half = (len(order) + 1) // 2
-    split = {"seed": SEED, "method": "random.Random(seed).shuffle(sorted ids); first ceil(n/2) = tuning",
-             "tuning": sorted(order[:half]), "test": sorted(order[half:])}
-    doc = {"about": "Real files of public repositories for benchmarks/infer_general.py: per format, its truth "
-                    "layout (the fixed header as its reader defines it) and its files; assembled by "
-                    "benchmarks/infer_corpus.py, made by benchmarks/infer_corpus_make.py",
-           "split": split, "formats": formats, "files": files}
-    a.out.write_text(_compact(json.dumps(doc, indent=1)) + "\n")
+    if a.fresh:
+        split = {"method": "none: every format is fresh (one half, 'fresh')", "made": FRESH_MADE,
+                 "note": f"made on {FRESH_MADE} from main 6bfaefa, after the rules of animre/infer were chosen on "
+                         f"{OUT.name}; no rule or threshold was chosen on these formats, and nobody on the project "
+                         "had inferred them before: quote their figures as formats no rule was chosen for, "
+                         "and do not tune on them",
+                 "fresh": ids}
+        about = ("A held-out set of real formats for benchmarks/infer_general.py (--manifest this file), none of "
+                 f"them in {OUT.name}: per format, its truth layout (the fixed header as its reader defines it) and "
+                 "its files; assembled by benchmarks/infer_corpus.py --manifest, made by "
+                 "benchmarks/infer_corpus_make.py --fresh")
+    else:
+        order = ids[:]
+        random.Random(SEED).shuffle(order)
+        half = (len(order) + 1) // 2
+        split = {"seed": SEED, "method": "random.Random(seed).shuffle(sorted ids); first ceil(n/2) = tuning",
+                 "tuning": sorted(order[:half]), "test": sorted(order[half:])}
+        about = ("Real files of public repositories for benchmarks/infer_general.py: per format, its truth "
+                 "layout (the fixed header as its reader defines it) and its files; assembled by "
+                 "benchmarks/infer_corpus.py, made by benchmarks/infer_corpus_make.py")
+    doc = {"about": about, "split": split, "formats": formats, "files": files}
+    out.write_text(_compact(json.dumps(doc, indent=1)) + "\n")
     n_game = sum(f["game"] for f in formats)
-    print(f"{len(formats)} formats ({n_game} game), {len(files)} files -> {a.out}; tuning "
-          f"{len(split['tuning'])}, test {len(split['test'])}")
+    print(f"{len(formats)} formats ({n_game} game), {len(files)} files -> {out}; "
+          + ", ".join(f"{k} {len(v)}" for k, v in split.items() if isinstance(v, list)))
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

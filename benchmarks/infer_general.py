@@ -2,6 +2,8 @@
 
     .venv/bin/python benchmarks/infer_corpus.py --out /tmp/infer_corpus          # once: the files
     ANIMRE_INFER_CORPUS=/tmp/infer_corpus .venv/bin/python benchmarks/infer_general.py [--half test]
+    .venv/bin/python benchmarks/infer_corpus.py --manifest benchmarks/infer_fresh.json --out /tmp/infer_fresh
+    .venv/bin/python benchmarks/infer_general.py --manifest benchmarks/infer_fresh.json --corpus /tmp/infer_fresh
     .venv/bin/python benchmarks/infer_general.py --corpus /tmp/infer_corpus --half both --loo 8
 
 The formats, their truth layouts (the fixed header as each format's reader defines it: a Kaitai
@@ -307,7 +309,9 @@ def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", type=Path, default=os.environ.get(ENV),
                     help=f"the folder infer_corpus.py filled (default: ${ENV})")
-    ap.add_argument("--half", choices=("tuning", "test", "both"), default="both")
+    ap.add_argument("--half", choices=("tuning", "test", "both", "fresh", "all"), default=None,
+                    help="both: tuning and test; all: every half of the manifest's split (default: both for a "
+                         "manifest with a tuning and a test half, else all; infer_fresh.json has one, fresh)")
     ap.add_argument("--formats", help="only these formats (comma-separated ids)")
     ap.add_argument("--loo", type=int, default=8, help="files left out per format (0: no leave-one-out)")
     ap.add_argument("--no-controls", action="store_true")
@@ -318,10 +322,14 @@ def main(argv: list[str] | None = None) -> dict:
         ap.error(f"give --corpus DIR or set {ENV} (fill it with benchmarks/infer_corpus.py)")
     doc = load(a.manifest)
     formats = {f["id"]: f for f in doc["formats"]}
-    halves = ("tuning", "test") if a.half == "both" else (a.half,)
+    in_split = tuple(k for k, v in doc["split"].items() if isinstance(v, list))
+    half = a.half or ("both" if {"tuning", "test"} <= set(in_split) else "all")
+    halves = ("tuning", "test") if half == "both" else in_split if half == "all" else (half,)
+    if not set(halves) <= set(in_split):
+        ap.error(f"{a.manifest} has no half {', '.join(sorted(set(halves) - set(in_split)))} (it has {in_split})")
     only = set(a.formats.split(",")) if a.formats else None
     os.environ.setdefault("ANIMRE_CACHE_DIR", tempfile.mkdtemp(prefix="animre-general-cache-"))
-    print(f"[general] corpus {a.corpus}; split seed {doc['split']['seed']}; halves: {', '.join(halves)}")
+    print(f"[general] corpus {a.corpus}; split seed {doc['split'].get('seed', '-')}; halves: {', '.join(halves)}")
     res: dict = {"split": doc["split"], "halves": {}, "formats": {}}
     for half in halves:
         results = {}
